@@ -1,0 +1,65 @@
+/** Plain text content. */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+/** An image, base64-encoded. */
+export interface ImageContent {
+  type: "image";
+  /** Base64 data, no `data:` prefix. */
+  data: string;
+  /** e.g. `"image/png"`. */
+  mimeType: string;
+}
+
+/** Model reasoning shown to the user but not sent back as text. */
+export interface ThinkingContent {
+  type: "thinking";
+  thinking: string;
+}
+
+/** A tool call requested by the model. `arguments` is whatever the model sent (often malformed). */
+export interface ToolCall {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A message from the user (or the host on the user's behalf). */
+export interface UserMessage {
+  role: "user";
+  content: string | (TextContent | ImageContent)[];
+  timestamp: number;
+}
+
+/** Why the model stopped. `length`: cut by the token limit, its tool calls must not run. */
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+/** A message from the model. */
+export interface AssistantMessage {
+  role: "assistant";
+  content: (TextContent | ThinkingContent | ToolCall)[];
+  stopReason: StopReason;
+  /** Set when `stopReason` is `error` or `aborted`. */
+  errorMessage?: string;
+  /** Model id that produced it. */
+  model?: string;
+  timestamp: number;
+}
+
+/** The result of one tool call, sent back to the model. */
+export interface ToolResultMessage<TDetails = unknown> {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  content: (TextContent | ImageContent)[];
+  /** Structured data for UIs and logs; never sent to the model. */
+  details: TDetails;
+  isError: boolean;
+  timestamp: number;
+}
+
+/** Any message in the conversation. */
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -1,0 +1,63 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { ImageContent, TextContent } from "./messages.js";
+
+/** What a tool returns on success. */
+export interface AgentToolResult<TDetails = unknown> {
+  /** What the model sees. */
+  content: (TextContent | ImageContent)[];
+  /** Structured data for UIs and logs; never parsed back into model text. */
+  details: TDetails;
+  /** Ask the loop to stop after this batch (only honoured when every result in the batch asks). */
+  terminate?: boolean;
+}
+
+/** Streams a partial result while a tool runs (e.g. live shell output). */
+export type AgentToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
+
+/**
+ * A tool the model can call.
+ *
+ * @example
+ * ```ts
+ * const echo: AgentTool<typeof params> = {
+ *   name: "echo", label: "Echo", description: "Echo text back.", parameters: Type.Object({ text: Type.String() }),
+ *   async execute(_id, { text }) { return { content: [{ type: "text", text }], details: {} }; },
+ * };
+ * ```
+ */
+export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown> {
+  /** Name the model calls it by. */
+  name: string;
+  /** Human-readable name for UIs. */
+  label: string;
+  /** Written for the model: when to use it, parameters, returns, limits, recovery. */
+  description: string;
+  /** TypeBox schema of the arguments. */
+  parameters: TParams;
+  /** Repairs common model mistakes before validation (e.g. arguments sent as a JSON string). Must not throw for odd input; return it unchanged. */
+  prepareArguments?: (raw: unknown) => unknown;
+  /** `sequential` makes any batch that contains this tool run one call at a time. Default `parallel`. */
+  executionMode?: "parallel" | "sequential";
+  /**
+   * Runs the tool. Signal failure by throwing (preferably a {@link ToolError}); the executor
+   * turns it into a result with `isError: true`.
+   */
+  execute(
+    toolCallId: string,
+    params: Static<TParams>,
+    signal: AbortSignal | undefined,
+    onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
+  ): Promise<AgentToolResult<TDetails>>;
+}
+
+/** Any tool, whatever its schema. */
+// biome-ignore lint/suspicious/noExplicitAny: a tool list holds tools of many schemas.
+export type AnyAgentTool = AgentTool<any, any>;
+
+/** Outcome of {@link invokeTool}: never a thrown exception. */
+export interface ToolOutcome<TDetails = unknown> {
+  content: (TextContent | ImageContent)[];
+  details: TDetails;
+  isError: boolean;
+  terminate?: boolean;
+}

@@ -1,0 +1,137 @@
+import type { Operations } from "@tackle/operations";
+
+/** How paths outside the workspace roots are treated. */
+export type OutsideWorkspacePolicy = "deny" | "read-only" | "allow";
+
+/** What a path is resolved for: reads may be allowed where writes are not. */
+export type PathAccess = "read" | "write";
+
+/** A path after normalisation and policy checks. */
+export interface ResolvedPath {
+  /** Absolute path after normalising `~`, `@`, `file://`, unicode spaces, resolved against cwd. */
+  absolute: string;
+  /** Real path (links resolved; for a missing file, its nearest existing parent plus the rest). */
+  real: string;
+  /** Path relative to cwd for display (POSIX separators), or the absolute path when outside. */
+  display: string;
+  /** Whether the path exists now. */
+  exists: boolean;
+  /** True when `real` lies inside one of the workspace roots. */
+  insideWorkspace: boolean;
+}
+
+/**
+ * The path policy of a session: normalises model-supplied paths and checks them against the
+ * workspace roots through `Operations`, so it holds remotely too.
+ */
+export interface WorkspacePolicy {
+  /** Absolute roots (real paths) the model may work in. */
+  readonly roots: readonly string[];
+  readonly outside: OutsideWorkspacePolicy;
+  /**
+   * Resolves `input` against `cwd` and checks it. Throws a `ToolError` with code
+   * `outside_workspace` (showing the resolved path) when policy denies `access`.
+   */
+  resolve(input: string, access: PathAccess, options?: { signal?: AbortSignal }): Promise<ResolvedPath>;
+  /** Adds a root (e.g. the artifact directory, or an MCP client's root). */
+  addRoot(root: string): void;
+  /** Replaces all roots (e.g. when MCP roots change). */
+  setRoots(roots: readonly string[]): void;
+}
+
+/**
+ * Serialises mutations of one file per environment, keyed by real path, FIFO.
+ */
+export interface FileMutationQueue {
+  /**
+   * Runs `fn` when every earlier mutation of `path` (and any exclusive section) has settled.
+   * The key is the real path, so two spellings of one file share a queue.
+   */
+  withFileMutation<T>(path: string, fn: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<T>;
+  /**
+   * Runs `fn` while no file mutation runs, and holds new ones until it settles. The shell tools
+   * take it so no edit interleaves with a running command.
+   */
+  withExclusive<T>(fn: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<T>;
+}
+
+/** A stored long output the model can page with `read`. */
+export interface ArtifactInfo {
+  id: string;
+  /** Absolute path in the environment that holds it. */
+  path: string;
+  size: number;
+  /** Hex sha256 of the content, when known. */
+  sha256?: string;
+  createdAt: number;
+}
+
+/** Where long outputs are kept (private directory per session, files 0600, unguessable names). */
+export interface ArtifactStore {
+  /** Directory of this session's artifacts (absolute; created on first use with mode 0700). */
+  directory(): Promise<string>;
+  /** Reserves a new, unguessable artifact path (file created empty with mode 0600). */
+  create(options: { prefix: string; extension?: string; signal?: AbortSignal }): Promise<ArtifactInfo>;
+  /** Records final size and hash of an artifact written by someone else (e.g. by the shell). */
+  finalize(id: string, info: { size: number; sha256?: string }): void;
+  list(): ArtifactInfo[];
+  /** Removes the session's artifacts. */
+  dispose(): Promise<void>;
+}
+
+/** What the model last read of a file, for staleness checks. */
+export interface ReadRecord {
+  /** Real path. */
+  path: string;
+  /** Hex sha256 of the full file content when it was read. */
+  sha256: string;
+  readAt: number;
+}
+
+/** Ledger of what the model has read, keyed by real path. */
+export interface ReadLedger {
+  record(path: string, sha256: string): void;
+  get(path: string): ReadRecord | undefined;
+  forget(path: string): void;
+}
+
+/** Interaction with a person, when there is one. */
+export interface ToolUI {
+  /** Asks a yes/no question. The headless default answers false (deny). */
+  confirm(title: string, message: string, options?: { signal?: AbortSignal }): Promise<boolean>;
+  notify(message: string, level?: "info" | "warning" | "error"): void;
+}
+
+/** Structured logging sink. */
+export interface Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** Session identity. */
+export interface SessionInfo {
+  id: string;
+}
+
+/**
+ * Everything a tool needs from its environment, handed to `execute` at call time. Swapping the
+ * environment (local, SSH, Docker) or the session means handing a different context.
+ */
+export interface ExtensionContext {
+  /** Working directory, absolute in the environment's syntax. */
+  cwd: string;
+  operations: Operations;
+  workspace: WorkspacePolicy;
+  mutations: FileMutationQueue;
+  artifacts: ArtifactStore;
+  reads: ReadLedger;
+  ui: ToolUI;
+  /** The call's abort signal (the same one `execute` receives). */
+  signal: AbortSignal | undefined;
+  logger: Logger;
+  session: SessionInfo;
+  /** Free-form host services (e.g. the shell job registry), keyed by name. */
+  services?: Record<string, unknown>;
+}

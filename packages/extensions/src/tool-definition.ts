@@ -1,0 +1,38 @@
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "@tackle/agent-core";
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { ExtensionContext } from "./context.js";
+
+/** MCP-style hints about what a tool does. */
+export interface ToolAnnotations {
+  /** The tool does not change its environment. */
+  readOnlyHint?: boolean;
+  /** The tool may destroy or overwrite data. */
+  destructiveHint?: boolean;
+  /** Calling it twice with the same arguments has no further effect. */
+  idempotentHint?: boolean;
+  /** The tool may reach outside the workspace (network, other machines). */
+  openWorldHint?: boolean;
+}
+
+/**
+ * An `AgentTool` whose `execute` also receives the {@link ExtensionContext}, built at call time.
+ */
+export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown>
+  extends Omit<AgentTool<TParams, TDetails>, "execute"> {
+  /** One line for the system prompt's tool list. */
+  promptSnippet?: string;
+  /** Guidelines added to the system prompt when this tool is active (deduplicated across tools). */
+  promptGuidelines?: string[];
+  annotations: ToolAnnotations;
+  execute(
+    toolCallId: string,
+    params: Static<TParams>,
+    signal: AbortSignal | undefined,
+    onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
+    ctx: ExtensionContext,
+  ): Promise<AgentToolResult<TDetails>>;
+}
+
+/** Any tool definition, whatever its schema. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds definitions of many schemas.
+export type AnyToolDefinition = ToolDefinition<any, any>;

@@ -1,0 +1,143 @@
+/**
+ * Stable failure codes every adapter reports. Callers branch on `code`, never on message text.
+ */
+export const OPERATION_ERROR_CODES = [
+  "not_found",
+  "permission_denied",
+  "not_directory",
+  "is_directory",
+  "exists",
+  "too_large",
+  "aborted",
+  "timeout",
+  "connection_lost",
+  "not_supported",
+  "invalid_argument",
+  "unknown",
+] as const;
+
+/** One of {@link OPERATION_ERROR_CODES}. */
+export type OperationErrorCode = (typeof OPERATION_ERROR_CODES)[number];
+
+/** Options for {@link OperationError}. */
+export interface OperationErrorOptions {
+  /** The path the failing call was about, in the environment's own syntax. */
+  path?: string;
+  /** The underlying error (a Node `SystemError`, an SFTP status, an Engine API reply...). */
+  cause?: unknown;
+  /** Name of the `Operations` method that failed, e.g. `"readFile"`. */
+  operation?: string;
+}
+
+/**
+ * The one error type an `Operations` method throws.
+ *
+ * @example
+ * ```ts
+ * try { await ops.readFile("/nope") }
+ * catch (error) { if (isOperationError(error, "not_found")) createIt(); else throw error; }
+ * ```
+ */
+export class OperationError extends Error {
+  override readonly name = "OperationError";
+  /** Stable machine-readable code. */
+  readonly code: OperationErrorCode;
+  /** Path the call was about, when there was one. */
+  readonly path: string | undefined;
+  /** Method that failed, when known. */
+  readonly operation: string | undefined;
+
+  constructor(code: OperationErrorCode, message: string, options: OperationErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.path = options.path;
+    this.operation = options.operation;
+  }
+}
+
+/** True when `error` is an {@link OperationError}, optionally with one of the given codes. */
+export function isOperationError(error: unknown, ...codes: OperationErrorCode[]): error is OperationError {
+  if (!(error instanceof OperationError)) {
+    // Another copy of this package (two versions in one tree) still counts: check the shape.
+    if (
+      typeof error !== "object" ||
+      error === null ||
+      (error as { name?: unknown }).name !== "OperationError" ||
+      typeof (error as { code?: unknown }).code !== "string"
+    ) {
+      return false;
+    }
+  }
+  return codes.length === 0 || codes.includes((error as OperationError).code);
+}
+
+const ERRNO_TO_CODE: Record<string, OperationErrorCode> = {
+  ENOENT: "not_found",
+  EACCES: "permission_denied",
+  EPERM: "permission_denied",
+  EROFS: "permission_denied",
+  ENOTDIR: "not_directory",
+  EISDIR: "is_directory",
+  EEXIST: "exists",
+  ENOTEMPTY: "exists",
+  EFBIG: "too_large",
+  ELOOP: "not_found",
+  ETIMEDOUT: "timeout",
+  ECONNRESET: "connection_lost",
+  EPIPE: "connection_lost",
+  ENOTSUP: "not_supported",
+  EOPNOTSUPP: "not_supported",
+  ENOSYS: "not_supported",
+  EINVAL: "invalid_argument",
+  ENAMETOOLONG: "invalid_argument",
+  ABORT_ERR: "aborted",
+};
+
+/** Maps a POSIX errno name (`"ENOENT"`) to an {@link OperationErrorCode}; `"unknown"` otherwise. */
+export function codeFromErrno(errno: string | undefined): OperationErrorCode {
+  return (errno && ERRNO_TO_CODE[errno]) || "unknown";
+}
+
+const CODE_TEXT: Record<OperationErrorCode, string> = {
+  not_found: "No such file or directory",
+  permission_denied: "Permission denied",
+  not_directory: "Not a directory",
+  is_directory: "Is a directory",
+  exists: "Already exists",
+  too_large: "Too large",
+  aborted: "Aborted",
+  timeout: "Timed out",
+  connection_lost: "Connection lost",
+  not_supported: "Not supported",
+  invalid_argument: "Invalid argument",
+  unknown: "Operation failed",
+};
+
+/**
+ * Wraps any thrown value into an {@link OperationError}. An `OperationError` passes through;
+ * a Node system error is mapped by its errno; anything else becomes `unknown` (kept as `cause`).
+ */
+export function toOperationError(error: unknown, context: OperationErrorOptions = {}): OperationError {
+  if (isOperationError(error)) return error as OperationError;
+  const errno = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  const code: OperationErrorCode =
+    name === "AbortError" ? "aborted" : codeFromErrno(typeof errno === "string" ? errno : undefined);
+  const where = context.path ? `: ${context.path}` : "";
+  const what = context.operation ? `${context.operation} failed` : CODE_TEXT[code];
+  const detail = code === "unknown" && error instanceof Error ? ` (${error.message})` : "";
+  return new OperationError(code, `${what}${code === "unknown" ? "" : ` (${CODE_TEXT[code]})`}${where}${detail}`, {
+    ...context,
+    cause: error,
+  });
+}
+
+/** Throws an `aborted` {@link OperationError} when the signal has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined, operation?: string): void {
+  if (signal?.aborted) {
+    throw new OperationError("aborted", operation ? `${operation} aborted` : "Aborted", {
+      cause: signal.reason,
+      ...(operation ? { operation } : {}),
+    });
+  }
+}

@@ -1,0 +1,259 @@
+/** Kind of a filesystem entry as an environment reports it. */
+export type FileType = "file" | "directory" | "symlink" | "other";
+
+/** What `stat` and `lstat` return. */
+export interface FileStat {
+  /** `stat` follows links, so only `lstat` reports `"symlink"`. */
+  type: FileType;
+  /** Size in bytes (for a link from `lstat`: the length of its target string). */
+  size: number;
+  /** Last modification time, milliseconds since the epoch. */
+  mtimeMs: number;
+  /** Permission bits (`mode & 0o7777`), e.g. `0o644`. */
+  mode: number;
+}
+
+/** One entry of `readdir`. `type` is the entry's own type: a link is `"symlink"`. */
+export interface DirEntry {
+  name: string;
+  type: FileType;
+}
+
+/** Options every call accepts. */
+export interface CallOptions {
+  /** Stops the call promptly; it then rejects with an `aborted` OperationError. */
+  signal?: AbortSignal;
+}
+
+/** Options for `readFile`. */
+export interface ReadFileOptions extends CallOptions {
+  /** Refuse (code `too_large`) a file larger than this many bytes instead of reading it. */
+  maxBytes?: number;
+}
+
+/** Options for `openRead`. */
+export interface OpenReadOptions extends CallOptions {
+  /** Byte offset to start at (default 0). Reading the end of a huge file must not read the start. */
+  start?: number;
+}
+
+/** Options for `writeFile`. */
+export interface WriteFileOptions extends CallOptions {
+  /**
+   * Permission bits for a new file (default `0o644` before umask). An existing file keeps its
+   * own mode whatever this says.
+   */
+  mode?: number;
+}
+
+/** Options for `mkdir`. */
+export interface MkdirOptions extends CallOptions {
+  /** Create missing parents and accept an existing directory (like `mkdir -p`). */
+  recursive?: boolean;
+}
+
+/** Options for `remove`. */
+export interface RemoveOptions extends CallOptions {
+  /** Remove a directory with its contents. Without it a non-empty directory fails with `exists`. */
+  recursive?: boolean;
+  /** Succeed when the path does not exist. */
+  force?: boolean;
+}
+
+/** Which shell runs an `exec` command. */
+export type ShellKind = "bash" | "pwsh" | "sh";
+
+/** One piece of command output, in arrival order. */
+export interface OutputChunk {
+  /** Monotonic sequence number starting at 0, shared by both streams. */
+  seq: number;
+  stream: "stdout" | "stderr";
+  bytes: Uint8Array;
+}
+
+/**
+ * Options for `exec`.
+ *
+ * @example
+ * ```ts
+ * const result = await ops.exec("npm test", { shell: "bash", cwd: "/repo", timeoutMs: 120_000,
+ *   onChunk: (c) => process.stdout.write(c.bytes) });
+ * if (result.status === "timed-out") ...
+ * ```
+ */
+export interface ExecOptions extends CallOptions {
+  /** Shell that interprets `command`: `bash -c`, `sh -c` or `pwsh -NoProfile -NonInteractive -Command`. */
+  shell: ShellKind;
+  /** Working directory (absolute, in the environment's syntax). */
+  cwd: string;
+  /**
+   * Environment for the command. Merged over the environment's base environment; a value of
+   * `undefined` removes a variable.
+   */
+  env?: Record<string, string | undefined>;
+  /** Kill the command (whole process tree) after this many milliseconds. No timeout when omitted. */
+  timeoutMs?: number;
+  /** Milliseconds between SIGTERM and SIGKILL (default 2000). */
+  killGraceMs?: number;
+  /** Receives output chunks in arrival order. Must not throw. */
+  onChunk?: (chunk: OutputChunk) => void;
+  /**
+   * When set, the environment itself appends all output (both streams, arrival order) to this
+   * file, in its own filesystem. `onChunk` may then be skipped by the adapter for speed; the
+   * host reads back what it needs.
+   */
+  outputPath?: string;
+  /**
+   * When `outputPath` is set: still deliver chunks to `onChunk` (default true). Set false for the
+   * fast path where the environment writes the file and the host reads only the tail.
+   */
+  streamChunks?: boolean;
+}
+
+/** How a command ended. */
+export type ExecStatus = "completed" | "failed" | "timed-out" | "cancelled" | "unknown";
+
+/** Which kill steps were sent and confirmed when a command had to be stopped. */
+export interface ExecCleanup {
+  /** SIGTERM was sent to the process tree. */
+  termSent: boolean;
+  /** SIGKILL was sent because the tree outlived the grace period. */
+  killSent: boolean;
+  /** The whole tree was observed gone. False means processes may still run: see `pid`. */
+  confirmed: boolean;
+  /** Process (group) id of the command in its environment, when known. */
+  pid?: number;
+  /** Free-form note from the adapter (e.g. why cleanup could not be confirmed). */
+  note?: string;
+}
+
+/**
+ * What `exec` resolves to. `exec` does not reject for a failing command: the exit code decides
+ * `completed` (0) vs `failed`; a timeout is `timed-out`, never exit code 1.
+ */
+export interface ExecResult {
+  status: ExecStatus;
+  /** Exit code when the process exited by itself. */
+  exitCode?: number;
+  /** Signal name when the process was ended by a signal, e.g. `"SIGTERM"`. */
+  signal?: string;
+  elapsedMs: number;
+  stdoutBytes: number;
+  stderrBytes: number;
+  cleanup: ExecCleanup;
+}
+
+/** A grep request, the same for every adapter. */
+export interface GrepRequest {
+  /** Regular expression (Rust/PCRE-like syntax, or a literal when `literal`). Never parsed as a flag. */
+  pattern: string;
+  /** Directory or file to search (absolute). */
+  path: string;
+  /** Only files whose path relative to `path` matches this glob. */
+  glob?: string;
+  ignoreCase?: boolean;
+  literal?: boolean;
+  /** Lines of context before and after each match. */
+  context?: number;
+  /** Stop after this many matches in total (the search process is stopped, not drained). */
+  maxMatches?: number;
+  /** Include files that .gitignore excludes. */
+  includeIgnored?: boolean;
+}
+
+/** One grep result line. Paths are relative to the request `path`, POSIX separators. */
+export type GrepEvent =
+  | { type: "match"; path: string; lineNumber: number; line: string }
+  | { type: "context"; path: string; lineNumber: number; line: string };
+
+/** A file-listing request. */
+export interface FilesRequest {
+  /** Directory to list under (absolute). */
+  path: string;
+  /** Glob the relative path must match (a pattern without `/` matches at any depth). */
+  glob?: string;
+  /** Stop after this many paths. */
+  limit?: number;
+  /** Include files that .gitignore excludes. */
+  includeIgnored?: boolean;
+}
+
+/** Optional native search of an environment (ripgrep where available). */
+export interface SearchOperations {
+  /**
+   * Streams matches and context lines. Hidden files included, `.git` excluded, .gitignore
+   * honoured (nested repos too). Rejects with `invalid_argument` for an invalid pattern.
+   */
+  grep(request: GrepRequest, options?: CallOptions): AsyncIterable<GrepEvent>;
+  /** Streams file paths relative to `request.path`, POSIX separators, same ignore rules as grep. */
+  files(request: FilesRequest, options?: CallOptions): AsyncIterable<string>;
+}
+
+/**
+ * One environment: a machine, a remote host or a container. Every tool touches the world only
+ * through this object. Paths are absolute, in the environment's own syntax. Every method takes
+ * an `AbortSignal` and stops promptly when it fires (rejecting with code `aborted`). Failures
+ * reject with an `OperationError` with a stable `code`.
+ */
+export interface Operations {
+  /** `"local"`, `"ssh://user@host:22"`, `"docker://<container>"`. Keys caches such as the mutation queue. */
+  readonly id: string;
+  /** Path syntax and shell family of the environment. */
+  readonly platform: "posix" | "win32";
+  /** Home directory in the environment, when known (used to expand `~`). */
+  readonly homeDir?: string;
+
+  /** Follows links. `not_found` for a missing path or a dangling/looping link. */
+  stat(path: string, options?: CallOptions): Promise<FileStat>;
+  /** Does not follow a final link: its type is `"symlink"`. */
+  lstat(path: string, options?: CallOptions): Promise<FileStat>;
+  /** Canonical absolute path with every link resolved. `not_found` when any part is missing. */
+  realpath(path: string, options?: CallOptions): Promise<string>;
+  /** Target string of a symbolic link, as stored. `invalid_argument` when `path` is not a link. */
+  readlink(path: string, options?: CallOptions): Promise<string>;
+  /** Whole file. `is_directory` for a directory, `too_large` above `maxBytes`. */
+  readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array>;
+  /** Streams the file from `start` in chunks; memory stays constant whatever the file size. */
+  openRead(path: string, options?: OpenReadOptions): AsyncIterable<Uint8Array>;
+  /**
+   * ATOMIC replace: writes a temp file in the same directory, then renames it over `path`, so a
+   * concurrent reader sees the old or the new content, never a mix. An existing file keeps its
+   * mode. The parent directory must exist (`not_found` otherwise). Writing through a link
+   * replaces the link's target, not the link.
+   */
+  writeFile(path: string, data: Uint8Array | string, options?: WriteFileOptions): Promise<void>;
+  /** Creates a directory (`exists` if present, unless `recursive`). */
+  mkdir(path: string, options?: MkdirOptions): Promise<void>;
+  /** Entries of a directory (no `.`/`..`), in no particular order. `not_directory` for a file. */
+  readdir(path: string, options?: CallOptions): Promise<DirEntry[]>;
+  /** Removes a file, link (not its target) or directory. */
+  remove(path: string, options?: RemoveOptions): Promise<void>;
+  /** Creates a symbolic link at `path` pointing to `target`. */
+  symlink(target: string, path: string, options?: CallOptions): Promise<void>;
+  /** Renames within the environment (atomic on one filesystem). */
+  rename(from: string, to: string, options?: CallOptions): Promise<void>;
+  /** Sets permission bits. */
+  chmod(path: string, mode: number, options?: CallOptions): Promise<void>;
+
+  /**
+   * Runs `command` in `options.shell` in its own process group, stdin closed. Resolves with an
+   * {@link ExecResult} for any way the command ends; rejects only when it could not be started
+   * (e.g. `not_found` cwd, `not_supported` shell, `connection_lost`).
+   */
+  exec(command: string, options: ExecOptions): Promise<ExecResult>;
+
+  /** Native search, when the environment has it. Tools fall back to a portable walk otherwise. */
+  readonly search?: SearchOperations;
+
+  /** Releases connections and processes. Idempotent. */
+  dispose?(): Promise<void>;
+}
+
+/** What each tool needs from `Operations`: a host may hand a partial adapter to one tool. */
+export type ReadOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "readFile" | "openRead" | "readdir">;
+export type WriteOperations = Pick<Operations, "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile" | "mkdir">;
+export type EditOperations = Pick<Operations, "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile">;
+export type LsOperations = Pick<Operations, "id" | "platform" | "stat" | "lstat" | "realpath" | "readdir" | "readlink" | "readFile">;
+export type FindOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "search">;
+export type GrepOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "openRead" | "search">;
+export type ShellOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "exec" | "readFile" | "openRead" | "mkdir" | "writeFile" | "remove" | "chmod">;

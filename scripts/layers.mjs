@@ -1,0 +1,62 @@
+// The layering rule of DESIGN.md section 1, checked against the real imports in each package's
+// src/. Test files may import higher layers (an adapter runs the tools suite against itself), so
+// only src/ counts: that is what ships.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Which @tackle packages each package's shipped code may import. */
+export const ALLOWED_IMPORTS = {
+  operations: [],
+  "operations-local": ["operations"],
+  "operations-ssh": ["operations"],
+  "operations-docker": ["operations"],
+  "agent-core": [],
+  extensions: ["operations", "agent-core"],
+  tools: ["operations", "agent-core", "extensions", "operations-local"],
+  cli: ["operations", "agent-core", "extensions", "tools", "operations-local", "operations-ssh", "operations-docker"],
+};
+
+const IMPORT_PATTERN =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\bexport\s+\*\s+from\s*)["'](@tackle\/[a-z0-9-]+)(?:\/[^"']*)?["']/g;
+
+/** Lists `@tackle/*` package names a source text imports. */
+export function findTackleImports(source) {
+  const found = new Set();
+  for (const match of source.matchAll(IMPORT_PATTERN)) found.add(match[1].slice("@tackle/".length));
+  return [...found];
+}
+
+function* sourceFiles(dir) {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(full);
+    else if (/\.(m|c)?[jt]sx?$/.test(entry.name)) yield full;
+  }
+}
+
+/** Returns one violation per forbidden import: `{ file, from, imports }`. */
+export function checkLayers(packagesDir, allowed = ALLOWED_IMPORTS) {
+  const violations = [];
+  for (const pkg of fs.readdirSync(packagesDir)) {
+    const srcDir = path.join(packagesDir, pkg, "src");
+    if (!fs.existsSync(srcDir)) continue;
+    const permitted = allowed[pkg];
+    for (const file of sourceFiles(srcDir)) {
+      for (const imported of findTackleImports(fs.readFileSync(file, "utf8"))) {
+        if (imported === pkg) continue;
+        if (!permitted || !permitted.includes(imported)) violations.push({ file, from: pkg, imports: imported });
+      }
+    }
+  }
+  return violations;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "packages");
+  const violations = checkLayers(root);
+  for (const v of violations) console.error(`layering: ${path.relative(process.cwd(), v.file)} imports @tackle/${v.imports}, which ${v.from} may not import`);
+  if (violations.length > 0) process.exit(1);
+  console.log("layering: ok");
+}
