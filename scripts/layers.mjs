@@ -14,7 +14,15 @@ export const ALLOWED_IMPORTS = {
   "agent-core": [],
   extensions: ["operations", "agent-core"],
   tools: ["operations", "agent-core", "extensions", "operations-local"],
-  cli: ["operations", "agent-core", "extensions", "tools", "operations-local", "operations-ssh", "operations-docker"],
+  cli: [
+    "operations",
+    "agent-core",
+    "extensions",
+    "tools",
+    "operations-local",
+    "operations-ssh",
+    "operations-docker",
+  ],
 };
 
 const IMPORT_PATTERN =
@@ -46,7 +54,7 @@ export function checkLayers(packagesDir, allowed = ALLOWED_IMPORTS) {
     for (const file of sourceFiles(srcDir)) {
       for (const imported of findTackleImports(fs.readFileSync(file, "utf8"))) {
         if (imported === pkg) continue;
-        if (!permitted || !permitted.includes(imported)) violations.push({ file, from: pkg, imports: imported });
+        if (!permitted?.includes(imported)) violations.push({ file, from: pkg, imports: imported });
       }
     }
   }
@@ -56,7 +64,10 @@ export function checkLayers(packagesDir, allowed = ALLOWED_IMPORTS) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "packages");
   const violations = checkLayers(root);
-  for (const v of violations) console.error(`layering: ${path.relative(process.cwd(), v.file)} imports @tackle/${v.imports}, which ${v.from} may not import`);
+  for (const v of violations)
+    console.error(
+      `layering: ${path.relative(process.cwd(), v.file)} imports @tackle/${v.imports}, which ${v.from} may not import`,
+    );
   if (violations.length > 0) process.exit(1);
   console.log("layering: ok");
 }

@@ -23,7 +23,9 @@ function fakeRepo(files: Record<string, string>): string {
 
 describe("package layering (DESIGN.md section 1)", () => {
   it("every package in packages/ has a layering rule", () => {
-    const pkgs = fs.readdirSync(packagesDir).filter((p) => fs.existsSync(path.join(packagesDir, p, "package.json")));
+    const pkgs = fs
+      .readdirSync(packagesDir)
+      .filter((p) => fs.existsSync(path.join(packagesDir, p, "package.json")));
     expect(pkgs.sort()).toEqual(Object.keys(ALLOWED_IMPORTS).sort());
   });
 
@@ -39,7 +41,13 @@ describe("package layering (DESIGN.md section 1)", () => {
       'export * from "@tackle/operations-ssh";',
       'import "@tackle/agent-core";',
     ].join("\n");
-    expect(findTackleImports(text).sort()).toEqual(["agent-core", "cli", "extensions", "operations-ssh", "tools"]);
+    expect(findTackleImports(text).sort()).toEqual([
+      "agent-core",
+      "cli",
+      "extensions",
+      "operations-ssh",
+      "tools",
+    ]);
   });
 
   it("reports an upward import and a sideways import", () => {
