@@ -1,6 +1,6 @@
+import type { AssistantMessage, Message, ToolResultMessage } from "./messages.js";
 import type { AssistantMessageEvent } from "./model.js";
 import type { AgentToolResult, ToolOutcome } from "./tool.js";
-import type { AssistantMessage, Message, ToolResultMessage } from "./messages.js";
 
 /** Events of a run, in this order: agent_start, then per turn turn_start, message_*, tool_execution_*, turn_end; finally agent_end. */
 export type AgentEvent =
@@ -10,8 +10,20 @@ export type AgentEvent =
   | { type: "message_update"; message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent }
   | { type: "message_end"; message: Message }
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
-  | { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult }
-  | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolOutcome; isError: boolean }
+  | {
+      type: "tool_execution_update";
+      toolCallId: string;
+      toolName: string;
+      args: unknown;
+      partialResult: AgentToolResult;
+    }
+  | {
+      type: "tool_execution_end";
+      toolCallId: string;
+      toolName: string;
+      result: ToolOutcome;
+      isError: boolean;
+    }
   | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "agent_end"; messages: Message[] };
 

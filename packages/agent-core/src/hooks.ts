@@ -1,6 +1,6 @@
-import type { AnyAgentTool, ToolOutcome } from "./tool.js";
 import type { AssistantMessage, ToolCall } from "./messages.js";
 import type { ModelContext } from "./model.js";
+import type { AnyAgentTool, ToolOutcome } from "./tool.js";
 
 /** What a tool-call hook sees. */
 export interface ToolCallHookContext {

@@ -1,5 +1,5 @@
-import type { AnyAgentTool } from "./tool.js";
 import type { AssistantMessage, Message, TextContent, ThinkingContent, ToolCall } from "./messages.js";
+import type { AnyAgentTool } from "./tool.js";
 
 /** Identifies a model. */
 export interface Model {

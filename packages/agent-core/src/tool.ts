@@ -1,5 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ImageContent, TextContent } from "./messages.js";
+import type { ToolErrorCode } from "./tool-error.js";
 
 /** What a tool returns on success. */
 export interface AgentToolResult<TDetails = unknown> {
@@ -60,4 +61,6 @@ export interface ToolOutcome<TDetails = unknown> {
   details: TDetails;
   isError: boolean;
   terminate?: boolean;
+  /** Set on error outcomes: the {@link ToolErrorCode} hosts branch on (never the message text). */
+  errorCode?: ToolErrorCode;
 }

@@ -1,0 +1,161 @@
+import type { TSchema } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import type { ValueError } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
+import { normalizeArguments } from "./normalize-arguments.js";
+import type { AgentToolResult, AgentToolUpdateCallback, AnyAgentTool, ToolOutcome } from "./tool.js";
+import { isToolError, type ToolErrorCode } from "./tool-error.js";
+import {
+  type ArgumentProblem,
+  describeValidationErrors,
+  formatValidationMessage,
+} from "./validation-message.js";
+
+/** Options of {@link invokeTool}. */
+export interface InvokeToolOptions {
+  /** Aborts the tool; an aborted call returns an outcome with `errorCode: "aborted"`. */
+  signal?: AbortSignal;
+  /** Receives partial results while the tool runs. A throwing listener is ignored. */
+  onUpdate?: AgentToolUpdateCallback;
+  /** Id handed to `execute`; defaults to a fresh one. */
+  toolCallId?: string;
+}
+
+/** Result of {@link prepareToolArguments}: validated arguments, or the error outcome to return instead. */
+export type PreparedArguments =
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; outcome: ToolOutcome; problems: ArgumentProblem[] };
+
+/**
+ * Runs one tool call the way every caller should (executor, CLI, MCP server): prepare ->
+ * normalise -> validate -> execute -> map errors. Never throws or rejects.
+ *
+ * @example
+ * ```ts
+ * const outcome = await invokeTool(readTool, { path: "a.ts", limit: "20" }, { signal });
+ * if (outcome.isError) console.error(outcome.errorCode, outcome.content);
+ * ```
+ */
+export async function invokeTool(
+  tool: AnyAgentTool,
+  rawArgs: unknown,
+  options: InvokeToolOptions = {},
+): Promise<ToolOutcome> {
+  const prepared = prepareToolArguments(tool, rawArgs);
+  if (!prepared.ok) return prepared.outcome;
+  return executeTool(tool, options.toolCallId ?? newToolCallId(), prepared.args, options);
+}
+
+/**
+ * The first half of {@link invokeTool}: `prepareArguments`, lenient normalisation and TypeBox
+ * validation. Also used to re-validate arguments a hook replaced. Must not throw.
+ */
+export function prepareToolArguments(tool: AnyAgentTool, rawArgs: unknown): PreparedArguments {
+  let args: unknown = rawArgs;
+  if (tool.prepareArguments !== undefined) {
+    try {
+      args = tool.prepareArguments(rawArgs);
+    } catch {
+      // The contract says prepareArguments must not throw; if it does, validate what was sent.
+      args = rawArgs;
+    }
+  }
+  const schema = tool.parameters as TSchema;
+  // A tool with no arguments is often called with nothing at all.
+  if ((args === undefined || args === null) && schema.type === "object") args = {};
+  const normalized = normalizeArguments(schema, args);
+  const checker = compiled(schema);
+  if (checker.check(normalized)) return { ok: true, args: normalized as Record<string, unknown> };
+  const problems = describeValidationErrors(checker.errors(normalized));
+  const outcome = errorOutcome("invalid_arguments", formatValidationMessage(tool.name, problems), {
+    problems,
+  });
+  return { ok: false, outcome, problems };
+}
+
+/**
+ * The second half of {@link invokeTool}: runs `execute` with already validated arguments and
+ * maps whatever it throws to an error outcome. Never throws or rejects.
+ */
+export async function executeTool(
+  tool: AnyAgentTool,
+  toolCallId: string,
+  args: Record<string, unknown>,
+  options: Omit<InvokeToolOptions, "toolCallId"> = {},
+): Promise<ToolOutcome> {
+  const { signal, onUpdate } = options;
+  if (signal?.aborted) return abortedOutcome(tool.name);
+  const update =
+    onUpdate === undefined
+      ? undefined
+      : (partial: AgentToolResult) => {
+          try {
+            onUpdate(partial);
+          } catch {
+            // A broken progress listener must not fail the tool.
+          }
+        };
+  try {
+    const result = await tool.execute(toolCallId, args, signal, update);
+    if (result === null || typeof result !== "object" || !Array.isArray(result.content)) {
+      return errorOutcome(
+        "execution_failed",
+        `Tool ${tool.name} returned no content (a bug in the tool). Try another way or report it.`,
+      );
+    }
+    const outcome: ToolOutcome = { content: result.content, details: result.details, isError: false };
+    if (result.terminate === true) outcome.terminate = true;
+    return outcome;
+  } catch (error) {
+    return toolFailureOutcome(tool.name, error, signal);
+  }
+}
+
+/** Maps anything a tool threw to an error outcome: a ToolError keeps its code, message and details. */
+export function toolFailureOutcome(toolName: string, error: unknown, signal?: AbortSignal): ToolOutcome {
+  if (isToolError(error)) return errorOutcome(error.code, error.message, error.details);
+  if (signal?.aborted) return abortedOutcome(toolName);
+  const reason = error instanceof Error ? error.message : String(error);
+  return errorOutcome("execution_failed", `Tool ${toolName} failed: ${reason}`);
+}
+
+/** An error outcome with a code and a model-facing message. */
+export function errorOutcome(code: ToolErrorCode, message: string, details: unknown = {}): ToolOutcome {
+  return {
+    content: [{ type: "text", text: message }],
+    details: details ?? {},
+    isError: true,
+    errorCode: code,
+  };
+}
+
+function abortedOutcome(toolName: string): ToolOutcome {
+  return errorOutcome("aborted", `Tool ${toolName} was aborted before it finished.`);
+}
+
+interface Checker {
+  check(value: unknown): boolean;
+  errors(value: unknown): Iterable<ValueError>;
+}
+
+const checkers = new WeakMap<TSchema, Checker>();
+
+/** Compiles each schema once; falls back to the interpreter for schemas the compiler refuses. */
+function compiled(schema: TSchema): Checker {
+  let checker = checkers.get(schema);
+  if (checker !== undefined) return checker;
+  try {
+    const typeCheck: TypeCheck<TSchema> = TypeCompiler.Compile(schema);
+    checker = { check: (v) => typeCheck.Check(v), errors: (v) => typeCheck.Errors(v) };
+  } catch {
+    checker = { check: (v) => Value.Check(schema, v), errors: (v) => Value.Errors(schema, v) };
+  }
+  checkers.set(schema, checker);
+  return checker;
+}
+
+let counter = 0;
+function newToolCallId(): string {
+  counter += 1;
+  return `call_${Date.now().toString(36)}_${counter}`;
+}
