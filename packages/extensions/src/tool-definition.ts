@@ -1,5 +1,5 @@
-import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "@tackle/agent-core";
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "@tackle/agent-core";
 import type { ExtensionContext } from "./context.js";
 
 /** MCP-style hints about what a tool does. */
@@ -34,5 +34,4 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
 }
 
 /** Any tool definition, whatever its schema. */
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds definitions of many schemas.
 export type AnyToolDefinition = ToolDefinition<any, any>;

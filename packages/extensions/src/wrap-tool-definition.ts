@@ -1,0 +1,97 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "@tackle/agent-core";
+import type { ExtensionContext } from "./context.js";
+import type { AnyToolDefinition, ToolDefinition } from "./tool-definition.js";
+
+/** What a context factory knows about the call it builds a context for. */
+export interface ToolCallInfo {
+  toolCallId: string;
+  toolName: string;
+  /** The call's abort signal; it becomes `ctx.signal`. */
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Builds the {@link ExtensionContext} of one call. Called at call time, so a host swaps
+ * environment or session by making the factory return a different context.
+ */
+export type ExtensionContextFactory = (call: ToolCallInfo) => ExtensionContext | Promise<ExtensionContext>;
+
+const definitions = new WeakMap<AgentTool, AnyToolDefinition>();
+
+/**
+ * Turns a {@link ToolDefinition} into an `AgentTool` whose `execute` asks `contextFactory` for
+ * the context of each call. The tool object never changes when the environment does.
+ *
+ * @example
+ * ```ts
+ * let ctx = localContext;
+ * const tool = wrapToolDefinition(readDefinition, () => ctx);
+ * ctx = sshContext; // the next call of the same tool runs over SSH
+ * ```
+ */
+export function wrapToolDefinition<TParams extends TSchema, TDetails>(
+  definition: ToolDefinition<TParams, TDetails>,
+  contextFactory: ExtensionContextFactory,
+): AgentTool<TParams, TDetails> {
+  const tool: AgentTool<TParams, TDetails> = {
+    name: definition.name,
+    label: definition.label,
+    description: definition.description,
+    parameters: definition.parameters,
+    async execute(
+      toolCallId: string,
+      params: Static<TParams>,
+      signal: AbortSignal | undefined,
+      onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
+    ): Promise<AgentToolResult<TDetails>> {
+      const context = await contextFactory({ toolCallId, toolName: definition.name, signal });
+      return definition.execute(toolCallId, params, signal, onUpdate, withSignal(context, signal));
+    },
+  };
+  if (definition.prepareArguments !== undefined) tool.prepareArguments = definition.prepareArguments;
+  if (definition.executionMode !== undefined) tool.executionMode = definition.executionMode;
+  definitions.set(tool as AgentTool, definition as AnyToolDefinition);
+  return tool;
+}
+
+/**
+ * The definition a tool was wrapped from, when it came from {@link wrapToolDefinition}. Used
+ * for prompt assembly and annotations of active tools.
+ */
+export function definitionOf(tool: AgentTool<TSchema, unknown>): AnyToolDefinition | undefined {
+  return definitions.get(tool as AgentTool);
+}
+
+/**
+ * The other direction: an `AgentTool` seen as a definition (no annotations, ignores `ctx`).
+ * A tool made by {@link wrapToolDefinition} gives back its original definition.
+ */
+export function createToolDefinitionFromAgentTool<TParams extends TSchema, TDetails>(
+  tool: AgentTool<TParams, TDetails>,
+): ToolDefinition<TParams, TDetails> {
+  const original = definitions.get(tool as AgentTool);
+  if (original !== undefined) return original as ToolDefinition<TParams, TDetails>;
+  const definition: ToolDefinition<TParams, TDetails> = {
+    name: tool.name,
+    label: tool.label,
+    description: tool.description,
+    parameters: tool.parameters,
+    annotations: {},
+    execute: (toolCallId, params, signal, onUpdate) => tool.execute(toolCallId, params, signal, onUpdate),
+  };
+  if (tool.prepareArguments !== undefined) definition.prepareArguments = tool.prepareArguments;
+  if (tool.executionMode !== undefined) definition.executionMode = tool.executionMode;
+  return definition;
+}
+
+/**
+ * The context with `signal` set to the call's signal. Inherits instead of copying so a guarded
+ * (stale-checking) context keeps checking every read.
+ */
+function withSignal(context: ExtensionContext, signal: AbortSignal | undefined): ExtensionContext {
+  if (context.signal === signal) return context;
+  return Object.create(context, {
+    signal: { value: signal, enumerable: true, writable: false, configurable: true },
+  }) as ExtensionContext;
+}
