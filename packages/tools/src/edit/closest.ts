@@ -1,0 +1,114 @@
+import type { FuzzyIndex } from "./fuzzy.js";
+import { comparableLine } from "./fuzzy.js";
+import { stripLineNumberPrefixes } from "./normalize.js";
+
+/** The part of the file that looks most like an oldText that was not found. */
+export interface ClosestRegion {
+  /** 1-based line number of the region's first line. */
+  startLine: number;
+  /** The region's lines as they are in the file. */
+  lines: string[];
+  /** The first line where the file and oldText differ (after fuzzy normalisation). */
+  firstDifference?: { line: number; file: string; oldText: string };
+}
+
+/** Above this many lines the whole-file similarity scan is skipped (an identical line still anchors). */
+const FULL_SCAN_MAX_LINES = 50_000;
+/** Lines shorter than this (after trimming) are too common to anchor a region ("}", ""). */
+const MIN_ANCHOR_LENGTH = 4;
+
+function bigrams(text: string): Map<string, number> {
+  const grams = new Map<string, number>();
+  for (let i = 0; i < text.length - 1; i++) {
+    const gram = text.slice(i, i + 2);
+    grams.set(gram, (grams.get(gram) ?? 0) + 1);
+  }
+  return grams;
+}
+
+/** Dice coefficient over character bigrams: 1 for equal strings, 0 for nothing in common. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  const left = bigrams(a);
+  let shared = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const gram = b.slice(i, i + 2);
+    const count = left.get(gram) ?? 0;
+    if (count > 0) {
+      shared += 1;
+      left.set(gram, count - 1);
+    }
+  }
+  return (2 * shared) / (a.length - 1 + b.length - 1);
+}
+
+function scoreWindow(index: FuzzyIndex, old: readonly string[], start: number): number {
+  let score = 0;
+  for (let j = 0; j < old.length; j++) {
+    const line = start + j;
+    if (line < 0 || line >= index.lines.length) continue;
+    score += similarity(index.comparable(line).trim(), (old[j] as string).trim());
+  }
+  return score;
+}
+
+/**
+ * Finds the region of the file most similar to `oldText`: windows anchored on a line that occurs
+ * in both (ignoring indentation), or, in files up to {@link FULL_SCAN_MAX_LINES} lines, on the
+ * line most similar to oldText's first substantial line. Undefined when nothing is similar.
+ */
+export function findClosestRegion(index: FuzzyIndex, oldText: string): ClosestRegion | undefined {
+  const given = oldText.split("\n");
+  const oldLines = (stripLineNumberPrefixes(given) ?? given).map(comparableLine);
+  const wanted = new Map<string, number[]>();
+  oldLines.forEach((line, j) => {
+    const key = line.trim();
+    if (key.length >= MIN_ANCHOR_LENGTH) wanted.set(key, [...(wanted.get(key) ?? []), j]);
+  });
+  const candidates = new Set<number>();
+  for (let i = 0; i < index.lines.length; i++) {
+    const hits = wanted.get(index.comparable(i).trim());
+    if (hits) for (const j of hits) candidates.add(i - j);
+  }
+  if (candidates.size === 0 && index.lines.length <= FULL_SCAN_MAX_LINES) {
+    const anchor = oldLines.findIndex((line) => line.trim().length >= MIN_ANCHOR_LENGTH);
+    if (anchor !== -1) {
+      let best = -1;
+      let bestScore = 0.5;
+      for (let i = 0; i < index.lines.length; i++) {
+        const score = similarity(index.comparable(i).trim(), (oldLines[anchor] as string).trim());
+        if (score > bestScore) {
+          bestScore = score;
+          best = i;
+        }
+      }
+      if (best !== -1) candidates.add(best - anchor);
+    }
+  }
+  let bestStart: number | undefined;
+  let bestScore = -1;
+  for (const start of candidates) {
+    const score = scoreWindow(index, oldLines, start);
+    if (score > bestScore) {
+      bestScore = score;
+      bestStart = start;
+    }
+  }
+  if (bestStart === undefined) return undefined;
+  const start = Math.max(0, bestStart);
+  const end = Math.min(index.lines.length, bestStart + oldLines.length);
+  const region: ClosestRegion = { startLine: start + 1, lines: index.lines.slice(start, end) };
+  for (let line = start; line < end; line++) {
+    const old = oldLines[line - bestStart] as string;
+    if (index.comparable(line) !== old) {
+      region.firstDifference = {
+        line: line + 1,
+        file: index.lines[line] as string,
+        oldText: (stripLineNumberPrefixes(given) ?? given)[line - bestStart] as string,
+      };
+      break;
+    }
+  }
+  return region;
+}

@@ -1,0 +1,90 @@
+/**
+ * Everything the edit tool says to the model, in one place. Each message states what happened
+ * and the next step.
+ */
+import type { ClosestRegion } from "./closest.js";
+
+/** Longest line shown in a hint before it is cut. */
+export const HINT_LINE_CHARS = 200;
+/** Most lines of a closest region shown in a not-found error. */
+export const HINT_MAX_LINES = 12;
+/** Most line numbers listed for an ambiguous match. */
+export const AMBIGUOUS_MAX_LINES = 5;
+
+function cut(line: string): string {
+  return line.length > HINT_LINE_CHARS ? `${line.slice(0, HINT_LINE_CHARS)}… [line cut]` : line;
+}
+
+function lineList(lines: readonly number[]): string {
+  const shown = lines.slice(0, AMBIGUOUS_MAX_LINES).join(", ");
+  return lines.length > AMBIGUOUS_MAX_LINES ? `${shown}, …` : shown;
+}
+
+export function editLabel(index: number): string {
+  return `edits[${index}]`;
+}
+
+export function noMatchMessage(index: number, path: string, region: ClosestRegion | undefined): string {
+  const head = `${editLabel(index)}.oldText was not found in ${path}, not even with fuzzy matching.`;
+  const next = "Copy oldText exactly from the file (read it again if it may have changed), then retry.";
+  if (!region) return `${head} No similar region found. ${next}`;
+  const shown = region.lines.slice(0, HINT_MAX_LINES);
+  const last = region.startLine + shown.length - 1;
+  const numbered = shown
+    .map((line, i) => `${String(region.startLine + i).padStart(6)}\t${cut(line)}`)
+    .join("\n");
+  const more =
+    region.lines.length > shown.length ? `\n  … ${region.lines.length - shown.length} more lines` : "";
+  const diff = region.firstDifference
+    ? `\nFirst difference at line ${region.firstDifference.line}:\n  file:    ${JSON.stringify(cut(region.firstDifference.file))}\n  oldText: ${JSON.stringify(cut(region.firstDifference.oldText))}`
+    : "";
+  return `${head} Closest region, lines ${region.startLine}-${last}:\n${numbered}${more}${diff}\n${next}`;
+}
+
+export function ambiguousMessage(
+  index: number,
+  path: string,
+  count: number,
+  lines: readonly number[],
+): string {
+  return (
+    `${editLabel(index)}.oldText matches ${count} places in ${path} (lines ${lineList(lines)}). ` +
+    `Add surrounding lines to oldText so it matches once, or set replaceAll: true to change all ${count}.`
+  );
+}
+
+export function overlapMessage(first: number, second: number, path: string, line: number): string {
+  return (
+    `${editLabel(first)} and ${editLabel(second)} overlap in ${path} (line ${line}). ` +
+    "Every edit matches the original file, so merge them into one edit or make their oldText not overlap."
+  );
+}
+
+export function emptyOldTextMessage(index: number): string {
+  return `${editLabel(index)}.oldText is empty. Give the exact text to replace; to create or overwrite a whole file use write.`;
+}
+
+export function identicalTextMessage(index: number): string {
+  return `${editLabel(index)}: oldText and newText are identical, so there is nothing to change. Put the new text in newText.`;
+}
+
+export function alreadyAppliedNote(index: number, line: number): string {
+  return (
+    `${editLabel(index)} looks already applied: oldText is absent and newText is present at line ${line}. ` +
+    "Nothing was changed for it; if that is wrong, read the file and retry with its current text."
+  );
+}
+
+export function undecodableMessage(path: string, encoding: string): string {
+  return (
+    `${path} does not round-trip as ${encoding} (it holds bytes that are not valid ${encoding}), ` +
+    "so editing it would change bytes you did not touch. Nothing was written. Use bash for this file."
+  );
+}
+
+export function unencodableMessage(path: string, encoding: string): string {
+  return (
+    `The new content of ${path} holds characters that ${encoding} cannot store. ` +
+    `Nothing was written. Use only characters ${encoding} can represent in newText.`
+  );
+}

@@ -1,0 +1,232 @@
+import { ToolError } from "@tackle/agent-core";
+import { findClosestRegion } from "./closest.js";
+import {
+  applyEndings,
+  createEditDocument,
+  type EditDocument,
+  endingsForReplacement,
+  toOriginalOffset,
+} from "./document.js";
+import { FuzzyIndex, findFuzzy, type TextRange } from "./fuzzy.js";
+import {
+  ambiguousMessage,
+  emptyOldTextMessage,
+  identicalTextMessage,
+  noMatchMessage,
+  overlapMessage,
+} from "./messages.js";
+import { type FuzzyKind, stripLineNumberPrefixes } from "./normalize.js";
+
+/** One requested replacement, as the model sends it. */
+export interface EditRequest {
+  oldText: string;
+  newText: string;
+  /** Replace every occurrence instead of requiring exactly one. */
+  replaceAll?: boolean;
+}
+
+/** Which matcher found an edit: `exact`, or `fuzzy:` plus the kinds of difference it forgave. */
+export type MatcherName = "exact" | `fuzzy:${string}`;
+
+/** What happened to one edit. */
+export interface EditOutcome {
+  index: number;
+  status: "applied" | "already_applied";
+  /** Set when applied. */
+  matcher?: MatcherName;
+  /** Kinds of difference a fuzzy match forgave (empty for exact). */
+  fuzzyKinds: FuzzyKind[];
+  /** How many places were replaced (0 when already applied). */
+  occurrences: number;
+  /** 1-based line of each replaced place in the original, or where newText already is. */
+  lines: number[];
+}
+
+/** One replacement in the LF view of the original. */
+export interface Replacement {
+  edit: number;
+  start: number;
+  end: number;
+  /** Replacement text with LF line breaks. */
+  text: string;
+}
+
+/** The result of matching all edits against the original: nothing is written yet. */
+export interface EditPlan {
+  document: EditDocument;
+  outcomes: EditOutcome[];
+  /** Sorted by `start`; never overlapping. */
+  replacements: Replacement[];
+  /** The new file text, in the file's own line endings (no BOM). */
+  text: string;
+  /** False when every edit was already applied. */
+  changed: boolean;
+}
+
+/** Starts of all non-overlapping occurrences of `needle` in `haystack`. */
+export function findExact(haystack: string, needle: string): number[] {
+  const starts: number[] = [];
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) {
+    starts.push(at);
+  }
+  return starts;
+}
+
+/** 1-based line numbers of ascending offsets, in one pass. */
+function lineNumbers(lf: string, offsets: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let cursor = 0;
+  for (const offset of offsets) {
+    for (let at = lf.indexOf("\n", cursor); at !== -1 && at < offset; at = lf.indexOf("\n", at + 1)) {
+      line += 1;
+      cursor = at + 1;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+const toLf = (text: string) => (text.includes("\r") ? text.replace(/\r\n/g, "\n") : text);
+
+interface Matched {
+  ranges: TextRange[];
+  matcher: MatcherName;
+  kinds: FuzzyKind[];
+  text: string;
+}
+
+/**
+ * Matches every edit against the original text and builds the new text. Exact matching comes
+ * first, and an exact unique match wins before any fuzzy counting; then the fuzzy pass. Throws a
+ * `ToolError` (no_match, ambiguous_match, overlapping_edits, invalid_arguments) and changes
+ * nothing when any edit fails: all or nothing.
+ */
+export function planEdits(text: string, edits: readonly EditRequest[], options: { path: string }): EditPlan {
+  const document = createEditDocument(text);
+  const { lf } = document;
+  let index: FuzzyIndex | undefined;
+  const fuzzyIndex = () => {
+    index ??= new FuzzyIndex(lf);
+    return index;
+  };
+  const outcomes: EditOutcome[] = [];
+  const replacements: Replacement[] = [];
+
+  edits.forEach((edit, i) => {
+    const oldText = toLf(edit.oldText);
+    const newText = toLf(edit.newText);
+    if (oldText === "") throw new ToolError("invalid_arguments", emptyOldTextMessage(i));
+    if (oldText === newText) throw new ToolError("invalid_arguments", identicalTextMessage(i));
+    const matched = matchEdit(lf, fuzzyIndex, oldText, newText);
+    if (!matched) {
+      const applied = findAlreadyApplied(lf, fuzzyIndex, newText);
+      if (applied === undefined) {
+        const region = findClosestRegion(fuzzyIndex(), oldText);
+        throw new ToolError("no_match", noMatchMessage(i, options.path, region), {
+          details: { edit: i, closestRegion: region },
+        });
+      }
+      outcomes.push({
+        index: i,
+        status: "already_applied",
+        fuzzyKinds: [],
+        occurrences: 0,
+        lines: lineNumbers(lf, [applied]),
+      });
+      return;
+    }
+    const starts = matched.ranges.map((range) => range.start);
+    if (matched.ranges.length > 1 && !edit.replaceAll) {
+      const lines = lineNumbers(lf, starts);
+      throw new ToolError("ambiguous_match", ambiguousMessage(i, options.path, starts.length, lines), {
+        details: { edit: i, matches: starts.length, lines, matcher: matched.matcher },
+      });
+    }
+    for (const range of matched.ranges) replacements.push({ edit: i, ...range, text: matched.text });
+    outcomes.push({
+      index: i,
+      status: "applied",
+      matcher: matched.matcher,
+      fuzzyKinds: matched.kinds,
+      occurrences: matched.ranges.length,
+      lines: lineNumbers(lf, starts),
+    });
+  });
+
+  replacements.sort((a, b) => a.start - b.start || a.edit - b.edit);
+  for (let r = 1; r < replacements.length; r++) {
+    const before = replacements[r - 1] as Replacement;
+    const after = replacements[r] as Replacement;
+    if (before.end > after.start) {
+      const [first, second] =
+        before.edit < after.edit ? [before.edit, after.edit] : [after.edit, before.edit];
+      const line = lineNumbers(lf, [after.start])[0] as number;
+      throw new ToolError("overlapping_edits", overlapMessage(first, second, options.path, line), {
+        details: { edits: [first, second], line },
+      });
+    }
+  }
+
+  return {
+    document,
+    outcomes,
+    replacements,
+    text: buildText(document, replacements),
+    changed: replacements.length > 0,
+  };
+}
+
+function matchEdit(
+  lf: string,
+  fuzzyIndex: () => FuzzyIndex,
+  oldText: string,
+  newText: string,
+): Matched | undefined {
+  const exact = findExact(lf, oldText);
+  if (exact.length > 0) {
+    return {
+      ranges: exact.map((start) => ({ start, end: start + oldText.length })),
+      matcher: "exact",
+      kinds: [],
+      text: newText,
+    };
+  }
+  const fuzzy = findFuzzy(fuzzyIndex(), oldText);
+  if (fuzzy.ranges.length === 0) return undefined;
+  // A model that copied numbered lines into oldText usually numbered newText the same way.
+  const replacement = fuzzy.strippedLineNumbers
+    ? (stripLineNumberPrefixes(newText.split("\n"))?.join("\n") ?? newText)
+    : newText;
+  return {
+    ranges: fuzzy.ranges,
+    matcher: `fuzzy:${fuzzy.kinds.join("+")}`,
+    kinds: fuzzy.kinds,
+    text: replacement,
+  };
+}
+
+/** Offset where newText already sits, when the edit looks applied; undefined otherwise. */
+function findAlreadyApplied(lf: string, fuzzyIndex: () => FuzzyIndex, newText: string): number | undefined {
+  if (newText.trim() === "") return undefined;
+  const exact = lf.indexOf(newText);
+  if (exact !== -1) return exact;
+  return findFuzzy(fuzzyIndex(), newText).ranges[0]?.start;
+}
+
+/** Splices the replacements into the original, keeping every untouched byte and line ending. */
+function buildText(document: EditDocument, replacements: readonly Replacement[]): string {
+  if (replacements.length === 0) return document.original;
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const replacement of replacements) {
+    const start = toOriginalOffset(document, replacement.start);
+    parts.push(document.original.slice(cursor, start));
+    parts.push(
+      applyEndings(replacement.text, endingsForReplacement(document, replacement.start, replacement.end)),
+    );
+    cursor = toOriginalOffset(document, replacement.end);
+  }
+  parts.push(document.original.slice(cursor));
+  return parts.join("");
+}

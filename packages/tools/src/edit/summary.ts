@@ -1,0 +1,63 @@
+/**
+ * The edit tool's result text: which edits landed where and by which matcher, notes for edits
+ * that were already applied, and the diff when the model should look at it (dry runs and fuzzy
+ * matches), cut to the shared output limits.
+ */
+import { formatBytes } from "../defaults.js";
+import { truncateHead } from "../truncate.js";
+import type { EditDiff } from "./diff.js";
+import { alreadyAppliedNote, editLabel } from "./messages.js";
+import type { EditOutcome } from "./plan.js";
+
+/** Inputs of {@link formatEditSummary}. */
+export interface EditSummaryInput {
+  path: string;
+  outcomes: readonly EditOutcome[];
+  diff: EditDiff;
+  dryRun: boolean;
+  changed: boolean;
+  maxLines: number;
+  maxBytes: number;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function describeOutcome(outcome: EditOutcome): string {
+  const where =
+    outcome.occurrences === 1
+      ? `line ${outcome.lines[0]}`
+      : `${outcome.occurrences} places (lines ${outcome.lines.slice(0, 5).join(", ")}${outcome.lines.length > 5 ? ", …" : ""})`;
+  return `${editLabel(outcome.index)}: ${outcome.matcher}, ${where}`;
+}
+
+/** Builds the model-facing text of an edit result. */
+export function formatEditSummary(input: EditSummaryInput): string {
+  const applied = input.outcomes.filter((outcome) => outcome.status === "applied");
+  const skipped = input.outcomes.filter((outcome) => outcome.status === "already_applied");
+  const notes = skipped.map((outcome) => alreadyAppliedNote(outcome.index, outcome.lines[0] ?? 1));
+  if (!input.changed) {
+    return [`No change to ${input.path}: every edit is already applied.`, ...notes].join("\n");
+  }
+  const size = `+${input.diff.added} -${input.diff.removed} lines`;
+  const head = input.dryRun
+    ? `Dry run: ${plural(applied.length, "edit")} would change ${input.path} (${size}). Nothing was written.`
+    : `Edited ${input.path}: ${plural(applied.length, "edit")} applied (${size}).`;
+  const lines = [head, ...applied.map(describeOutcome), ...notes];
+  const fuzzy = applied.some((outcome) => outcome.matcher !== "exact");
+  if (fuzzy && !input.dryRun) {
+    lines.push("Fuzzy matches replaced text that differs from your oldText; check the diff below.");
+  }
+  if (input.dryRun || fuzzy) lines.push(cutDiff(input.diff.patch, input.maxLines, input.maxBytes));
+  return lines.join("\n");
+}
+
+function cutDiff(patch: string, maxLines: number, maxBytes: number): string {
+  const cut = truncateHead(patch.trimEnd(), { maxLines, maxBytes });
+  if (!cut.truncated) return cut.content;
+  return (
+    `${cut.content}\n[Diff cut at ${cut.truncatedBy === "lines" ? `${maxLines} lines` : formatBytes(maxBytes)} ` +
+    `of ${cut.totalLines} lines; read the changed lines of the file to check the rest.]`
+  );
+}

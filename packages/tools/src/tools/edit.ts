@@ -1,0 +1,201 @@
+/**
+ * The edit tool: exact text replacements in one existing file, matched against its original
+ * content, applied all or nothing inside the file mutation queue, written atomically with the
+ * file's encoding, BOM and line endings kept.
+ */
+
+import { type Static, Type } from "@sinclair/typebox";
+import type { TextContent } from "@tackle/agent-core";
+import { ToolError } from "@tackle/agent-core";
+import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
+import { isOperationError } from "@tackle/operations";
+import { assertNotStale, recordRead } from "../context/read-ledger.js";
+import { DEFAULTS } from "../defaults.js";
+import { buildEditDiff } from "../edit/diff.js";
+import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
+import { type EditOutcome, planEdits } from "../edit/plan.js";
+import { repairEditArguments } from "../edit/repair-arguments.js";
+import { formatEditSummary } from "../edit/summary.js";
+import { findNearMisses } from "../path/near-miss.js";
+import { recheckWriteTarget } from "../path/recheck.js";
+import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { decodeText, encodeText, type TextEncodingName } from "../text/encoding.js";
+import { toToolError } from "../tool-errors.js";
+
+const editParameters = Type.Object({
+  path: Type.String({ description: "File to edit, relative to the working directory or absolute." }),
+  edits: Type.Array(
+    Type.Object({
+      oldText: Type.String({
+        description: "Exact text to replace, copied from the file (include enough lines to match once).",
+      }),
+      newText: Type.String({ description: "Text that replaces oldText." }),
+      replaceAll: Type.Optional(
+        Type.Boolean({
+          description: "Replace every occurrence of oldText instead of exactly one. Default false.",
+        }),
+      ),
+    }),
+    { minItems: 1, description: "Replacements, all matched against the file as it is now." },
+  ),
+  dryRun: Type.Optional(Type.Boolean({ description: "Show the diff without writing. Default false." })),
+});
+
+/** Arguments of the edit tool. */
+export type EditParams = Static<typeof editParameters>;
+
+/** What the edit tool reports to hosts. */
+export interface EditDetails {
+  path: string;
+  real: string;
+  dryRun: boolean;
+  /** False when every edit was already applied (nothing written). */
+  changed: boolean;
+  /** Per edit: applied or already applied, matcher (`exact` / `fuzzy:<kinds>`), lines. */
+  edits: EditOutcome[];
+  /** Unified diff of the change (empty when nothing changed). */
+  diff: string;
+  added: number;
+  removed: number;
+  /** 1-based line of the first change in the new file. */
+  firstChangedLine: number | undefined;
+  encoding: TextEncodingName;
+  hasBom: boolean;
+  /** Bytes written (or that would be written on a dry run). */
+  writtenBytes: number;
+}
+
+/** Options for {@link createEditToolDefinition}. */
+export interface EditToolOptions {
+  /** Lines and bytes of diff shown to the model (defaults from `DEFAULTS`). */
+  maxLines?: number;
+  maxBytes?: number;
+}
+
+// A lone surrogate cannot be stored in UTF-8 (it would become U+FFFD).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Creates the edit tool. Its environment comes from the context of each call. */
+export function createEditToolDefinition(
+  options: EditToolOptions = {},
+): ToolDefinition<typeof editParameters, EditDetails> {
+  const maxLines = options.maxLines ?? DEFAULTS.maxLines;
+  const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+  return {
+    name: "edit",
+    label: "Edit",
+    description: [
+      "Replace exact text in an existing file. Each edit's oldText must match the file once (copy it from read output,",
+      "with enough surrounding lines to be unique) or set replaceAll. All edits match the file as it is now, must not",
+      "overlap, and apply together or not at all. If oldText differs only by quotes, dashes, spaces, Unicode forms,",
+      "trailing whitespace or copied line numbers, a fuzzy match is used and named in the result.",
+      "Keeps encoding, BOM and line endings. Refused when the file changed since you read it: read it again.",
+      "dryRun=true shows the diff without writing. To create a file use write.",
+    ].join(" "),
+    promptSnippet: "edit: replace exact text in a file (several edits per call, all or nothing)",
+    promptGuidelines: [
+      "Read a file before editing it, and copy oldText exactly from what read showed (without the line numbers).",
+      "Put every change to one file in a single edit call with several edits.",
+    ],
+    parameters: editParameters,
+    prepareArguments: repairEditArguments,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      const resolved = await ctx.workspace.resolve(params.path, "write", { signal });
+      if (!resolved.exists) throw await notFound(ctx, resolved, signal);
+      try {
+        return await ctx.mutations.withFileMutation(
+          resolved.real,
+          () => editFile(ctx, resolved, params, signal),
+          {
+            signal,
+          },
+        );
+      } catch (error) {
+        if (isOperationError(error, "not_found")) throw await notFound(ctx, resolved, signal);
+        throw toToolError(error, resolved.display);
+      }
+    },
+  };
+
+  async function editFile(
+    ctx: ExtensionContext,
+    resolved: ResolvedPath,
+    params: EditParams,
+    signal: AbortSignal | undefined,
+  ) {
+    const ops = ctx.operations;
+    const target = await recheckWriteTarget(ctx, resolved, signal);
+    const stat = await ops.stat(target.real, { signal });
+    if (stat.type === "directory") {
+      throw new ToolError(
+        "is_directory",
+        `${target.display} is a directory; edit needs a file. Use ls to list it.`,
+      );
+    }
+    const bytes = await ops.readFile(target.real, { signal });
+    assertNotStale(ctx, target.real, bytes, target.display);
+    const decoded = decodeText(bytes);
+    if (decoded.lossy || !sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes)) {
+      throw new ToolError("encoding", undecodableMessage(target.display, encodingName(decoded.encoding)), {
+        details: { path: target.display, encoding: decoded.encoding },
+      });
+    }
+    if (decoded.encoding === "utf8" && params.edits.some((edit) => LONE_SURROGATE.test(edit.newText))) {
+      throw new ToolError("encoding", unencodableMessage(target.display, encodingName(decoded.encoding)));
+    }
+    const plan = planEdits(decoded.text, params.edits, { path: target.display });
+    const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
+    const data = plan.changed ? encodeText(plan.text, decoded.encoding, decoded.hasBom) : bytes;
+    const dryRun = params.dryRun === true;
+    if (plan.changed && !dryRun) {
+      await ops.writeFile(target.real, data, { signal });
+      // The model knows this content now: a follow-up edit must not be refused as stale.
+      recordRead(ctx, target.real, data);
+    }
+    const details: EditDetails = {
+      path: target.display,
+      real: target.real,
+      dryRun,
+      changed: plan.changed,
+      edits: plan.outcomes,
+      diff: diff.patch,
+      added: diff.added,
+      removed: diff.removed,
+      firstChangedLine: diff.firstChangedLine,
+      encoding: decoded.encoding,
+      hasBom: decoded.hasBom,
+      writtenBytes: plan.changed ? data.length : 0,
+    };
+    const text = formatEditSummary({
+      path: target.display,
+      outcomes: plan.outcomes,
+      diff,
+      dryRun,
+      changed: plan.changed,
+      maxLines,
+      maxBytes,
+    });
+    return { content: [{ type: "text", text } satisfies TextContent], details };
+  }
+}
+
+function encodingName(encoding: TextEncodingName): string {
+  return encoding === "utf8" ? "UTF-8" : encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE";
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
+
+async function notFound(ctx: ExtensionContext, resolved: ResolvedPath, signal: AbortSignal | undefined) {
+  const syntax = pathSyntax(ctx.operations.platform);
+  const suggestions = await findNearMisses(ctx.operations, syntax, resolved.absolute, signal).catch(() => []);
+  const names = suggestions.map((path) => displayPath(syntax, ctx.cwd, path));
+  const hint = names.length > 0 ? ` Did you mean ${names.join(", ")}?` : "";
+  return new ToolError(
+    "not_found",
+    `File not found: ${resolved.display}.${hint} edit changes existing files; use write to create a new one.`,
+    { details: { path: resolved.display, suggestions: names } },
+  );
+}

@@ -1,0 +1,186 @@
+import { isToolError } from "@tackle/agent-core";
+import { describe, expect, it } from "vitest";
+import { buildEditDiff } from "../src/edit/diff.js";
+import { createEditDocument, toOriginalOffset } from "../src/edit/document.js";
+import { stripLineNumberPrefixes } from "../src/edit/normalize.js";
+import { type EditRequest, planEdits } from "../src/edit/plan.js";
+
+const plan = (text: string, edits: EditRequest[]) => planEdits(text, edits, { path: "f.txt" });
+
+function errorOf(fn: () => unknown): { code: string; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    if (isToolError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error("expected a ToolError");
+}
+
+describe("edit engine: matching", () => {
+  it("replaces a unique exact match and names the exact matcher", () => {
+    const result = plan("a\nb\nc\n", [{ oldText: "b", newText: "B" }]);
+    expect(result.text).toBe("a\nB\nc\n");
+    expect(result.outcomes[0]).toMatchObject({ status: "applied", matcher: "exact", lines: [2] });
+  });
+
+  it("lets an exact unique match win even when fuzzy matching would find more", () => {
+    const text = 'say(\u201Chi\u201D)\nsay("hi")\n';
+    const result = plan(text, [{ oldText: 'say("hi")', newText: 'say("bye")' }]);
+    expect(result.outcomes[0]?.matcher).toBe("exact");
+    expect(result.text).toBe('say(\u201Chi\u201D)\nsay("bye")\n');
+  });
+
+  it("counts ambiguous exact matches and suggests context or replaceAll", () => {
+    const error = errorOf(() => plan("x\nx\ny\nx\n", [{ oldText: "x", newText: "z" }]));
+    expect(error.code).toBe("ambiguous_match");
+    expect(error.message).toContain("matches 3 places");
+    expect(error.message).toContain("lines 1, 2, 4");
+    expect(error.message).toContain("replaceAll: true");
+  });
+
+  it("replaces every occurrence with replaceAll", () => {
+    const result = plan("x\nx\ny\nx\n", [{ oldText: "x", newText: "z", replaceAll: true }]);
+    expect(result.text).toBe("z\nz\ny\nz\n");
+    expect(result.outcomes[0]?.occurrences).toBe(3);
+  });
+
+  it("matches all edits against the original, not against each other's output", () => {
+    const result = plan("one two\n", [
+      { oldText: "one", newText: "two" },
+      { oldText: "two", newText: "three" },
+    ]);
+    expect(result.text).toBe("two three\n");
+  });
+
+  it("rejects overlapping edits and changes nothing", () => {
+    const error = errorOf(() =>
+      plan("abc def ghi\n", [
+        { oldText: "abc def", newText: "1" },
+        { oldText: "def ghi", newText: "2" },
+      ]),
+    );
+    expect(error.code).toBe("overlapping_edits");
+    expect(error.message).toContain("edits[0] and edits[1] overlap");
+  });
+
+  it("is all or nothing: one missing oldText fails the whole call", () => {
+    const error = errorOf(() =>
+      plan("a\nb\n", [
+        { oldText: "a", newText: "A" },
+        { oldText: "zzz", newText: "Z" },
+      ]),
+    );
+    expect(error.code).toBe("no_match");
+    expect(error.message).toContain("edits[1]");
+  });
+
+  it("refuses an empty oldText and identical old and new text", () => {
+    expect(errorOf(() => plan("a", [{ oldText: "", newText: "b" }])).code).toBe("invalid_arguments");
+    expect(errorOf(() => plan("a", [{ oldText: "a", newText: "a" }])).code).toBe("invalid_arguments");
+  });
+});
+
+describe("edit engine: fuzzy pass", () => {
+  it("forgives smart quotes and rewrites only the matched text", () => {
+    const text = "const a = \u201Cx\u201D;\nconst b = \u2018y\u2019;\n";
+    const result = plan(text, [{ oldText: 'const a = "x";', newText: 'const a = "z";' }]);
+    expect(result.outcomes[0]?.matcher).toBe("fuzzy:quotes");
+    expect(result.text).toBe('const a = "z";\nconst b = \u2018y\u2019;\n');
+  });
+
+  it("forgives dashes, special spaces and NFKC compatibility characters, naming each kind", () => {
+    const text = "x \u2014 y\u00A0z \uFB01le\nkeep \u2014 this\n";
+    const result = plan(text, [{ oldText: "x - y z file", newText: "done" }]);
+    expect(result.outcomes[0]?.matcher).toBe("fuzzy:dashes+spaces+nfkc");
+    expect(result.text).toBe("done\nkeep \u2014 this\n");
+  });
+
+  it("forgives trailing whitespace on matched lines", () => {
+    const text = "function f() {   \n  return 1;\t\n}\n";
+    const result = plan(text, [
+      { oldText: "function f() {\n  return 1;\n}", newText: "function f() {\n  return 2;\n}" },
+    ]);
+    expect(result.outcomes[0]?.matcher).toBe("fuzzy:trailing-whitespace");
+    expect(result.text).toBe("function f() {\n  return 2;\n}\n");
+  });
+
+  it("strips line-number prefixes copied from read output, in oldText and newText", () => {
+    const text = "alpha\nbeta\ngamma\n";
+    const result = plan(text, [{ oldText: "2\tbeta\n3\tgamma", newText: "2\tBETA\n3\tgamma" }]);
+    expect(result.outcomes[0]?.matcher).toBe("fuzzy:line-numbers");
+    expect(result.text).toBe("alpha\nBETA\ngamma\n");
+    expect(stripLineNumberPrefixes(["12: a", "13: b"])).toEqual(["a", "b"]);
+    expect(stripLineNumberPrefixes(["12: a", "15: b"])).toBeUndefined();
+  });
+
+  it("counts ambiguous fuzzy matches", () => {
+    const error = errorOf(() => plan("a \u2013 b\nc\na \u2014 b\n", [{ oldText: "a - b", newText: "x" }]));
+    expect(error.code).toBe("ambiguous_match");
+    expect(error.message).toContain("matches 2 places");
+  });
+
+  it("leaves bytes outside the matched text untouched, even on the touched line", () => {
+    const text = "\u201Ckeep\u201D and \u201Cchange\u201D\n";
+    const result = plan(text, [{ oldText: '"change"', newText: '"changed"' }]);
+    expect(result.text).toBe('\u201Ckeep\u201D and "changed"\n');
+  });
+});
+
+describe("edit engine: already applied and not found", () => {
+  it("recognises an edit that is already applied instead of failing", () => {
+    const result = plan("const v = 2;\n", [{ oldText: "const v = 1;", newText: "const v = 2;" }]);
+    expect(result.changed).toBe(false);
+    expect(result.outcomes[0]).toMatchObject({ status: "already_applied", lines: [1] });
+  });
+
+  it("shows the closest region with line numbers and the first differing line", () => {
+    const text = ["a", "function total(items) {", "  let sum = 0;", "  return sum;", "}", "z"].join("\n");
+    const error = errorOf(() =>
+      plan(text, [{ oldText: "function total(items) {\n  let sum = 1;\n  return sum;", newText: "x" }]),
+    );
+    expect(error.code).toBe("no_match");
+    expect(error.message).toContain("Closest region, lines 2-4");
+    expect(error.message).toContain("     3\t  let sum = 0;");
+    expect(error.message).toContain("First difference at line 3");
+    expect(error.message).toContain('oldText: "  let sum = 1;"');
+  });
+});
+
+describe("edit engine: line endings", () => {
+  it("keeps CRLF endings, including in replaced lines", () => {
+    const result = plan("a\r\nb\r\nc\r\n", [{ oldText: "b\nc", newText: "B\nX\nC" }]);
+    expect(result.text).toBe("a\r\nB\r\nX\r\nC\r\n");
+  });
+
+  it("keeps mixed line endings line by line", () => {
+    const text = "a\r\nb\nc\r\nd\n";
+    const result = plan(text, [
+      { oldText: "a", newText: "A" },
+      { oldText: "c", newText: "C1\nC2" },
+    ]);
+    expect(result.text).toBe("A\r\nb\nC1\r\nC2\r\nd\n");
+  });
+
+  it("maps LF offsets back to the original CRLF text", () => {
+    const doc = createEditDocument("ab\r\ncd\r\n");
+    expect(doc.lf).toBe("ab\ncd\n");
+    expect(toOriginalOffset(doc, 3)).toBe(4);
+  });
+});
+
+describe("edit engine: diff", () => {
+  it("produces a unified diff with the right line numbers for far-apart edits", () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`);
+    const result = plan(lines.join("\n"), [
+      { oldText: "line 10\n", newText: "line ten\n" },
+      { oldText: "line 90\n", newText: "line ninety\nextra\n" },
+    ]);
+    const diff = buildEditDiff("f.txt", result.document.lf, result.replacements);
+    expect(diff.patch).toContain("--- a/f.txt");
+    expect(diff.patch).toContain("@@ -7,7 +7,7 @@");
+    expect(diff.patch).toContain("@@ -87,7 +87,8 @@");
+    expect(diff.patch).toContain("+line ninety");
+    expect(diff).toMatchObject({ added: 3, removed: 2, firstChangedLine: 10 });
+  });
+});
