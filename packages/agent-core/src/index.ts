@@ -1,4 +1,18 @@
+export type { AgentListener, AgentOptions, AgentState } from "./agent.js";
+export { Agent } from "./agent.js";
+export { EventStream } from "./event-stream.js";
 export type { AgentEvent, AgentEventType } from "./events.js";
+export type { BatchResult } from "./executor.js";
+export { executeToolCalls, LENGTH_STOP_MESSAGE } from "./executor.js";
+export type {
+  FauxBlock,
+  FauxModel,
+  FauxModelOptions,
+  FauxReply,
+  FauxReplyMessage,
+  FauxToolCall,
+} from "./faux-model.js";
+export { createFauxModel, fauxText, fauxThinking, fauxToolCall } from "./faux-model.js";
 export type {
   AfterToolCallContext,
   AfterToolCallHook,
@@ -15,6 +29,9 @@ export {
   prepareToolArguments,
   toolFailureOutcome,
 } from "./invoke-tool.js";
+export type { AgentEventStream } from "./loop.js";
+export { agentLoop } from "./loop.js";
+export type { AgentLoopConfig } from "./loop-config.js";
 export type {
   AssistantMessage,
   ImageContent,
@@ -26,6 +43,7 @@ export type {
   ToolResultMessage,
   UserMessage,
 } from "./messages.js";
+export { userMessage } from "./messages.js";
 export type { AssistantMessageEvent, Model, ModelContext, StreamFn } from "./model.js";
 export { normalizeArguments } from "./normalize-arguments.js";
 export type {

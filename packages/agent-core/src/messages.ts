@@ -63,3 +63,8 @@ export interface ToolResultMessage<TDetails = unknown> {
 
 /** Any message in the conversation. */
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A user message with text (or text and images), stamped now. */
+export function userMessage(content: UserMessage["content"]): UserMessage {
+  return { role: "user", content, timestamp: Date.now() };
+}

@@ -23,6 +23,8 @@ export type ToolErrorCode =
   | "policy_denied"
   | "hook_failed"
   | "execution_failed"
+  | "length_stop"
+  | "stale_context"
   | (string & {});
 
 /** Options for {@link ToolError}. */

@@ -52,7 +52,6 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
 }
 
 /** Any tool, whatever its schema. */
-// biome-ignore lint/suspicious/noExplicitAny: a tool list holds tools of many schemas.
 export type AnyAgentTool = AgentTool<any, any>;
 
 /** Outcome of {@link invokeTool}: never a thrown exception. */

@@ -1,0 +1,108 @@
+import { errorOutcome } from "./invoke-tool.js";
+import type { ToolCall, ToolResultMessage } from "./messages.js";
+import {
+  abortedBeforeStart,
+  type CallScope,
+  type FinishedCall,
+  finishCall,
+  type PreparedCall,
+  prepareCall,
+  runPreparedCall,
+} from "./tool-call.js";
+
+/** What a batch produced: result messages in the model's order, and whether the run should end. */
+export interface BatchResult {
+  results: ToolResultMessage[];
+  /** True only when every result of a non-empty batch asked to terminate. */
+  terminate: boolean;
+}
+
+/** The text every call of a reply cut by the token limit gets instead of running. */
+export const LENGTH_STOP_MESSAGE =
+  'Not run: your reply hit the output token limit (stopReason "length"), so its tool calls may be cut off. Send the call again; split large content over several smaller calls.';
+
+/**
+ * Runs the tool calls of one assistant message and emits their events. Must not throw.
+ *
+ * - A reply that stopped for `length` runs none of its calls: each gets an error result.
+ * - The batch is sequential when the config says so or any of its tools is `sequential`.
+ * - Parallel: calls are prepared one by one in the model's order (hooks may ask a person, and
+ *   two prompts at once would be confusing), then run together; `tool_execution_end` comes in
+ *   completion order.
+ * - Result messages are emitted and returned in the model's order, whatever finished first,
+ *   because providers pair results with calls by position as well as by id.
+ * - Calls never reached because of abort get an explicit aborted result.
+ */
+export async function executeToolCalls(calls: ToolCall[], scope: CallScope): Promise<BatchResult> {
+  let finished: FinishedCall[];
+  if (scope.assistantMessage.stopReason === "length") {
+    finished = calls.map((call) => {
+      scope.emit({
+        type: "tool_execution_start",
+        toolCallId: call.id,
+        toolName: call.name,
+        args: call.arguments,
+      });
+      return finishCall(call, errorOutcome("length_stop", LENGTH_STOP_MESSAGE), scope);
+    });
+  } else if (isSequential(calls, scope)) {
+    finished = await runSequential(calls, scope);
+  } else {
+    finished = await runParallel(calls, scope);
+  }
+  const results = finished.map(({ call, outcome }) => toResultMessage(call, outcome));
+  for (const message of results) {
+    scope.emit({ type: "message_start", message });
+    scope.emit({ type: "message_end", message });
+  }
+  const terminate = finished.length > 0 && finished.every(({ outcome }) => outcome.terminate === true);
+  return { results, terminate };
+}
+
+function isSequential(calls: ToolCall[], scope: CallScope): boolean {
+  if (scope.config.toolExecution === "sequential") return true;
+  return calls.some(
+    (call) => scope.context.tools.find((tool) => tool.name === call.name)?.executionMode === "sequential",
+  );
+}
+
+async function runSequential(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
+  const finished: FinishedCall[] = [];
+  for (const call of calls) {
+    const prepared = await prepareCall(call, scope);
+    finished.push(await settle(prepared, scope));
+  }
+  return finished;
+}
+
+async function runParallel(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
+  const prepared: PreparedCall[] = [];
+  for (const call of calls) {
+    const one = await prepareCall(call, scope);
+    if (one.kind === "finished") finishCall(one.call, one.outcome, scope);
+    prepared.push(one);
+  }
+  return Promise.all(
+    prepared.map((one) =>
+      one.kind === "finished" ? { call: one.call, outcome: one.outcome } : settle(one, scope),
+    ),
+  );
+}
+
+async function settle(prepared: PreparedCall, scope: CallScope): Promise<FinishedCall> {
+  if (prepared.kind === "finished") return finishCall(prepared.call, prepared.outcome, scope);
+  if (scope.signal?.aborted) return finishCall(prepared.call, abortedBeforeStart(), scope);
+  return runPreparedCall(prepared, scope);
+}
+
+function toResultMessage(call: ToolCall, outcome: FinishedCall["outcome"]): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: outcome.content,
+    details: outcome.details,
+    isError: outcome.isError,
+    timestamp: Date.now(),
+  };
+}

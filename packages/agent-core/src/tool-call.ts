@@ -1,0 +1,153 @@
+import type { AgentEvent } from "./events.js";
+import type { ToolCallHookContext } from "./hooks.js";
+import { errorOutcome, executeTool, prepareToolArguments } from "./invoke-tool.js";
+import type { AgentLoopConfig } from "./loop-config.js";
+import type { AssistantMessage, ToolCall } from "./messages.js";
+import type { ModelContext } from "./model.js";
+import type { AnyAgentTool, ToolOutcome } from "./tool.js";
+
+/** Everything the phases of one call share. */
+export interface CallScope {
+  assistantMessage: AssistantMessage;
+  context: ModelContext;
+  config: AgentLoopConfig;
+  signal: AbortSignal | undefined;
+  emit: (event: AgentEvent) => void;
+}
+
+/** A call after preparation: either ready to run, or already finished (blocked, invalid, unknown, aborted). */
+export type PreparedCall =
+  | { kind: "ready"; call: ToolCall; hook: ToolCallHookContext; terminate: boolean | undefined }
+  | { kind: "finished"; call: ToolCall; outcome: ToolOutcome };
+
+/** The final outcome of one call, with whether it asks to end the run. */
+export interface FinishedCall {
+  call: ToolCall;
+  outcome: ToolOutcome;
+}
+
+/** Outcome of a call the run never reached because it was aborted. */
+export function abortedBeforeStart(): ToolOutcome {
+  return errorOutcome("aborted", "Not run: the run was aborted before this call started.");
+}
+
+/**
+ * Phase 1: announce the call, find the tool, validate arguments, run `beforeToolCall`. Must not
+ * throw. Replaced arguments from the hook go through validation again: a hook is as fallible
+ * as a model.
+ */
+export async function prepareCall(call: ToolCall, scope: CallScope): Promise<PreparedCall> {
+  scope.emit({
+    type: "tool_execution_start",
+    toolCallId: call.id,
+    toolName: call.name,
+    args: call.arguments,
+  });
+  const finished = (outcome: ToolOutcome): PreparedCall => ({ kind: "finished", call, outcome });
+  if (scope.signal?.aborted) return finished(abortedBeforeStart());
+  const tool = scope.context.tools.find((candidate) => candidate.name === call.name);
+  if (tool === undefined) return finished(unknownTool(call.name, scope.context.tools));
+  const prepared = prepareToolArguments(tool, call.arguments);
+  if (!prepared.ok) return finished(prepared.outcome);
+  const hook: ToolCallHookContext = {
+    toolCall: call,
+    tool,
+    args: prepared.args,
+    assistantMessage: scope.assistantMessage,
+    context: scope.context,
+  };
+  if (scope.config.beforeToolCall === undefined) return { kind: "ready", call, hook, terminate: undefined };
+  let decision: Awaited<ReturnType<NonNullable<AgentLoopConfig["beforeToolCall"]>>>;
+  try {
+    decision = await scope.config.beforeToolCall(hook, scope.signal);
+  } catch (error) {
+    return finished(
+      errorOutcome(
+        "hook_failed",
+        `Not run: the beforeToolCall hook failed (${reasonOf(error)}). The tool did not run.`,
+      ),
+    );
+  }
+  if (decision?.block === true) {
+    const outcome = errorOutcome(
+      "blocked",
+      decision.reason ?? `Not run: ${call.name} was blocked by the host.`,
+    );
+    if (decision.terminate === true) outcome.terminate = true;
+    return finished(outcome);
+  }
+  if (decision?.args !== undefined) {
+    const again = prepareToolArguments(tool, decision.args);
+    if (!again.ok) {
+      const text = `Not run: arguments set by the beforeToolCall hook are invalid.\n${textOf(again.outcome)}`;
+      return finished(errorOutcome("hook_failed", text, again.outcome.details));
+    }
+    hook.args = again.args;
+  }
+  return { kind: "ready", call, hook, terminate: decision?.terminate };
+}
+
+/**
+ * Phases 2 and 3: execute, then `afterToolCall` (field-wise override), then `tool_execution_end`.
+ * Must not throw.
+ */
+export async function runPreparedCall(
+  ready: Extract<PreparedCall, { kind: "ready" }>,
+  scope: CallScope,
+): Promise<FinishedCall> {
+  const { call, hook } = ready;
+  const onUpdate = (partialResult: { content: ToolOutcome["content"]; details: unknown }) =>
+    scope.emit({
+      type: "tool_execution_update",
+      toolCallId: call.id,
+      toolName: call.name,
+      args: hook.args,
+      partialResult,
+    });
+  const options = scope.signal === undefined ? { onUpdate } : { onUpdate, signal: scope.signal };
+  let outcome = await executeTool(hook.tool, call.id, hook.args, options);
+  if (ready.terminate === true && outcome.terminate === undefined) outcome = { ...outcome, terminate: true };
+  if (scope.config.afterToolCall !== undefined) {
+    try {
+      const patch = await scope.config.afterToolCall({ ...hook, result: outcome }, scope.signal);
+      if (patch) {
+        outcome = { ...outcome };
+        if (patch.content !== undefined) outcome.content = patch.content;
+        if (patch.details !== undefined) outcome.details = patch.details;
+        if (patch.isError !== undefined) outcome.isError = patch.isError;
+        if (patch.terminate !== undefined) outcome.terminate = patch.terminate;
+      }
+    } catch (error) {
+      outcome = errorOutcome(
+        "hook_failed",
+        `The tool ran, but the afterToolCall hook failed (${reasonOf(error)}), so its result was discarded. Check the tool's effect before retrying.`,
+      );
+    }
+  }
+  return finishCall(call, outcome, scope);
+}
+
+/** Emits `tool_execution_end` for a call and returns it finished. */
+export function finishCall(call: ToolCall, outcome: ToolOutcome, scope: CallScope): FinishedCall {
+  scope.emit({
+    type: "tool_execution_end",
+    toolCallId: call.id,
+    toolName: call.name,
+    result: outcome,
+    isError: outcome.isError,
+  });
+  return { call, outcome };
+}
+
+function unknownTool(name: string, tools: AnyAgentTool[]): ToolOutcome {
+  const names = tools.map((tool) => tool.name).join(", ");
+  return errorOutcome("tool_not_found", `Unknown tool ${name}. Available tools: ${names || "none"}.`);
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function textOf(outcome: ToolOutcome): string {
+  return outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
