@@ -1,0 +1,284 @@
+import type { ArtifactInfo, ArtifactStore } from "@tackle/extensions";
+import type { ExecCleanup, ExecResult, ExecStatus, Operations } from "@tackle/operations";
+import { DEFAULTS } from "../defaults.js";
+import { type TruncationResult, truncateTail } from "../truncate.js";
+import { OutputCapture } from "./capture.js";
+import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
+import { type EscapeHuntResult, huntEscapedProcesses } from "./escape.js";
+import { detectPrompt, wantedInput } from "./prompt.js";
+import { hashFile, readTail } from "./read-back.js";
+import { sanitizeOutput } from "./sanitize.js";
+
+/** What the pipeline needs from an environment. */
+export type PipelineOperations = Pick<Operations, "platform" | "exec" | "stat" | "openRead">;
+
+/** Shell of a tool (the environment's `sh` is used only for cleanup). */
+export type ToolShell = "bash" | "pwsh";
+
+/** Settings of the pipeline, shared by the bash and powershell tools. */
+export interface ShellPipelineOptions {
+  /** Environment hygiene: which variables are removed, which are added. */
+  env?: ShellEnvOptions;
+  /**
+   * Fast path (default true): the environment writes the artifact itself (`outputPath` with
+   * `streamChunks: false`) and the host only peeks at the file's end while the command runs.
+   * Both streams share one file descriptor, so their order is exact but which line came from
+   * stderr is lost. `false` streams every chunk through the host (stream labels kept, slower).
+   */
+  fastPath?: boolean;
+  /** Silence after a prompt-like last line before the command is stopped (ms, default 3000). */
+  promptSilenceMs?: number;
+  /** How often the running command's output is checked (ms, default 250). */
+  pollIntervalMs?: number;
+  /** SIGTERM to SIGKILL grace (ms, default `DEFAULTS.killGraceMs`). */
+  killGraceMs?: number;
+  /**
+   * Also end processes a finished command left behind (`cmd &`, `nohup`, `setsid`), found by the
+   * run marker. Default true: a foreground call leaves nothing running; use `background: true`.
+   */
+  reapLeftovers?: boolean;
+  /** Lines / bytes of output shown to the model (default `DEFAULTS.maxLines` / `maxBytes`). */
+  maxLines?: number;
+  maxBytes?: number;
+}
+
+/** Outputs up to this size are hashed before the result returns; larger ones in the background. */
+export const INLINE_HASH_BYTES = 16 * 1024 * 1024;
+/** Default silence after a prompt before the command is stopped. */
+export const PROMPT_SILENCE_MS = 3000;
+/** Bytes of the file's end peeked at per poll while a command runs. */
+const PEEK_BYTES = 16 * 1024;
+
+/** One command to run. */
+export interface ShellRunRequest {
+  shell: ToolShell;
+  command: string;
+  /** Absolute working directory, already checked against the workspace. */
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Live view of the output's (sanitised) tail while the command runs. */
+  onProgress?: (tail: string, totalBytes: number) => void;
+}
+
+/** How a run ended, after cleanup, with what the model will see. */
+export interface ShellRunOutcome {
+  /** `unknown` also when escaped processes could not be confirmed ended. */
+  status: ExecStatus;
+  exitCode?: number;
+  signal?: string;
+  elapsedMs: number;
+  /** Every byte the command printed (both streams). */
+  totalBytes: number;
+  /** The artifact that holds all output, in arrival order. */
+  artifact: ArtifactInfo;
+  /** Resolves to the artifact's sha256 once hashed (immediately for small outputs). */
+  artifactHash: Promise<string | undefined>;
+  /** Sanitised tail the model sees. */
+  output: string;
+  truncation: TruncationResult;
+  /** True when the output shown does not start at the first byte. */
+  outputCut: boolean;
+  /** The prompt line when the command was stopped because it waited for input. */
+  prompt?: string;
+  /** The command failed and its output says it wanted input or a terminal. */
+  wantedInput: boolean;
+  /** Marker-based hunt for processes that escaped the process group, when one ran. */
+  escapes?: EscapeHuntResult;
+  cleanup: ExecCleanup;
+  runId: string;
+}
+
+/**
+ * Runs one foreground command through `ops.exec` and turns it into what a shell tool reports:
+ * output in an artifact, a sanitised tail, prompt detection, and cleanup of escaped processes.
+ * Never spawns anything itself, so it runs the same locally, over SSH and in a container.
+ */
+export async function runShellCommand(
+  ops: PipelineOperations,
+  artifacts: ArtifactStore,
+  request: ShellRunRequest,
+  options: ShellPipelineOptions = {},
+): Promise<ShellRunOutcome> {
+  const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+  const maxLines = options.maxLines ?? DEFAULTS.maxLines;
+  const tailChars = maxBytes * 4;
+  const fastPath = options.fastPath ?? true;
+  const graceMs = options.killGraceMs ?? DEFAULTS.killGraceMs;
+  const runId = newRunId();
+  const artifact = await artifacts.create({
+    prefix: request.shell,
+    extension: "log",
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+
+  const promptStop = new AbortController();
+  const signal = request.signal ? AbortSignal.any([request.signal, promptStop.signal]) : promptStop.signal;
+  const live = new OutputCapture(tailChars, { hash: !fastPath });
+  const watch = watchOutput(ops, artifact.path, live, {
+    fastPath,
+    pollMs: options.pollIntervalMs ?? 250,
+    silenceMs: options.promptSilenceMs ?? PROMPT_SILENCE_MS,
+    onPrompt: () => promptStop.abort(),
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+  });
+
+  let result: ExecResult;
+  try {
+    result = await ops.exec(envFilterPrelude(request.shell, options.env) + request.command, {
+      shell: request.shell,
+      cwd: request.cwd,
+      env: buildShellEnv(runId, options.env),
+      timeoutMs: request.timeoutMs,
+      killGraceMs: graceMs,
+      signal,
+      outputPath: artifact.path,
+      streamChunks: !fastPath,
+      ...(fastPath ? {} : { onChunk: (chunk) => watch.onChunk(chunk.bytes) }),
+    });
+  } finally {
+    await watch.stop();
+  }
+
+  const stopped = result.status !== "completed" && result.status !== "failed";
+  const escapes =
+    stopped || (options.reapLeftovers ?? true)
+      ? await huntEscapedProcesses(ops, runId, { cwd: request.cwd, graceMs })
+      : undefined;
+
+  const size = (await ops.stat(artifact.path)).size;
+  let capture: OutputCapture;
+  let artifactHash: Promise<string | undefined>;
+  if (fastPath) {
+    capture = await readTail(ops, artifact.path, size, tailChars, tailChars);
+    artifactHash =
+      size <= INLINE_HASH_BYTES
+        ? Promise.resolve((await hashFile(ops, artifact.path)).sha256)
+        : hashFile(ops, artifact.path).then(
+            (h) => h.sha256,
+            () => undefined,
+          );
+  } else {
+    live.end();
+    capture = live;
+    artifactHash = Promise.resolve(live.totalBytes === size ? live.digest() : undefined);
+  }
+  artifacts.finalize(artifact.id, { size });
+  void artifactHash.then((sha256) => {
+    if (sha256) artifacts.finalize(artifact.id, { size, sha256 });
+  });
+
+  const text = sanitizeOutput(capture.tail());
+  const truncation = truncateTail(text, { maxLines, maxBytes });
+  const prompt =
+    watch.prompt() && promptStop.signal.aborted && !request.signal?.aborted ? watch.prompt() : undefined;
+
+  let status: ExecStatus = result.status;
+  if (escapes && escapes.remaining.length > 0) status = "unknown";
+  if (stopped && escapes && !escapes.supported && !result.cleanup.confirmed) status = "unknown";
+
+  return {
+    status,
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    ...(result.signal !== undefined ? { signal: result.signal } : {}),
+    elapsedMs: result.elapsedMs,
+    totalBytes: size,
+    artifact: { ...artifact, size },
+    artifactHash,
+    output: truncation.content,
+    truncation,
+    outputCut: capture.cut || truncation.truncated,
+    ...(prompt !== undefined ? { prompt } : {}),
+    wantedInput: result.status === "failed" && wantedInput(text),
+    ...(escapes ? { escapes } : {}),
+    cleanup: result.cleanup,
+    runId,
+  };
+}
+
+interface WatchOptions {
+  fastPath: boolean;
+  pollMs: number;
+  silenceMs: number;
+  onPrompt: () => void;
+  onProgress?: (tail: string, totalBytes: number) => void;
+}
+
+interface OutputWatch {
+  onChunk(bytes: Uint8Array): void;
+  /** The prompt line that triggered a stop, if any. */
+  prompt(): string | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Watches a running command's output: feeds the live capture (from chunks, or on the fast path
+ * by peeking at the end of the file), reports progress, and stops a command that printed a
+ * prompt and then stayed silent.
+ */
+function watchOutput(
+  ops: Pick<Operations, "stat" | "openRead">,
+  path: string,
+  live: OutputCapture,
+  options: WatchOptions,
+): OutputWatch {
+  let lastChange = Date.now();
+  let seenBytes = 0;
+  let reported = -1;
+  let promptLine: string | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  async function peekFile(): Promise<void> {
+    const size = (await ops.stat(path)).size;
+    if (size <= seenBytes) return;
+    const start = Math.max(seenBytes, size - PEEK_BYTES);
+    live.skip(start - seenBytes);
+    let remaining = size - start;
+    for await (const chunk of ops.openRead(path, { start })) {
+      const piece = chunk.length > remaining ? chunk.subarray(0, remaining) : chunk;
+      live.push(piece);
+      remaining -= piece.length;
+      if (remaining <= 0) break;
+    }
+    seenBytes = size;
+    lastChange = Date.now();
+  }
+
+  async function tick(): Promise<void> {
+    if (options.fastPath) await peekFile().catch(() => undefined);
+    if (live.totalBytes !== reported) {
+      reported = live.totalBytes;
+      options.onProgress?.(sanitizeOutput(live.tail()), live.totalBytes);
+    }
+    if (promptLine === undefined && Date.now() - lastChange >= options.silenceMs) {
+      const line = detectPrompt(live.tail());
+      if (line !== undefined) {
+        promptLine = line;
+        options.onPrompt();
+      }
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick().finally(schedule);
+    }, options.pollMs);
+  }
+  schedule();
+
+  return {
+    onChunk(bytes) {
+      live.push(bytes);
+      lastChange = Date.now();
+    },
+    prompt: () => promptLine,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,367 @@
+import { bashWord, commandBaseName, HOME_TOKEN, type Word } from "./bash-words.js";
+import { descendantsOfType, type SyntaxNode, withSyntaxTree } from "./parser.js";
+import { classifyPath, isWritableException } from "./paths.js";
+import {
+  DOWNLOADERS,
+  EDITORS_AND_PAGERS,
+  isBroadLiteral,
+  PRIVILEGE_COMMANDS,
+  REPLS,
+  SCRIPT_RUNNERS,
+} from "./rule-data.js";
+import type { PolicyConfig, PolicyHit, PolicyScope } from "./types.js";
+import { DEFAULT_WRITABLE_PATHS } from "./types.js";
+
+/** A command as the rules see it, after unwrapping `sudo`, `env`, `nohup` and the like. */
+interface Invocation {
+  name: string;
+  args: Word[];
+  node: SyntaxNode;
+  /** Its stdin comes from a pipe or a redirect (a REPL then reads a script, not a person). */
+  stdinFed: boolean;
+}
+
+/** Wrappers that run their argument as a command, with how many option values they take. */
+const WRAPPERS: Record<string, ReadonlySet<string>> = {
+  sudo: new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t", "-R", "-T"]),
+  doas: new Set(["-u", "-C"]),
+  env: new Set(["-u", "-C", "-S"]),
+  nohup: new Set(),
+  time: new Set(["-f", "-o"]),
+  nice: new Set(["-n"]),
+  ionice: new Set(["-c", "-n", "-p"]),
+  exec: new Set(["-a"]),
+  command: new Set(),
+  builtin: new Set(),
+  setsid: new Set(),
+  stdbuf: new Set(["-i", "-o", "-e"]),
+  xargs: new Set(["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"]),
+  timeout: new Set(["-k", "-s"]),
+};
+
+const MAX_NESTING = 3;
+
+function expandHome(value: string, scope: PolicyScope): string | undefined {
+  if (value !== HOME_TOKEN && !value.startsWith(`${HOME_TOKEN}/`)) return value;
+  return scope.homeDir ? scope.homeDir + value.slice(1) : undefined;
+}
+
+function unwrap(inv: Invocation): Invocation | undefined {
+  const valued = WRAPPERS[inv.name];
+  if (!valued) return undefined;
+  let i = 0;
+  // `timeout` takes a duration before the command.
+  let positionalToSkip = inv.name === "timeout" ? 1 : 0;
+  while (i < inv.args.length) {
+    const v = inv.args[i]?.value;
+    if (v === undefined) return undefined;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v.startsWith("-")) {
+      i += valued.has(v) ? 2 : 1;
+      continue;
+    }
+    if (inv.name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
+      i++;
+      continue;
+    }
+    if (positionalToSkip > 0) {
+      positionalToSkip--;
+      i++;
+      continue;
+    }
+    break;
+  }
+  const head = inv.args[i];
+  if (!head?.value) return undefined;
+  return {
+    name: commandBaseName(head.value),
+    args: inv.args.slice(i + 1),
+    node: inv.node,
+    stdinFed: inv.stdinFed,
+  };
+}
+
+function toInvocation(command: SyntaxNode): Invocation | undefined {
+  const nameNode = command.childForFieldName("name");
+  if (!nameNode) return undefined;
+  const name = bashWord(nameNode.namedChildren[0] ?? nameNode).value;
+  if (name === undefined) return undefined;
+  const args = command.childrenForFieldName("argument").flatMap((n) => (n ? [bashWord(n)] : []));
+  let stdinFed = false;
+  const parent = command.parent;
+  const holder = parent?.type === "redirected_statement" ? parent : command;
+  if (holder.parent?.type === "pipeline" && holder.parent.namedChildren[0]?.startIndex !== holder.startIndex)
+    stdinFed = true;
+  if (parent?.type === "redirected_statement") {
+    for (const r of parent.childrenForFieldName("redirect")) {
+      if (!r) continue;
+      if (r.type === "heredoc_redirect" || r.type === "herestring_redirect" || /^\s*\d*</.test(r.text))
+        stdinFed = true;
+    }
+  }
+  return { name: commandBaseName(name), args, node: command, stdinFed };
+}
+
+function flags(args: Word[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    if (a.value === "--") break;
+    if (a.value?.startsWith("-")) out.push(a.value);
+  }
+  return out;
+}
+
+function operands(args: Word[]): Word[] {
+  const out: Word[] = [];
+  let afterDashes = false;
+  for (const a of args) {
+    if (!afterDashes && a.value === "--") {
+      afterDashes = true;
+      continue;
+    }
+    if (!afterDashes && a.value?.startsWith("-")) continue;
+    out.push(a);
+  }
+  return out;
+}
+
+function checkRecursiveDelete(
+  inv: Invocation,
+  scope: PolicyScope,
+  config: PolicyConfig,
+  hits: PolicyHit[],
+): void {
+  if (inv.name !== "rm") return;
+  const recursive = flags(inv.args).some((f) => f === "--recursive" || /^-[a-zA-Z]*[rR]/.test(f));
+  if (!recursive) return;
+  const writable = config.writablePaths ?? DEFAULT_WRITABLE_PATHS;
+  for (const target of operands(inv.args)) {
+    if (target.value === undefined) {
+      if (/^["']?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?["']?\/?\*?$/.test(target.text)) {
+        hits.push({
+          rule: "recursive-delete",
+          text: inv.node.text,
+          reason: `recursive delete of ${target.text}: an unset variable makes it delete from /`,
+        });
+      }
+      continue;
+    }
+    const expanded = expandHome(target.value, scope);
+    if (expanded === undefined || isBroadLiteral(target.value)) {
+      hits.push({
+        rule: "recursive-delete",
+        text: inv.node.text,
+        reason: `recursive delete of a broad target: ${target.text}`,
+      });
+      continue;
+    }
+    const dir = expanded.replace(/\/?\*$/, "") || ".";
+    const { cls, resolved } = classifyPath(dir, scope);
+    if (cls === "root-or-above") {
+      hits.push({
+        rule: "recursive-delete",
+        text: inv.node.text,
+        reason: `recursive delete of ${resolved}, a workspace root or its parent`,
+      });
+    } else if (cls === "outside" && !isWritableException(`${resolved}/`, writable)) {
+      hits.push({
+        rule: "recursive-delete",
+        text: inv.node.text,
+        reason: `recursive delete outside the workspace: ${resolved}`,
+      });
+    }
+  }
+}
+
+function checkWriteTarget(
+  target: Word,
+  what: string,
+  scope: PolicyScope,
+  config: PolicyConfig,
+  hits: PolicyHit[],
+  text: string,
+): void {
+  if (target.value === undefined) return;
+  const expanded = expandHome(target.value, scope);
+  if (expanded === undefined) return;
+  const { cls, resolved } = classifyPath(expanded, scope);
+  if (cls === "inside") return;
+  if (isWritableException(resolved, config.writablePaths ?? DEFAULT_WRITABLE_PATHS)) return;
+  hits.push({
+    rule: "overwrite-outside-workspace",
+    text,
+    reason: `${what} overwrites ${resolved}, outside the workspace`,
+  });
+}
+
+function checkInvocation(
+  inv: Invocation,
+  scope: PolicyScope,
+  config: PolicyConfig,
+  hits: PolicyHit[],
+  nested: string[],
+): void {
+  const text = inv.node.text;
+  if (PRIVILEGE_COMMANDS.has(inv.name)) {
+    hits.push({
+      rule: "privilege-escalation",
+      text,
+      reason: `${inv.name} runs a command with other privileges`,
+    });
+  }
+  if (
+    inv.name === "chmod" &&
+    inv.args.some((a) => a.value !== undefined && /^([ugoa]*\+[rwxXt]*s|[2467][0-7]{3})$/.test(a.value))
+  ) {
+    hits.push({ rule: "privilege-escalation", text, reason: "chmod sets the setuid/setgid bit" });
+  }
+  checkRecursiveDelete(inv, scope, config, hits);
+  if (inv.name === "tee" && !flags(inv.args).some((f) => f === "-a" || f === "--append")) {
+    for (const target of operands(inv.args)) checkWriteTarget(target, "tee", scope, config, hits, text);
+  }
+  if (inv.name === "cd" || inv.name === "pushd") {
+    const target = operands(inv.args)[0];
+    const back = inv.args.some((a) => a.value === "-");
+    const value = target ? target.value : back ? "-" : HOME_TOKEN;
+    if (value !== undefined && value !== "-") {
+      const expanded = expandHome(value, scope);
+      if (expanded !== undefined) {
+        const { cls, resolved } = classifyPath(expanded, scope);
+        if (cls === "outside")
+          hits.push({ rule: "cwd-escape", text, reason: `${inv.name} leaves the workspace for ${resolved}` });
+      }
+    }
+  }
+  checkInteractive(inv, hits);
+  if (SCRIPT_RUNNERS.has(inv.name)) {
+    const dashC = inv.args.findIndex((a) => a.value === "-c");
+    const script = dashC >= 0 ? inv.args[dashC + 1]?.value : undefined;
+    if (script !== undefined && ["bash", "sh", "dash", "zsh", "ksh"].includes(inv.name)) nested.push(script);
+    if (inv.args.some((a) => containsDownload(a.node))) {
+      hits.push({
+        rule: "download-to-shell",
+        text,
+        reason: `${inv.name} runs code fetched from the network`,
+      });
+    }
+  }
+  if (inv.name === "eval") {
+    const all = inv.args.map((a) => a.value);
+    if (all.every((v) => v !== undefined)) nested.push(all.join(" "));
+  }
+  const inner = unwrap(inv);
+  if (inner) checkInvocation(inner, scope, config, hits, nested);
+}
+
+function checkInteractive(inv: Invocation, hits: PolicyHit[]): void {
+  const text = inv.node.text;
+  const f = flags(inv.args);
+  const ops = operands(inv.args);
+  if (EDITORS_AND_PAGERS.has(inv.name)) {
+    if (inv.name === "top" && f.some((x) => x.startsWith("-b"))) return;
+    if (inv.name === "emacs" && f.includes("--batch")) return;
+    if (f.some((x) => x === "--version" || x === "--help")) return;
+    hits.push({
+      rule: "interactive-program",
+      text,
+      reason: `${inv.name} is interactive and would wait for a terminal`,
+    });
+    return;
+  }
+  if (REPLS.has(inv.name) && inv.args.length === 0 && !inv.stdinFed) {
+    hits.push({
+      rule: "interactive-program",
+      text,
+      reason: `${inv.name} without arguments starts an interactive session`,
+    });
+    return;
+  }
+  if (
+    inv.name === "tail" &&
+    f.some((x) => /^-[a-zA-Z]*[fF]/.test(x) || x === "--follow" || x.startsWith("--follow="))
+  ) {
+    hits.push({
+      rule: "interactive-program",
+      text,
+      reason: "tail -f never exits; read the file or use background: true",
+    });
+    return;
+  }
+  if (inv.name === "git") {
+    const sub = ops[0]?.value;
+    if (sub === "rebase" && f.some((x) => x === "-i" || x === "--interactive")) {
+      hits.push({ rule: "interactive-program", text, reason: "git rebase -i opens an editor" });
+    } else if (sub === "add" && f.some((x) => ["-i", "-p", "--patch", "--interactive"].includes(x))) {
+      hits.push({ rule: "interactive-program", text, reason: "git add -p/-i asks questions interactively" });
+    }
+  }
+}
+
+function containsDownload(node: SyntaxNode): boolean {
+  for (const cmd of descendantsOfType(node, new Set(["command"]))) {
+    const inv = toInvocation(cmd);
+    if (inv && (DOWNLOADERS.has(inv.name) || DOWNLOADERS.has(unwrap(inv)?.name ?? ""))) return true;
+  }
+  return false;
+}
+
+function checkPipeline(pipeline: SyntaxNode, hits: PolicyHit[]): void {
+  let download = false;
+  for (const stage of pipeline.namedChildren) {
+    if (!stage) continue;
+    const cmd = stage.type === "command" ? stage : descendantsOfType(stage, new Set(["command"]))[0];
+    if (!cmd) continue;
+    const inv = toInvocation(cmd);
+    if (!inv) continue;
+    const effective = unwrap(inv) ?? inv;
+    if (download && SCRIPT_RUNNERS.has(effective.name)) {
+      hits.push({
+        rule: "download-to-shell",
+        text: pipeline.text,
+        reason: `output of a download is piped into ${effective.name}`,
+      });
+      return;
+    }
+    if (DOWNLOADERS.has(inv.name) || DOWNLOADERS.has(effective.name)) download = true;
+  }
+}
+
+const COMMAND_TYPES = new Set(["command"]);
+const REDIRECT_TYPES = new Set(["file_redirect"]);
+const PIPELINE_TYPES = new Set(["pipeline"]);
+
+/**
+ * Runs the bash rules over `command` parsed by tree-sitter-bash: every command node (inside
+ * pipelines, lists, subshells, substitutions), every file redirect, every pipeline. Scripts in
+ * `bash -c '...'` and `eval` with literal arguments are parsed and checked too.
+ */
+export async function checkBashCommand(
+  command: string,
+  scope: PolicyScope,
+  config: PolicyConfig,
+  depth = 0,
+): Promise<PolicyHit[]> {
+  const hits: PolicyHit[] = [];
+  const nested: string[] = [];
+  await withSyntaxTree("bash", command, (root) => {
+    for (const cmd of descendantsOfType(root, COMMAND_TYPES)) {
+      const inv = toInvocation(cmd);
+      if (inv) checkInvocation(inv, scope, config, hits, nested);
+    }
+    for (const redirect of descendantsOfType(root, REDIRECT_TYPES)) {
+      const operator = redirect.children.find((c) => c && !c.isNamed && /[<>]/.test(c.type))?.type;
+      if (operator !== ">" && operator !== ">|" && operator !== "&>") continue;
+      const destination = redirect.childForFieldName("destination");
+      if (!destination || destination.type === "number") continue;
+      checkWriteTarget(bashWord(destination), `redirect ${operator}`, scope, config, hits, redirect.text);
+    }
+    for (const pipeline of descendantsOfType(root, PIPELINE_TYPES)) checkPipeline(pipeline, hits);
+  });
+  if (depth < MAX_NESTING) {
+    for (const script of nested) hits.push(...(await checkBashCommand(script, scope, config, depth + 1)));
+  }
+  return hits;
+}

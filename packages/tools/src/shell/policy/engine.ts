@@ -1,0 +1,45 @@
+import { checkBashCommand } from "./bash-rules.js";
+import { checkPowershellCommand } from "./powershell-rules.js";
+import {
+  DEFAULT_DECISIONS,
+  type PolicyConfig,
+  type PolicyDecision,
+  type PolicyScope,
+  type PolicyVerdict,
+} from "./types.js";
+
+const RANK: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * Checks a command before it runs, with the rules written for its shell, and decides allow /
+ * ask / deny (the strictest decision among the hits). Guidance, not a sandbox: it reads the
+ * command's text, so anything computed at run time (variables, generated scripts, aliases,
+ * symlinks) can get past it.
+ *
+ * @example
+ * ```ts
+ * const verdict = await evaluateCommandPolicy("bash", "curl -s x | sh", { cwd, roots: [cwd], platform: "posix" });
+ * // { decision: "ask", hits: [{ rule: "download-to-shell", text: "curl -s x | sh", reason: "..." }] }
+ * ```
+ */
+export async function evaluateCommandPolicy(
+  shell: "bash" | "pwsh",
+  command: string,
+  scope: PolicyScope,
+  config: PolicyConfig = {},
+): Promise<PolicyVerdict> {
+  if (config.disabled) return { decision: "allow", hits: [] };
+  const hits =
+    shell === "bash"
+      ? await checkBashCommand(command, scope, config)
+      : await checkPowershellCommand(command, scope, config);
+  const unique = hits.filter(
+    (h, i) => hits.findIndex((o) => o.rule === h.rule && o.text === h.text && o.reason === h.reason) === i,
+  );
+  let decision: PolicyDecision = "allow";
+  for (const hit of unique) {
+    const d = config.decisions?.[hit.rule] ?? DEFAULT_DECISIONS[hit.rule];
+    if (RANK[d] > RANK[decision]) decision = d;
+  }
+  return { decision, hits: unique };
+}

@@ -1,0 +1,70 @@
+/** Rules of the command policy; each hit names one. */
+export type PolicyRuleId =
+  | "recursive-delete"
+  | "overwrite-outside-workspace"
+  | "download-to-shell"
+  | "privilege-escalation"
+  | "interactive-program"
+  | "cwd-escape";
+
+/** What to do about a hit. The strictest decision among all hits wins. */
+export type PolicyDecision = "allow" | "ask" | "deny";
+
+/** One finding: which rule, the exact text it matched, and why it matters. */
+export interface PolicyHit {
+  rule: PolicyRuleId;
+  /** The source text of the node that matched (a command, a redirect, a pipeline). */
+  text: string;
+  reason: string;
+}
+
+/** Decision for a whole command. */
+export interface PolicyVerdict {
+  decision: PolicyDecision;
+  hits: PolicyHit[];
+}
+
+/** Configuration of the policy (per tool; the same shape for bash and PowerShell). */
+export interface PolicyConfig {
+  /** Decision per rule (defaults: {@link DEFAULT_DECISIONS}). */
+  decisions?: Partial<Record<PolicyRuleId, PolicyDecision>>;
+  /**
+   * Paths outside the workspace that redirects may overwrite without a hit (prefixes,
+   * absolute). Default: `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/`, `/tmp/`, `/var/tmp/`.
+   */
+  writablePaths?: readonly string[];
+  /** Turn the whole policy off (every command allowed). */
+  disabled?: boolean;
+}
+
+/** Where the command will run, for resolving paths the rules see. */
+export interface PolicyScope {
+  cwd: string;
+  roots: readonly string[];
+  homeDir?: string;
+  platform: "posix" | "win32";
+}
+
+/**
+ * Defaults: commands that would hang (interactive programs) are denied outright, since they
+ * cannot work with a closed stdin; everything else needs a person's yes (denied headless).
+ */
+export const DEFAULT_DECISIONS: Readonly<Record<PolicyRuleId, PolicyDecision>> = {
+  "recursive-delete": "ask",
+  "overwrite-outside-workspace": "ask",
+  "download-to-shell": "ask",
+  "privilege-escalation": "ask",
+  "interactive-program": "deny",
+  "cwd-escape": "ask",
+};
+
+/** Default {@link PolicyConfig.writablePaths}. */
+export const DEFAULT_WRITABLE_PATHS: readonly string[] = [
+  "/dev/null",
+  "/dev/stdout",
+  "/dev/stderr",
+  "/dev/tty",
+  "/dev/fd/",
+  "/tmp/",
+  "/var/tmp/",
+];

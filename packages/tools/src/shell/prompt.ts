@@ -1,0 +1,62 @@
+/**
+ * Interactive-prompt detection. A command waiting for an answer on the closed stdin either
+ * hangs silently (the prompt is the last thing it printed) or fails at once with a "no input"
+ * error. Both get the same advice: run it non-interactively.
+ */
+
+/** Last-line shapes of a question waiting for an answer. */
+const PROMPT_PATTERNS: RegExp[] = [
+  /\[(y|Y)\/(n|N)\]\s*[:?]?\s*$/,
+  /\((y|Y)\/(n|N)\)\s*[:?]?\s*$/,
+  /\(yes\/no(\/\[fingerprint\])?\)\??\s*[:?]?\s*$/i,
+  /\[yes\/no\]\s*[:?]?\s*$/i,
+  /\b(password|passphrase|passcode)( for [^:]*)?:\s*$/i,
+  /\bpress (enter|return|any key)\b.*$/i,
+  /\b(username|user name|login)( for [^:]*)?:\s*$/i,
+  /\bcontinue\?\s*$/i,
+  /\bare you sure\b.*\?\s*$/i,
+  /\b(overwrite|replace|remove|delete)\b.*\?\s*(\[[^\]]*\])?\s*$/i,
+  /\(Y\/n\)\s*$/,
+  /^\?\s.+[?›:]\s*.*$/, // inquirer-style "? Project name: "
+];
+
+/** Errors of programs that needed a terminal or input and found the closed stdin. */
+const CLOSED_STDIN_PATTERNS: RegExp[] = [
+  /EOF when reading a line/,
+  /Inappropriate ioctl for device/i,
+  /\bnot a (tty|terminal)\b/i,
+  /input device is not a TTY/i,
+  /stdin is not a (tty|terminal)/i,
+  /no tty present/i,
+  /a terminal is required/i,
+  /unable to read (from )?(stdin|input)/i,
+  /cannot prompt/i,
+  /Aborted by user|aborting, no input/i,
+];
+
+/** The last non-empty line of `text`, trimmed of trailing whitespace only. */
+export function lastLine(text: string): string {
+  const trimmed = text.replace(/\s+$/, "");
+  const at = trimmed.lastIndexOf("\n");
+  return at === -1 ? trimmed : trimmed.slice(at + 1);
+}
+
+/** The prompt line when the output ends with a question waiting for input, else undefined. */
+export function detectPrompt(tailText: string): string | undefined {
+  // A prompt is printed without a newline, or with one; trailing spaces are typical.
+  const line = lastLine(tailText);
+  if (line.length === 0 || line.length > 300) return undefined;
+  return PROMPT_PATTERNS.some((p) => p.test(line)) ? line : undefined;
+}
+
+/** True when the output says the command wanted input or a terminal it did not get. */
+export function wantedInput(tailText: string): boolean {
+  const recent = tailText.slice(-4096);
+  return CLOSED_STDIN_PATTERNS.some((p) => p.test(recent)) || detectPrompt(recent) !== undefined;
+}
+
+/** What the model is told to do instead. */
+export const NON_INTERACTIVE_HINT =
+  "Retry non-interactively: pass the tool's yes/batch flag (e.g. -y, --yes, --non-interactive, --batch), " +
+  "use --no-pager or pipe to cat, set CI=1, or provide input explicitly (e.g. `yes | cmd`, `cmd < file`). " +
+  "stdin is closed and nobody can type an answer.";

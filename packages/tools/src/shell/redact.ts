@@ -1,0 +1,67 @@
+/** Replacement for a redacted secret; names the kind so the model knows something was there. */
+function placeholder(kind: string): string {
+  return `[REDACTED:${kind}]`;
+}
+
+interface SecretShape {
+  kind: string;
+  pattern: RegExp;
+  /** Capture group holding the secret (the rest of the match is kept). Whole match when absent. */
+  group?: number;
+}
+
+/**
+ * Known secret shapes. Token formats are the vendors' documented prefixes; the assignment rule
+ * catches `API_KEY=...`, `export GITHUB_TOKEN="..."`, `password: ...` in env dumps and configs.
+ */
+const SHAPES: SecretShape[] = [
+  {
+    kind: "private-key",
+    pattern:
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g,
+  },
+  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+  { kind: "github-token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
+  { kind: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
+  { kind: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
+  { kind: "openai-key", pattern: /\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b/g },
+  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { kind: "stripe-key", pattern: /\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}\b/g },
+  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g },
+  {
+    kind: "url-credentials",
+    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi,
+    group: 2,
+  },
+  {
+    kind: "assignment",
+    // NAME=value / NAME: value where NAME ends in a secret word; the value up to whitespace,
+    // a closing quote or the end of line.
+    pattern:
+      /\b([A-Za-z0-9_.-]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)\b["']?\s*[:=]\s*["']?)([^\s"'`,;]{4,})/gi,
+    group: 2,
+  },
+  { kind: "bearer", pattern: /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{16,})/g, group: 2 },
+];
+
+/**
+ * Replaces known secret shapes with `[REDACTED:<kind>]`. Heuristic: it catches the common
+ * formats, not every secret; a tool should still not be pointed at secret stores.
+ */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const shape of SHAPES) {
+    shape.pattern.lastIndex = 0;
+    out = out.replace(shape.pattern, (...match: unknown[]) => {
+      const whole = match[0] as string;
+      if (shape.group === undefined) return placeholder(shape.kind);
+      const secret = match[shape.group] as string;
+      if (secret.startsWith("[REDACTED:")) return whole;
+      // Keep everything but the secret group itself.
+      const index = whole.lastIndexOf(secret);
+      return `${whole.slice(0, index)}${placeholder(shape.kind)}${whole.slice(index + secret.length)}`;
+    });
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+import stripAnsi from "strip-ansi";
+import { redactSecrets } from "./redact.js";
+
+/**
+ * C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidi overrides and
+ * isolates (text that renders differently from what it says is a known prompt-injection trick).
+ * `strip-ansi` has already removed whole escape sequences; this removes the stray bytes left.
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Collapses carriage-return rewrites the way a terminal shows them: of `a\rb\rc` only the last
+ * segment stays visible. `\r\n` is a line ending, not a rewrite. A progress bar of 10,000
+ * updates becomes its final state.
+ */
+export function collapseCarriageReturns(text: string): string {
+  if (!text.includes("\r")) return text;
+  const lines = text.replace(/\r+\n/g, "\n").split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!line.includes("\r")) continue;
+    const segments = line.split("\r");
+    // A trailing \r (cursor back to column 0, nothing written yet) leaves the previous segment.
+    let last = segments.length - 1;
+    while (last > 0 && segments[last] === "") last--;
+    lines[i] = segments[last] as string;
+  }
+  return lines.join("\n");
+}
+
+/** Removes ANSI escape sequences and control characters (tab and newline stay). */
+export function stripControl(text: string): string {
+  return stripAnsi(text).replace(CONTROL, "");
+}
+
+/**
+ * Makes command output safe to show a model: escapes and control characters removed, progress
+ * bars collapsed, known secret shapes redacted. Order matters: escapes first (a colour code inside
+ * a token would hide it from redaction), carriage returns before control stripping (it is one).
+ */
+export function sanitizeOutput(text: string): string {
+  return redactSecrets(stripControl(collapseCarriageReturns(text)));
+}
+
+/**
+ * Wraps sanitised output so the model can tell data from instructions. Any copy of the closing
+ * marker inside the output is defused first, so output cannot close the block early.
+ */
+export function markToolOutput(text: string, source: string): string {
+  const safe = text.replaceAll("</tool-output>", "<\\/tool-output>");
+  return `<tool-output source="${source}">\n${safe}\n</tool-output>`;
+}
