@@ -1,1 +1,57 @@
-export {};
+/**
+ * `@tackle/tools/testing`: the tools conformance suite. Every adapter runs it unchanged:
+ *
+ * ```ts
+ * describeToolsConformance("local", (cwd) => createToolContext({ cwd, operations: createLocalOperations() }));
+ * ```
+ */
+import { afterAll, beforeAll, describe } from "vitest";
+import {
+  createConformanceEnv,
+  disposeConformanceEnv,
+  type MakeToolsContext,
+  type ToolsConformanceEnv,
+} from "./env.js";
+import { defineLsConformance } from "./ls.js";
+import { defineReadConformance } from "./read.js";
+import { defineWriteConformance } from "./write.js";
+
+export type { FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
+export { createConformanceEnv, disposeConformanceEnv, textOf } from "./env.js";
+export { defineLsConformance } from "./ls.js";
+export { defineReadConformance } from "./read.js";
+export { defineWriteConformance } from "./write.js";
+
+/** Options for {@link describeToolsConformance}. */
+export interface ToolsConformanceOptions {
+  /** Directory in the environment under which the suite makes its fresh root. Default `/tmp`. */
+  baseDir?: string;
+}
+
+/**
+ * Registers the tools suite: a fresh root in the environment (built through `ctx.operations`),
+ * then every tool's behaviour list. `makeContext(cwd)` must return a context whose cwd and
+ * workspace root are `cwd`.
+ */
+export function describeToolsConformance(
+  name: string,
+  makeContext: MakeToolsContext,
+  options: ToolsConformanceOptions = {},
+): void {
+  describe(`tools conformance: ${name}`, () => {
+    let env: ToolsConformanceEnv | undefined;
+    const getEnv = (): ToolsConformanceEnv => {
+      if (!env) throw new Error("tools conformance environment was not set up");
+      return env;
+    };
+    beforeAll(async () => {
+      env = await createConformanceEnv(makeContext, options.baseDir ?? "/tmp");
+    });
+    afterAll(async () => {
+      if (env) await disposeConformanceEnv(env);
+    });
+    defineReadConformance(getEnv);
+    defineWriteConformance(getEnv);
+    defineLsConformance(getEnv);
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * The file mutation queue of one environment: mutations of one file run one at a time in call
+ * order, keyed by real path; an exclusive section (taken by the shell tools) waits for running
+ * mutations and holds new ones.
+ */
+import { ToolError } from "@tackle/agent-core";
+import type { FileMutationQueue } from "@tackle/extensions";
+import { type RealPathOperations, resolveRealPath } from "../path/real-path.js";
+import { pathSyntax } from "../path/workspace-policy.js";
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+const SETTLED: Promise<void> = Promise.resolve();
+
+/** Waits for `promise`, rejecting with an `aborted` ToolError as soon as `signal` fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortedError(what));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortedError(what));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function abortedError(what: string): ToolError {
+  return new ToolError("aborted", `Aborted while waiting for ${what}; nothing was changed.`);
+}
+
+/**
+ * Creates a {@link FileMutationQueue} over `operations` (used for `realpath` only). Hosts use
+ * one per environment: `createToolContext` keeps one per `operations.id`.
+ *
+ * Ordering: each call takes its place synchronously when it is made. Keys resolve in parallel
+ * but are registered in call order, so a slow `realpath` never lets a later call overtake.
+ */
+export function createFileMutationQueue(operations: RealPathOperations): FileMutationQueue {
+  const syntax = pathSyntax(operations.platform);
+  /** Completion of the last mutation registered for each key. */
+  const tails = new Map<string, Promise<void>>();
+  /** Completion of every mutation called so far and not yet settled (an exclusive waits for these). */
+  const inFlight = new Set<Promise<void>>();
+  /** Completion of the latest exclusive section (and, through its chain, of every earlier one). */
+  let gate: Promise<void> = SETTLED;
+  /** Registration of the latest call: the next call registers its key after this one. */
+  let registration: Promise<unknown> = SETTLED;
+
+  const keyFor = async (path: string, signal: AbortSignal | undefined): Promise<string> => {
+    try {
+      const { real } = await resolveRealPath(operations, syntax, path, signal);
+      return operations.platform === "win32" ? real.toLowerCase() : real;
+    } catch {
+      // An unresolvable path still needs a key; the mutation itself will report the failure.
+      return path;
+    }
+  };
+
+  return {
+    async withFileMutation(path, fn, options) {
+      const signal = options?.signal;
+      const gateAtCall = gate;
+      const done = deferred();
+      inFlight.add(done.promise);
+      void done.promise.then(() => inFlight.delete(done.promise));
+      const key = keyFor(path, signal);
+      const previous = registration.then(async () => {
+        const k = await key;
+        const before = tails.get(k) ?? SETTLED;
+        const tail = before.then(() => done.promise);
+        tails.set(k, tail);
+        void tail.then(() => {
+          if (tails.get(k) === tail) tails.delete(k);
+        });
+        // Wrapped: returning the promise itself would make registration wait for it to settle.
+        return { before };
+      });
+      registration = previous;
+      try {
+        await untilAborted(
+          previous.then(({ before }) => Promise.all([before, gateAtCall])),
+          signal,
+          `an earlier change to ${path}`,
+        );
+      } catch (error) {
+        // Our place in line is given up; later calls still wait for the ones before us.
+        done.resolve();
+        throw error;
+      }
+      try {
+        return await fn();
+      } finally {
+        // Released only once fn settled: an aborted write may still land, so the next one waits.
+        done.resolve();
+      }
+    },
+
+    async withExclusive(fn, options) {
+      const before = [...inFlight];
+      const gateBefore = gate;
+      const done = deferred();
+      gate = gateBefore.then(() => done.promise);
+      try {
+        await untilAborted(Promise.all([...before, gateBefore]), options?.signal, "running file changes");
+      } catch (error) {
+        done.resolve();
+        throw error;
+      }
+      try {
+        return await fn();
+      } finally {
+        done.resolve();
+      }
+    },
+  };
+}

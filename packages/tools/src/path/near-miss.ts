@@ -1,0 +1,68 @@
+/**
+ * "Did you mean" for a missing file: names in the nearest existing directory that look like
+ * what the model asked for (same name in another case, another extension, a typo or two).
+ */
+import { isOperationError, type Operations } from "@tackle/operations";
+import type { PathSyntax } from "./real-path.js";
+
+/** How many suggestions a not-found message offers at most. */
+export const MAX_SUGGESTIONS = 3;
+
+/**
+ * Up to {@link MAX_SUGGESTIONS} existing paths close to `absolute`, closest first, as absolute
+ * paths. Looks only in the parent directory (one `readdir`), so it stays cheap remotely.
+ */
+export async function findNearMisses(
+  ops: Pick<Operations, "readdir">,
+  syntax: PathSyntax,
+  absolute: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const parent = syntax.dirname(absolute);
+  const wanted = syntax.basename(absolute);
+  let names: string[];
+  try {
+    names = (await ops.readdir(parent, { signal })).map((entry) => entry.name);
+  } catch (error) {
+    if (isOperationError(error, "not_found", "not_directory", "permission_denied")) return [];
+    throw error;
+  }
+  return names
+    .map((name) => ({ name, score: similarity(wanted, name) }))
+    .filter((candidate) => candidate.score !== null)
+    .sort((a, b) => (a.score as number) - (b.score as number) || a.name.localeCompare(b.name))
+    .slice(0, MAX_SUGGESTIONS)
+    .map((candidate) => syntax.join(parent, candidate.name));
+}
+
+/** Lower is closer; `null` when `candidate` is not worth suggesting. */
+function similarity(wanted: string, candidate: string): number | null {
+  const a = wanted.toLowerCase();
+  const b = candidate.toLowerCase();
+  if (a === b) return 0;
+  if (stem(a) === stem(b)) return 1;
+  const distance = editDistance(a, b);
+  const allowed = Math.max(1, Math.floor(Math.max(a.length, b.length) / 4));
+  if (distance <= allowed) return 1 + distance;
+  if (b.startsWith(a) || a.startsWith(b)) return 2 + Math.abs(a.length - b.length);
+  return null;
+}
+
+function stem(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/** Levenshtein distance with two rows. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,148 @@
+/**
+ * The workspace path policy: normalise a model's path, resolve it against `cwd`, resolve its
+ * real path through `Operations` and check it against the workspace roots.
+ */
+import { posix, win32 } from "node:path";
+import { ToolError } from "@tackle/agent-core";
+import type { OutsideWorkspacePolicy, PathAccess, ResolvedPath, WorkspacePolicy } from "@tackle/extensions";
+import type { Operations } from "@tackle/operations";
+import { normalizeModelPath } from "./normalize.js";
+import { type PathSyntax, type RealPathOperations, resolveRealPath } from "./real-path.js";
+
+/** The `Operations` methods the policy uses. */
+export type WorkspaceOperations = RealPathOperations &
+  Pick<Operations, "platform"> & { readonly homeDir?: string };
+
+/** Options for {@link createWorkspacePolicy}. */
+export interface WorkspacePolicyOptions {
+  operations: WorkspaceOperations;
+  /** Working directory (absolute); relative paths resolve against it. */
+  cwd: string;
+  /** Workspace roots (absolute). Default: `[cwd]`. */
+  roots?: readonly string[];
+  /** What happens outside the roots. Default `"deny"`. */
+  outside?: OutsideWorkspacePolicy;
+}
+
+/** `path.posix` or `path.win32`, as the environment's platform says. */
+export function pathSyntax(platform: "posix" | "win32"): PathSyntax {
+  return platform === "win32" ? win32 : posix;
+}
+
+/**
+ * Creates the {@link WorkspacePolicy} of a session. Roots are compared by real path (resolved
+ * once through `Operations`, again after `addRoot`/`setRoots`), case-insensitively on win32.
+ */
+export function createWorkspacePolicy(options: WorkspacePolicyOptions): WorkspacePolicy {
+  const ops = options.operations;
+  const syntax = pathSyntax(ops.platform);
+  let roots: readonly string[] = options.roots ?? [options.cwd];
+  let realRoots: Promise<string[]> | undefined;
+
+  const loadRealRoots = (signal?: AbortSignal): Promise<string[]> => {
+    realRoots ??= Promise.all(
+      roots.map(
+        async (root) => (await resolveRealPath(ops, syntax, syntax.resolve(options.cwd, root), signal)).real,
+      ),
+    ).catch((error: unknown) => {
+      realRoots = undefined;
+      throw error;
+    });
+    return realRoots;
+  };
+
+  return {
+    get roots() {
+      return roots;
+    },
+    outside: options.outside ?? "deny",
+    async resolve(input, access, callOptions) {
+      const signal = callOptions?.signal;
+      const absolute = resolveWorkspacePath(input, {
+        cwd: options.cwd,
+        platform: ops.platform,
+        homeDir: ops.homeDir,
+      });
+      const { real, exists } = await resolveRealPath(ops, syntax, absolute, signal);
+      const insideWorkspace = (await loadRealRoots(signal)).some((root) =>
+        isInside(syntax, root, real, ops.platform),
+      );
+      const resolved: ResolvedPath = {
+        absolute,
+        real,
+        display: displayPath(syntax, options.cwd, absolute),
+        exists,
+        insideWorkspace,
+      };
+      if (!insideWorkspace) assertAllowed(this.outside, access, resolved, roots);
+      return resolved;
+    },
+    addRoot(root) {
+      roots = [...roots, root];
+      realRoots = undefined;
+    },
+    setRoots(next) {
+      roots = [...next];
+      realRoots = undefined;
+    },
+  };
+}
+
+/** Options for {@link resolveWorkspacePath}. */
+export interface ResolveWorkspacePathOptions {
+  cwd: string;
+  platform: "posix" | "win32";
+  homeDir?: string | undefined;
+}
+
+/**
+ * Normalises a model-supplied path and makes it absolute against `cwd` in the environment's
+ * path syntax. No I/O and no policy: see {@link createWorkspacePolicy} for those.
+ */
+export function resolveWorkspacePath(input: string, options: ResolveWorkspacePathOptions): string {
+  const syntax = pathSyntax(options.platform);
+  const normalized = normalizeModelPath(input, { platform: options.platform, homeDir: options.homeDir });
+  return syntax.resolve(options.cwd, normalized === "" ? "." : normalized);
+}
+
+/** True when `path` is `root` or lies below it. */
+export function isInside(
+  syntax: PathSyntax,
+  root: string,
+  path: string,
+  platform: "posix" | "win32",
+): boolean {
+  const a = platform === "win32" ? root.toLowerCase() : root;
+  const b = platform === "win32" ? path.toLowerCase() : path;
+  if (a === b) return true;
+  const prefix = a.endsWith(syntax.sep) ? a : a + syntax.sep;
+  return b.startsWith(prefix);
+}
+
+/** Path relative to `cwd` with POSIX separators when inside it, else the absolute path. */
+export function displayPath(syntax: PathSyntax, cwd: string, absolute: string): string {
+  const relative = syntax.relative(cwd, absolute);
+  if (relative === "") return ".";
+  if (relative.startsWith("..") || syntax.isAbsolute(relative)) return absolute;
+  return syntax.sep === "\\" ? relative.replaceAll("\\", "/") : relative;
+}
+
+function assertAllowed(
+  outside: OutsideWorkspacePolicy,
+  access: PathAccess,
+  resolved: ResolvedPath,
+  roots: readonly string[],
+): void {
+  if (outside === "allow" || (outside === "read-only" && access === "read")) return;
+  const where =
+    resolved.real === resolved.absolute
+      ? resolved.absolute
+      : `${resolved.absolute} (really ${resolved.real})`;
+  const what =
+    outside === "read-only"
+      ? "Writing outside the workspace is not allowed"
+      : "This path is outside the workspace";
+  throw new ToolError("outside_workspace", `${what}: ${where}. Use a path inside ${roots.join(", ")}.`, {
+    details: { path: resolved.absolute, real: resolved.real, roots: [...roots], access, policy: outside },
+  });
+}

@@ -1,0 +1,203 @@
+/** Conformance section for the read tool: runs unchanged on any `Operations`. */
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { DEFAULTS } from "../defaults.js";
+import { createReadToolDefinition } from "../tools/read.js";
+import { type ToolsConformanceEnv, textOf } from "./env.js";
+
+const PNG_1X1 = Uint8Array.from(
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  ),
+);
+
+const numbered = (count: number, from = 1) =>
+  Array.from({ length: count }, (_, i) => `line ${i + from}`).join("\n");
+
+/** The read tool's behaviour list. */
+export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
+  const read = createReadToolDefinition();
+
+  describe("read", () => {
+    it("shows text with line numbers and no notice when it fits", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/small.txt": "alpha\nbeta\n" });
+      const out = await env.run(read, { path: "read/small.txt" });
+      expect(out.isError).toBe(false);
+      expect(textOf(out)).toBe("1\talpha\n2\tbeta");
+      expect(out.details).toMatchObject({ totalLines: 2, startLine: 1, endLine: 2 });
+    });
+
+    it("cuts at the line limit and names the exact total and the next offset", async () => {
+      const env = getEnv();
+      const lines = DEFAULTS.maxLines + 500;
+      await env.fixture(env.root, { "read/long.txt": `${numbered(lines)}\n` });
+      const text = textOf(await env.run(read, { path: "read/long.txt" }));
+      expect(text).toContain(`Showing lines 1-${DEFAULTS.maxLines} of ${lines}.`);
+      expect(text).toContain(`Use offset=${DEFAULTS.maxLines + 1} to continue.`);
+      expect(text.split("\n")[DEFAULTS.maxLines - 1]).toBe(`${DEFAULTS.maxLines}\tline ${DEFAULTS.maxLines}`);
+    });
+
+    it("honours offset and limit", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/ten.txt": numbered(10) });
+      const out = await env.run(read, { path: "read/ten.txt", offset: 4, limit: 3 });
+      expect(textOf(out)).toBe(
+        "4\tline 4\n5\tline 5\n6\tline 6\n\n[Showing lines 4-6 of 10. Use offset=7 to continue.]",
+      );
+      const last = await env.run(read, { path: "read/ten.txt", offset: 10 });
+      expect(textOf(last)).toBe("10\tline 10");
+    });
+
+    it("refuses an offset past the end and states the total", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/three.txt": "a\nb\nc\n" });
+      const out = await env.run(read, { path: "read/three.txt", offset: 9 });
+      expect(out.isError).toBe(true);
+      expect(textOf(out)).toContain("it has 3 lines");
+    });
+
+    it("cuts by bytes on a line boundary and says which limit", async () => {
+      const env = getEnv();
+      const line = "x".repeat(1000);
+      await env.fixture(env.root, { "read/wide.txt": Array.from({ length: 200 }, () => line).join("\n") });
+      const out = await env.run(read, { path: "read/wide.txt" });
+      const text = textOf(out);
+      expect(text).toMatch(/Showing lines 1-\d+ of 200 \(50 KB limit\)\. Use offset=\d+ to continue\./);
+      expect(out.details).toMatchObject({ truncatedBy: "bytes", totalLines: 200 });
+      for (const shown of text.split("\n\n")[0]!.split("\n")) expect(shown).toMatch(/^\s*\d+\tx{1000}$/);
+    });
+
+    it("cuts an overlong line with a notice", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/minified.js": `${"y".repeat(DEFAULTS.maxBytes * 2)}\nnext\n` });
+      const out = await env.run(read, { path: "read/minified.js" });
+      const text = textOf(out);
+      expect(text).toContain(`Line 1 is ${DEFAULTS.maxBytes * 2} characters`);
+      expect(text).toContain("Use offset=2 to continue");
+    });
+
+    it("refuses a binary file and names its type", async () => {
+      const env = getEnv();
+      const elf = new Uint8Array(64);
+      elf.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
+      await env.fixture(env.root, { "read/prog": elf, "read/blob.bin": Uint8Array.from([1, 2, 0, 3, 4]) });
+      const out = await env.run(read, { path: "read/prog" });
+      expect(out).toMatchObject({ isError: true, errorCode: "binary_file" });
+      expect(textOf(out)).toContain("ELF executable");
+      expect(textOf(await env.run(read, { path: "read/blob.bin" }))).toContain("binary data");
+    });
+
+    it("returns png, jpeg, gif and webp as image content", async () => {
+      const env = getEnv();
+      const gif = Uint8Array.from(Buffer.from("R0lGODlhAQABAAAAACw=", "base64"));
+      const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
+      const webp = Uint8Array.from([...Buffer.from("RIFF"), 4, 0, 0, 0, ...Buffer.from("WEBPVP8 ")]);
+      await env.fixture(env.root, {
+        "read/a.png": PNG_1X1,
+        "read/b.jpg": jpeg,
+        "read/c.gif": gif,
+        "read/d.webp": webp,
+      });
+      for (const [file, mimeType] of [
+        ["a.png", "image/png"],
+        ["b.jpg", "image/jpeg"],
+        ["c.gif", "image/gif"],
+        ["d.webp", "image/webp"],
+      ] as const) {
+        const out = await env.run(read, { path: `read/${file}` });
+        const image = out.content.find((part) => part.type === "image");
+        expect(image, file).toMatchObject({ type: "image", mimeType });
+      }
+      const png = (await env.run(read, { path: "read/a.png" })).content.find((part) => part.type === "image");
+      expect(png && "data" in png ? png.data : "").toBe(Buffer.from(PNG_1X1).toString("base64"));
+    });
+
+    it("strips a UTF-8 BOM and CR of CRLF lines", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/bom.txt": "\ufeffone\r\ntwo\r\n" });
+      const out = await env.run(read, { path: "read/bom.txt" });
+      expect(textOf(out)).toBe("1\tone\n2\ttwo");
+      expect(out.details).toMatchObject({ hasBom: true, encoding: "utf8" });
+    });
+
+    it("decodes UTF-16 LE and BE", async () => {
+      const env = getEnv();
+      const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("héllo\nwörld\n", "utf16le")]);
+      const be = Buffer.from(le);
+      be.swap16();
+      await env.fixture(env.root, { "read/le.txt": Uint8Array.from(le), "read/be.txt": Uint8Array.from(be) });
+      for (const file of ["le.txt", "be.txt"]) {
+        const out = await env.run(read, { path: `read/${file}` });
+        expect(textOf(out).split("\n\n")[0], file).toBe("1\théllo\n2\twörld");
+      }
+    });
+
+    it("answers a directory with a hint to use ls", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/dir/x.txt": "x" });
+      const out = await env.run(read, { path: "read/dir" });
+      expect(out).toMatchObject({ isError: true, errorCode: "is_directory" });
+      expect(textOf(out)).toContain("Use ls");
+    });
+
+    it("answers a missing file with near-miss suggestions", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, {
+        "read/near/app.ts": "",
+        "read/near/api.ts": "",
+        "read/near/zebra.md": "",
+      });
+      const out = await env.run(read, { path: "read/near/apq.ts" });
+      expect(out).toMatchObject({ isError: true, errorCode: "not_found" });
+      expect(textOf(out)).toContain("Did you mean read/near/api.ts, read/near/app.ts?");
+      const none = await env.run(read, { path: "read/near/qqqqqqqq.rs" });
+      expect(textOf(none)).toContain("Use find or ls");
+    });
+
+    it("records the hash of the whole file in the read ledger", async () => {
+      const env = getEnv();
+      const content = `${numbered(DEFAULTS.maxLines + 10)}\n`;
+      await env.fixture(env.root, { "read/ledger.txt": content });
+      await env.run(read, { path: "read/ledger.txt", limit: 5 });
+      const record = env.ctx.reads.get(env.path("read/ledger.txt"));
+      expect(record?.sha256).toBe(createHash("sha256").update(content).digest("hex"));
+    });
+
+    it("shows an empty file as empty", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/empty.txt": "" });
+      const out = await env.run(read, { path: "read/empty.txt" });
+      expect(out.isError).toBe(false);
+      expect(textOf(out)).toBe("(read/empty.txt is empty)");
+    });
+
+    it("normalises @, file://, ~ and unicode spaces in paths", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/my notes.txt": "hi\n" });
+      for (const path of [
+        "@read/my notes.txt",
+        "read/my\u00a0notes.txt",
+        `file://${env.path("read/my%20notes.txt")}`,
+      ]) {
+        const out = await env.run(read, { path });
+        expect(textOf(out), path).toBe("1\thi");
+      }
+    });
+
+    it("refuses a path outside the workspace and shows where it resolved", async () => {
+      const env = getEnv();
+      const out = await env.run(read, { path: "../../../../../../../../etc/hostname" });
+      expect(out).toMatchObject({ isError: true, errorCode: "outside_workspace" });
+      expect(textOf(out)).toContain("/etc/hostname");
+    });
+
+    it("refuses a link inside the workspace that points outside", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/escape": { symlink: "/etc" } });
+      const out = await env.run(read, { path: "read/escape/hostname" });
+      expect(out).toMatchObject({ isError: true, errorCode: "outside_workspace" });
+    });
+  });
+}

@@ -1,0 +1,286 @@
+/**
+ * The read tool: a text file with line numbers (streamed, constant memory, exact totals), an
+ * image as image content, and clear refusals for binaries and directories.
+ */
+
+import { type Static, Type } from "@sinclair/typebox";
+import type { ImageContent, TextContent } from "@tackle/agent-core";
+import { ToolError } from "@tackle/agent-core";
+import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
+import { isOperationError } from "@tackle/operations";
+import { recordRead } from "../context/read-ledger.js";
+import { DEFAULTS, formatBytes } from "../defaults.js";
+import { findNearMisses } from "../path/near-miss.js";
+import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { formatNumberedLines } from "../text/line-numbers.js";
+import { readLineWindow } from "../text/line-window.js";
+import { SNIFF_BYTES, sniffFileType } from "../text/sniff.js";
+import { toToolError } from "../tool-errors.js";
+import { truncateHead } from "../truncate.js";
+
+/** Largest image read returns as image content (larger images are refused, not shrunk). */
+export const READ_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+const readParameters = Type.Object({
+  path: Type.String({ description: "File to read, relative to the working directory or absolute." }),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 1, description: "First line to show (1-based). Default 1." }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `Most lines to show. Default and maximum ${DEFAULTS.maxLines}.`,
+    }),
+  ),
+});
+
+/** Arguments of the read tool. */
+export type ReadParams = Static<typeof readParameters>;
+
+/** What the read tool reports to hosts. */
+export interface ReadDetails {
+  path: string;
+  real: string;
+  kind: "text" | "image";
+  /** Text: first and last line shown, exact total lines and bytes. */
+  startLine?: number;
+  endLine?: number;
+  totalLines?: number;
+  totalBytes: number;
+  encoding?: string;
+  hasBom?: boolean;
+  lossy?: boolean;
+  /** Text: which limit cut the output, or null. */
+  truncatedBy?: "lines" | "bytes" | null;
+  /** Text: line numbers that were cut because they are longer than the byte limit. */
+  cutLines?: number[];
+  mimeType?: string;
+}
+
+/** Options for {@link createReadToolDefinition}. */
+export interface ReadToolOptions {
+  /** Lines and bytes one call shows (defaults from `DEFAULTS`). */
+  maxLines?: number;
+  maxBytes?: number;
+}
+
+/** Creates the read tool. Its environment comes from the context of each call. */
+export function createReadToolDefinition(
+  options: ReadToolOptions = {},
+): ToolDefinition<typeof readParameters, ReadDetails> {
+  const maxLines = options.maxLines ?? DEFAULTS.maxLines;
+  const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+  return {
+    name: "read",
+    label: "Read",
+    description: [
+      "Read a file. Text comes back with line numbers; png, jpeg, gif and webp images come back as images.",
+      `Shows at most ${maxLines} lines or ${formatBytes(maxBytes)}, whichever comes first, and says how to continue (offset/limit).`,
+      `A line longer than ${formatBytes(maxBytes)} is cut with a notice. Binary files are refused with their type; use ls for directories.`,
+      "Read a file before you edit or overwrite it.",
+    ].join(" "),
+    promptSnippet: "read: show a file with line numbers (offset/limit for long files), or an image",
+    parameters: readParameters,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      const resolved = await ctx.workspace.resolve(params.path, "read", { signal });
+      try {
+        return await readResolved(ctx, resolved, params, { maxLines, maxBytes }, signal);
+      } catch (error) {
+        if (isOperationError(error, "not_found")) throw await notFound(ctx, resolved, signal);
+        throw toToolError(error, resolved.display);
+      }
+    },
+  };
+}
+
+async function readResolved(
+  ctx: ExtensionContext,
+  resolved: ResolvedPath,
+  params: ReadParams,
+  limits: { maxLines: number; maxBytes: number },
+  signal: AbortSignal | undefined,
+) {
+  const ops = ctx.operations;
+  const stat = await ops.stat(resolved.absolute, { signal });
+  if (stat.type === "directory") {
+    throw new ToolError("is_directory", `${resolved.display} is a directory. Use ls to list it.`);
+  }
+  const stream = ops.openRead(resolved.absolute, { signal })[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    const head = await readHead(stream, SNIFF_BYTES);
+    const sniffed = sniffFileType(head.bytes);
+    if (sniffed.kind === "binary") {
+      throw new ToolError(
+        "binary_file",
+        `${resolved.display} is a binary file (${sniffed.description}, ${formatBytes(stat.size)}); read shows text only. Inspect it with bash (e.g. file, xxd | head) if you need to.`,
+        { details: { path: resolved.display, type: sniffed.description, size: stat.size } },
+      );
+    }
+    if (sniffed.kind === "image") {
+      await stream.return?.();
+      finished = true;
+      return await readImage(ctx, resolved, sniffed.mimeType, stat.size, signal);
+    }
+    const startLine = params.offset ?? 1;
+    const lineLimit = Math.min(params.limit ?? limits.maxLines, limits.maxLines);
+    const rest = head.done ? emptyStream() : { [Symbol.asyncIterator]: () => stream };
+    const window = await readLineWindow(head.bytes, rest, {
+      startLine,
+      maxLines: lineLimit,
+      maxBytes: limits.maxBytes,
+      maxLineBytes: limits.maxBytes,
+    });
+    finished = true;
+    ctx.reads.record(resolved.real, window.sha256);
+    return formatText(resolved, window, startLine, lineLimit, limits);
+  } finally {
+    if (!finished) await stream.return?.().catch(() => {});
+  }
+}
+
+function formatText(
+  resolved: ResolvedPath,
+  window: Awaited<ReturnType<typeof readLineWindow>>,
+  startLine: number,
+  lineLimit: number,
+  limits: { maxLines: number; maxBytes: number },
+) {
+  const total = window.totalLines;
+  if (startLine > Math.max(total, 1)) {
+    throw new ToolError(
+      "invalid_arguments",
+      `offset ${startLine} is past the end of ${resolved.display}: it has ${total} line${total === 1 ? "" : "s"}. Use an offset from 1 to ${Math.max(total, 1)}.`,
+      { details: { path: resolved.display, totalLines: total } },
+    );
+  }
+  // Limits count the file's own text; the line-number prefixes come on top.
+  const cut = truncateHead(window.lines.join("\n"), { maxLines: lineLimit, maxBytes: limits.maxBytes });
+  const shown = cut.outputLines;
+  const endLine = startLine + shown - 1;
+  const notices: string[] = [];
+  const cutInView = [...window.cutLines.keys()].filter((line) => line >= startLine && line <= endLine);
+  for (const line of cutInView) {
+    notices.push(
+      `Line ${line} is ${window.cutLines.get(line)} characters; only its first ${formatBytes(limits.maxBytes)} is shown. See the rest with bash, e.g. sed -n '${line}p' ${resolved.display} | cut -c1-2000.`,
+    );
+  }
+  if (window.lossy)
+    notices.push(
+      "The file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it with edit or write.",
+    );
+  if (window.encoding !== "utf8")
+    notices.push(`Decoded from ${window.encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE"}.`);
+  let text: string;
+  let truncatedBy: "lines" | "bytes" | null = null;
+  if (total === 0) {
+    text = `(${resolved.display} is empty)`;
+  } else if (shown === 0) {
+    text = "";
+  } else {
+    text = formatNumberedLines(window.lines.slice(0, shown), startLine).join("\n");
+    if (endLine < total) {
+      truncatedBy = cut.truncatedBy ?? "lines";
+      const why = cut.truncatedBy === "bytes" ? ` (${formatBytes(limits.maxBytes)} limit)` : "";
+      notices.push(
+        `Showing lines ${startLine}-${endLine} of ${total}${why}. Use offset=${endLine + 1} to continue.`,
+      );
+    }
+  }
+  const content = notices.length > 0 ? `${text}\n\n[${notices.join(" ")}]` : text;
+  const details: ReadDetails = {
+    path: resolved.display,
+    real: resolved.real,
+    kind: "text",
+    startLine,
+    endLine: Math.max(endLine, startLine - 1),
+    totalLines: total,
+    totalBytes: window.totalBytes,
+    encoding: window.encoding,
+    hasBom: window.hasBom,
+    lossy: window.lossy,
+    truncatedBy,
+    cutLines: cutInView,
+  };
+  return { content: [{ type: "text", text: content } satisfies TextContent], details };
+}
+
+async function readImage(
+  ctx: ExtensionContext,
+  resolved: ResolvedPath,
+  mimeType: string,
+  size: number,
+  signal: AbortSignal | undefined,
+) {
+  if (size > READ_IMAGE_MAX_BYTES) {
+    throw new ToolError(
+      "too_large",
+      `${resolved.display} is a ${formatBytes(size)} image; read returns images up to ${formatBytes(READ_IMAGE_MAX_BYTES)}. Make a smaller copy with bash and read that.`,
+    );
+  }
+  const bytes = await ctx.operations.readFile(resolved.absolute, { signal, maxBytes: READ_IMAGE_MAX_BYTES });
+  recordRead(ctx, resolved.real, bytes);
+  const image: ImageContent = { type: "image", data: Buffer.from(bytes).toString("base64"), mimeType };
+  const details: ReadDetails = {
+    path: resolved.display,
+    real: resolved.real,
+    kind: "image",
+    totalBytes: bytes.length,
+    mimeType,
+  };
+  return {
+    content: [
+      {
+        type: "text",
+        text: `Image ${resolved.display} (${mimeType}, ${formatBytes(bytes.length)}):`,
+      } satisfies TextContent,
+      image,
+    ],
+    details,
+  };
+}
+
+async function notFound(
+  ctx: ExtensionContext,
+  resolved: ResolvedPath,
+  signal: AbortSignal | undefined,
+): Promise<ToolError> {
+  const syntax = pathSyntax(ctx.operations.platform);
+  const suggestions = await findNearMisses(ctx.operations, syntax, resolved.absolute, signal).catch(() => []);
+  const names = suggestions.map((path) => displayPath(syntax, ctx.cwd, path));
+  const hint =
+    names.length > 0 ? ` Did you mean ${names.join(", ")}?` : " Use find or ls to see what exists.";
+  return new ToolError("not_found", `File not found: ${resolved.display}.${hint}`, {
+    details: { path: resolved.display, suggestions: names },
+  });
+}
+
+/** Takes chunks from `stream` until `size` bytes (or the end) for sniffing. */
+async function readHead(
+  stream: AsyncIterator<Uint8Array>,
+  size: number,
+): Promise<{ bytes: Uint8Array; done: boolean }> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  while (length < size) {
+    const next = await stream.next();
+    if (next.done) return { bytes: concat(parts, length), done: true };
+    parts.push(next.value);
+    length += next.value.length;
+  }
+  return { bytes: concat(parts, length), done: false };
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+async function* emptyStream(): AsyncGenerator<Uint8Array> {}

@@ -1,0 +1,146 @@
+/**
+ * The write tool: create or replace a whole file, atomically, inside the file mutation queue.
+ * An existing file keeps its mode, encoding, BOM and line endings; a file changed since the
+ * model read it is not overwritten.
+ */
+
+import { type Static, Type } from "@sinclair/typebox";
+import type { TextContent } from "@tackle/agent-core";
+import { ToolError } from "@tackle/agent-core";
+import type { ToolDefinition } from "@tackle/extensions";
+import { isOperationError, type Operations } from "@tackle/operations";
+import { assertNotStale, recordRead } from "../context/read-ledger.js";
+import { recheckWriteTarget } from "../path/recheck.js";
+import { pathSyntax } from "../path/workspace-policy.js";
+import { decodeText, encodeText, type TextEncodingName } from "../text/encoding.js";
+import { countLines, dominantLineEnding } from "../text/line-endings.js";
+import { toToolError } from "../tool-errors.js";
+import { utf8ByteLength } from "../truncate.js";
+
+const writeParameters = Type.Object({
+  path: Type.String({ description: "File to write, relative to the working directory or absolute." }),
+  content: Type.String({ description: "The complete new content of the file." }),
+  dryRun: Type.Optional(
+    Type.Boolean({ description: "Check and report what would be written without writing." }),
+  ),
+});
+
+/** Arguments of the write tool. */
+export type WriteParams = Static<typeof writeParameters>;
+
+/** What the write tool reports to hosts. */
+export interface WriteDetails {
+  path: string;
+  real: string;
+  created: boolean;
+  dryRun: boolean;
+  /** UTF-8 bytes and lines of `content` as given. */
+  bytes: number;
+  lines: number;
+  /** Bytes actually written (differs from `bytes` for UTF-16, a BOM or CRLF conversion). */
+  writtenBytes: number;
+  encoding: TextEncodingName;
+  hasBom: boolean;
+  lineEnding: "lf" | "crlf";
+}
+
+/** Creates the write tool. Its environment comes from the context of each call. */
+export function createWriteToolDefinition(): ToolDefinition<typeof writeParameters, WriteDetails> {
+  return {
+    name: "write",
+    label: "Write",
+    description: [
+      "Create a file or replace its whole content; missing parent directories are created.",
+      "An existing file keeps its permissions, encoding, BOM and line endings. The write is atomic.",
+      "Refused when the file changed since you last read it: read it again first. For small changes prefer edit.",
+      "dryRun=true reports what would be written without writing.",
+    ].join(" "),
+    promptSnippet: "write: create or overwrite a whole file",
+    parameters: writeParameters,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      const resolved = await ctx.workspace.resolve(params.path, "write", { signal });
+      const ops = ctx.operations;
+      const syntax = pathSyntax(ops.platform);
+      try {
+        return await ctx.mutations.withFileMutation(
+          resolved.real,
+          async () => {
+            const target = await recheckWriteTarget(ctx, resolved, signal);
+            const existing = await readExisting(ops, target.real, target.display, signal);
+            if (existing) assertNotStale(ctx, target.real, existing, target.display);
+            const style = existing
+              ? styleOf(existing)
+              : { encoding: "utf8" as const, hasBom: false, lineEnding: "\n" as const };
+            const text =
+              style.lineEnding === "\r\n" && !params.content.includes("\r\n")
+                ? params.content.replaceAll("\n", "\r\n")
+                : params.content;
+            const data = encodeText(text, style.encoding, style.hasBom);
+            const details: WriteDetails = {
+              path: target.display,
+              real: target.real,
+              created: !existing,
+              dryRun: params.dryRun === true,
+              bytes: utf8ByteLength(params.content),
+              lines: countLines(params.content),
+              writtenBytes: data.length,
+              encoding: style.encoding,
+              hasBom: style.hasBom,
+              lineEnding: style.lineEnding === "\r\n" ? "crlf" : "lf",
+            };
+            if (!params.dryRun) {
+              if (!existing) await ops.mkdir(syntax.dirname(target.real), { recursive: true, signal });
+              await ops.writeFile(target.real, data, { signal });
+              recordRead(ctx, target.real, data);
+            }
+            return { content: [{ type: "text", text: summary(details) } satisfies TextContent], details };
+          },
+          { signal },
+        );
+      } catch (error) {
+        throw toToolError(error, resolved.display);
+      }
+    },
+  };
+}
+
+async function readExisting(
+  ops: Pick<Operations, "stat" | "readFile">,
+  real: string,
+  display: string,
+  signal: AbortSignal | undefined,
+): Promise<Uint8Array | null> {
+  try {
+    const stat = await ops.stat(real, { signal });
+    if (stat.type === "directory") {
+      throw new ToolError("is_directory", `${display} is a directory; write needs a file path.`);
+    }
+    return await ops.readFile(real, { signal });
+  } catch (error) {
+    if (isOperationError(error, "not_found")) return null;
+    throw error;
+  }
+}
+
+function styleOf(existing: Uint8Array): {
+  encoding: TextEncodingName;
+  hasBom: boolean;
+  lineEnding: "\n" | "\r\n";
+} {
+  const decoded = decodeText(existing);
+  return { encoding: decoded.encoding, hasBom: decoded.hasBom, lineEnding: dominantLineEnding(decoded.text) };
+}
+
+function summary(details: WriteDetails): string {
+  const what = `${details.lines} line${details.lines === 1 ? "" : "s"}, ${details.bytes} byte${details.bytes === 1 ? "" : "s"}`;
+  const kept: string[] = [];
+  if (details.encoding !== "utf8") kept.push(details.encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE");
+  if (details.hasBom) kept.push("BOM");
+  if (details.lineEnding === "crlf") kept.push("CRLF line endings");
+  const keptText = kept.length > 0 ? ` Kept the file's ${kept.join(", ")}.` : "";
+  if (details.dryRun) {
+    return `Dry run: would ${details.created ? "create" : "overwrite"} ${details.path} with ${what}. Nothing was written.${keptText}`;
+  }
+  return `${details.created ? "Created" : "Overwrote"} ${details.path}: ${what}.${keptText}`;
+}
