@@ -35,6 +35,8 @@ export interface FauxModelOptions {
   id?: string;
   /** Characters per delta event; default 16. */
   chunkSize?: number;
+  /** Keep copies of what the model was sent in `contexts` (default true; copying grows with the conversation). */
+  recordContexts?: boolean;
   /** Milliseconds before each delta (a slow model, to abort mid-stream); default 0 (one event-loop turn). */
   delayMs?: number;
 }
@@ -91,7 +93,9 @@ export function createFauxModel(script: FauxReply[], options: FauxModelOptions =
   let callIds = 0;
   const streamFn: StreamFn = (_model, context, { signal }) => {
     const index = next++;
-    contexts.push({ ...context, messages: [...context.messages], tools: [...context.tools] });
+    if (options.recordContexts !== false) {
+      contexts.push({ ...context, messages: [...context.messages], tools: [...context.tools] });
+    }
     const newId = () => `faux_call_${++callIds}`;
     return streamReply(model.id, () => resolveReply(replies, index, context), settings, newId, signal);
   };
