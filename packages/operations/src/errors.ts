@@ -126,10 +126,14 @@ export function toOperationError(error: unknown, context: OperationErrorOptions 
   const where = context.path ? `: ${context.path}` : "";
   const what = context.operation ? `${context.operation} failed` : CODE_TEXT[code];
   const detail = code === "unknown" && error instanceof Error ? ` (${error.message})` : "";
-  return new OperationError(code, `${what}${code === "unknown" ? "" : ` (${CODE_TEXT[code]})`}${where}${detail}`, {
-    ...context,
-    cause: error,
-  });
+  return new OperationError(
+    code,
+    `${what}${code === "unknown" ? "" : ` (${CODE_TEXT[code]})`}${where}${detail}`,
+    {
+      ...context,
+      cause: error,
+    },
+  );
 }
 
 /** Throws an `aborted` {@link OperationError} when the signal has fired. */

@@ -1,12 +1,12 @@
+export type { OperationErrorCode, OperationErrorOptions } from "./errors.js";
 export {
-  OPERATION_ERROR_CODES,
-  OperationError,
   codeFromErrno,
   isOperationError,
+  OPERATION_ERROR_CODES,
+  OperationError,
   throwIfAborted,
   toOperationError,
 } from "./errors.js";
-export type { OperationErrorCode, OperationErrorOptions } from "./errors.js";
 export type {
   CallOptions,
   DirEntry,
@@ -16,8 +16,8 @@ export type {
   ExecResult,
   ExecStatus,
   FileStat,
-  FileType,
   FilesRequest,
+  FileType,
   FindOperations,
   GrepEvent,
   GrepOperations,

@@ -250,10 +250,41 @@ export interface Operations {
 }
 
 /** What each tool needs from `Operations`: a host may hand a partial adapter to one tool. */
-export type ReadOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "readFile" | "openRead" | "readdir">;
-export type WriteOperations = Pick<Operations, "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile" | "mkdir">;
-export type EditOperations = Pick<Operations, "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile">;
-export type LsOperations = Pick<Operations, "id" | "platform" | "stat" | "lstat" | "realpath" | "readdir" | "readlink" | "readFile">;
-export type FindOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "search">;
-export type GrepOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "openRead" | "search">;
-export type ShellOperations = Pick<Operations, "id" | "platform" | "stat" | "realpath" | "exec" | "readFile" | "openRead" | "mkdir" | "writeFile" | "remove" | "chmod">;
+export type ReadOperations = Pick<
+  Operations,
+  "id" | "platform" | "stat" | "realpath" | "readFile" | "openRead" | "readdir"
+>;
+export type WriteOperations = Pick<
+  Operations,
+  "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile" | "mkdir"
+>;
+export type EditOperations = Pick<
+  Operations,
+  "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile"
+>;
+export type LsOperations = Pick<
+  Operations,
+  "id" | "platform" | "stat" | "lstat" | "realpath" | "readdir" | "readlink" | "readFile"
+>;
+export type FindOperations = Pick<
+  Operations,
+  "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "search"
+>;
+export type GrepOperations = Pick<
+  Operations,
+  "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "openRead" | "search"
+>;
+export type ShellOperations = Pick<
+  Operations,
+  | "id"
+  | "platform"
+  | "stat"
+  | "realpath"
+  | "exec"
+  | "readFile"
+  | "openRead"
+  | "mkdir"
+  | "writeFile"
+  | "remove"
+  | "chmod"
+>;

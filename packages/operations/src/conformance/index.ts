@@ -1,1 +1,91 @@
-export {};
+/**
+ * `@tackle/operations/conformance`: the one vitest suite every `Operations` adapter runs
+ * unchanged. It builds its own fixture tree through the adapter under test, then checks every
+ * method's results, error codes, abort behaviour, atomic writes, streaming reads, exec semantics
+ * and (when offered) search.
+ *
+ * @example
+ * ```ts
+ * // test/conformance.test.ts of an adapter package
+ * import { describeOperationsConformance } from "@tackle/operations/conformance";
+ * describeOperationsConformance("local", async () => {
+ *   const root = await mkdtemp(join(tmpdir(), "conf-"));
+ *   return { ops: createLocalOperations(), root, cleanup: () => rm(root, { recursive: true }) };
+ * });
+ * ```
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConformanceOptions, ConformanceSubject, MakeOperations, SuiteContext } from "./context.js";
+import { joinPath } from "./context.js";
+import { describeExecChecks } from "./exec.js";
+import { describeReadChecks } from "./files.js";
+import { buildFileFixture, buildSearchFixture } from "./fixture.js";
+import { describeMutationChecks } from "./mutations.js";
+import { describeSearchChecks } from "./search.js";
+
+export type { ConformanceOptions, ConformanceSubject, MakeOperations } from "./context.js";
+export { collect, expectCode } from "./context.js";
+
+/** The contract asks for a 50 MB file in the fixture. */
+const DEFAULT_BIG_FILE_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Registers the conformance suite as a vitest `describe` block named `name`. `makeOps` is called
+ * once (in `beforeAll`) and must return the adapter plus a fresh empty directory `root` in the
+ * environment; `cleanup` runs in `afterAll`.
+ */
+export function describeOperationsConformance(
+  name: string,
+  makeOps: MakeOperations,
+  options: ConformanceOptions = {},
+): void {
+  const resolved: Required<ConformanceOptions> = {
+    search: options.search ?? true,
+    shells: options.shells ?? ["sh", "bash"],
+    bigFileBytes: options.bigFileBytes ?? DEFAULT_BIG_FILE_BYTES,
+    slowFactor: options.slowFactor ?? 1,
+  };
+  let context: SuiteContext | undefined;
+  let subject: ConformanceSubject | undefined;
+  const get = (): SuiteContext => {
+    if (!context) throw new Error("conformance setup failed: see the beforeAll error");
+    return context;
+  };
+
+  describe(`Operations conformance: ${name}`, () => {
+    beforeAll(async () => {
+      subject = await makeOps();
+      const { ops, root } = subject;
+      context = {
+        ops,
+        root,
+        options: resolved,
+        path: (...parts) => joinPath(ops.platform, root, ...parts),
+        timeout: (ms) => ms * resolved.slowFactor,
+      };
+      await buildFileFixture(ops, root, resolved.bigFileBytes);
+      if (resolved.search) await buildSearchFixture(ops, root);
+    }, 300_000 * resolved.slowFactor);
+
+    afterAll(async () => {
+      await subject?.ops.dispose?.();
+      await subject?.cleanup?.();
+    }, 120_000);
+
+    it("identifies itself", () => {
+      expect(typeof get().ops.id).toBe("string");
+      expect(get().ops.id.length).toBeGreaterThan(0);
+      expect(["posix", "win32"]).toContain(get().ops.platform);
+    });
+
+    describeReadChecks(get, resolved);
+    describeMutationChecks(get, resolved);
+    describeExecChecks(get, resolved);
+    if (resolved.search) describeSearchChecks(get, resolved);
+    else {
+      it("declares no search, and offers none", () => {
+        expect(get().ops.search).toBeUndefined();
+      });
+    }
+  });
+}

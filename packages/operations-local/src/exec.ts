@@ -1,0 +1,278 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { open, stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import {
+  type ExecOptions,
+  type ExecResult,
+  type ExecStatus,
+  OperationError,
+  type OutputChunk,
+  type ShellKind,
+  throwIfAborted,
+  toOperationError,
+} from "@tackle/operations";
+import { checkPath } from "./guard.js";
+import { endTree, type TreeKillReport } from "./process-tree.js";
+
+/** Host-side settings of the local `exec`. */
+export interface LocalExecConfig {
+  /** Base environment the command's `env` is merged over (default: this process's environment). */
+  baseEnv: NodeJS.ProcessEnv;
+  /** Default SIGTERM to SIGKILL grace (ms). */
+  killGraceMs: number;
+  /** How long to keep reading pipes after the shell exited, measured from the last output (ms). */
+  idleGraceMs: number;
+}
+
+/** Upper bound on the wait for pipes after exit, however chatty a background child is. */
+const MAX_DRAIN_AFTER_EXIT_MS = 2000;
+
+const SHELL_ARGS: Record<ShellKind, (command: string) => [string, string[]]> = {
+  bash: (command) => ["bash", ["-c", command]],
+  sh: (command) => ["sh", ["-c", command]],
+  pwsh: (command) => ["pwsh", ["-NoProfile", "-NonInteractive", "-Command", command]],
+};
+
+/**
+ * Runs a command in its own process group (`detached`), stdin on /dev/null. Output is delivered
+ * as chunks in arrival order, optionally appended to `outputPath`. See the package README for the
+ * whole lifecycle (timeout, abort, idle grace, leftover processes).
+ */
+export async function exec(
+  command: string,
+  options: ExecOptions,
+  config: LocalExecConfig,
+): Promise<ExecResult> {
+  throwIfAborted(options.signal, "exec");
+  await checkCwd(options.cwd);
+  const output = options.outputPath ? await openOutput(options.outputPath) : undefined;
+  const direct = output !== undefined && options.streamChunks === false;
+  const [file, args] = SHELL_ARGS[options.shell](command);
+  const started = Date.now();
+  let child: ChildProcess;
+  try {
+    child = await spawnShell(file, args, {
+      cwd: options.cwd,
+      env: mergeEnv(config.baseEnv, options.env),
+      stdio: direct ? ["ignore", output!.handle.fd, output!.handle.fd] : ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    await output?.handle.close();
+    throw error;
+  }
+  if (direct) await output!.handle.close();
+  const run = new RunningCommand(child, options, config, direct ? undefined : output?.handle);
+  const result = await run.finished;
+  let { stdoutBytes, stderrBytes } = result;
+  if (direct) {
+    // One fd for both streams keeps their order but loses the split: report the file's growth.
+    stdoutBytes = (await stat(options.outputPath!)).size - output!.sizeBefore;
+    stderrBytes = 0;
+  }
+  return { ...result, stdoutBytes, stderrBytes, elapsedMs: Date.now() - started };
+}
+
+async function checkCwd(cwd: string): Promise<void> {
+  checkPath(cwd, "exec");
+  let stats: Awaited<ReturnType<typeof stat>>;
+  try {
+    stats = await stat(cwd);
+  } catch (error) {
+    throw toOperationError(error, { operation: "exec", path: cwd });
+  }
+  if (!stats.isDirectory()) {
+    throw new OperationError("not_directory", `exec: cwd is not a directory: ${cwd}`, {
+      operation: "exec",
+      path: cwd,
+    });
+  }
+}
+
+async function openOutput(path: string) {
+  checkPath(path, "exec");
+  try {
+    const handle = await open(path, "a");
+    return { handle, sizeBefore: (await handle.stat()).size };
+  } catch (error) {
+    throw toOperationError(error, { operation: "exec", path });
+  }
+}
+
+/** `env` merged over `base`; `undefined` removes a variable. */
+function mergeEnv(base: NodeJS.ProcessEnv, env: ExecOptions["env"]): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...base };
+  for (const [name, value] of Object.entries(env ?? {})) {
+    if (value === undefined) delete merged[name];
+    else merged[name] = value;
+  }
+  return merged;
+}
+
+/** Spawns detached and waits for 'spawn' or 'error', so a missing shell rejects with a typed error. */
+function spawnShell(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: ("ignore" | "pipe" | number)[] },
+): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...options, detached: true, windowsHide: true });
+    child.once("spawn", () => resolve(child));
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") {
+        // cwd was checked first, so ENOENT here means the shell binary itself is missing.
+        reject(
+          new OperationError("not_supported", `exec: shell "${file}" is not installed in this environment`, {
+            operation: "exec",
+            cause: error,
+          }),
+        );
+      } else {
+        reject(toOperationError(error, { operation: "exec" }));
+      }
+    });
+  });
+}
+
+type RunOutcome = Omit<ExecResult, "elapsedMs">;
+
+/** One spawned command from start to settled result. */
+class RunningCommand {
+  readonly finished: Promise<RunOutcome>;
+  private seq = 0;
+  private stdoutBytes = 0;
+  private stderrBytes = 0;
+  private stopReason: "timed-out" | "cancelled" | undefined;
+  private stopping: Promise<TreeKillReport> | undefined;
+  private readonly known: Set<number>;
+  private readonly pgid: number;
+  private lastOutputAt = Date.now();
+
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly options: ExecOptions,
+    private readonly config: LocalExecConfig,
+    output: Awaited<ReturnType<typeof open>> | undefined,
+  ) {
+    this.pgid = child.pid!;
+    this.known = new Set([this.pgid]);
+    // The stream owns the handle from here on and closes it when ended.
+    const sink = output?.createWriteStream();
+    // A failing output file (disk full) must not crash the host; the command's result still counts.
+    sink?.on("error", () => undefined);
+    for (const [stream, name] of [
+      [child.stdout, "stdout"],
+      [child.stderr, "stderr"],
+    ] as const) {
+      stream?.on("data", (bytes: Buffer) => this.onData(name, bytes, sink));
+    }
+    this.finished = this.run(sink);
+  }
+
+  private onData(
+    stream: OutputChunk["stream"],
+    bytes: Buffer,
+    sink: NodeJS.WritableStream | undefined,
+  ): void {
+    this.lastOutputAt = Date.now();
+    if (stream === "stdout") this.stdoutBytes += bytes.length;
+    else this.stderrBytes += bytes.length;
+    sink?.write(bytes);
+    if (this.options.onChunk && this.options.streamChunks !== false) {
+      try {
+        this.options.onChunk({ seq: this.seq++, stream, bytes: new Uint8Array(bytes) });
+      } catch {
+        // onChunk must not throw; a faulty consumer must not leave the process unmanaged.
+      }
+    }
+  }
+
+  private async run(sink: NodeJS.WritableStream | undefined): Promise<RunOutcome> {
+    const { signal, timeoutMs } = this.options;
+    const grace = this.options.killGraceMs ?? this.config.killGraceMs;
+    const stop = (reason: "timed-out" | "cancelled") => {
+      if (this.stopReason) return;
+      this.stopReason = reason;
+      this.stopping = endTree(this.pgid, this.known, grace);
+    };
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop("timed-out"), timeoutMs);
+    const onAbort = () => stop("cancelled");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    try {
+      const [exitCode, exitSignal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
+        this.child.once("exit", (code, sig) => resolve([code, sig]));
+      });
+      await this.drainPipes();
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      // Stopped by us: finish that sequence. Otherwise end what the command left behind in its
+      // group (a `cmd &` child); the contract is that nothing outlives the call.
+      const report = this.stopping ? await this.stopping : await endTree(this.pgid, this.known, grace);
+      if (sink) await closeSink(sink);
+      return this.outcome(exitCode, exitSignal, report);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Waits for both pipes to end, but no longer than the idle grace after the last output. */
+  private async drainPipes(): Promise<void> {
+    const pipes = [this.child.stdout, this.child.stderr].filter((s): s is Readable => s !== null);
+    const ended = Promise.all(pipes.map((s) => (s.readableEnded || s.destroyed ? undefined : endOf(s))));
+    const exitAt = Date.now();
+    let open = true;
+    void ended.then(() => {
+      open = false;
+    });
+    while (open) {
+      const idleFor = Date.now() - Math.max(this.lastOutputAt, exitAt);
+      const remaining = Math.min(
+        this.config.idleGraceMs - idleFor,
+        exitAt + MAX_DRAIN_AFTER_EXIT_MS - Date.now(),
+      );
+      if (remaining <= 0) break;
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, remaining))]);
+    }
+    // A background child still holds the write end: stop reading so the call can return.
+    for (const pipe of pipes) pipe.destroy();
+  }
+
+  private outcome(
+    exitCode: number | null,
+    exitSignal: NodeJS.Signals | null,
+    report: TreeKillReport,
+  ): RunOutcome {
+    let status: ExecStatus = this.stopReason ?? (exitCode === 0 ? "completed" : "failed");
+    const cleanup: ExecResult["cleanup"] = { ...report, pid: this.pgid };
+    if (!report.confirmed) {
+      status = "unknown";
+      cleanup.note = `processes of group ${this.pgid} may still be running`;
+    } else if (!this.stopReason && report.termSent) {
+      cleanup.note = "background processes left by the command were ended";
+    }
+    return {
+      status,
+      ...(exitCode !== null ? { exitCode } : {}),
+      ...(exitSignal !== null ? { signal: exitSignal } : {}),
+      stdoutBytes: this.stdoutBytes,
+      stderrBytes: this.stderrBytes,
+      cleanup,
+    };
+  }
+}
+
+function closeSink(sink: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    sink.once("close", resolve);
+    sink.once("error", () => resolve());
+    sink.end();
+  });
+}
+
+function endOf(stream: Readable): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once("end", resolve);
+    stream.once("close", resolve);
+  });
+}

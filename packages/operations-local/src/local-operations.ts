@@ -1,0 +1,68 @@
+import { homedir } from "node:os";
+import type { Operations } from "@tackle/operations";
+import { exec } from "./exec.js";
+import { chmod, lstat, mkdir, readdir, readlink, realpath, remove, rename, stat, symlink } from "./files.js";
+import { openRead } from "./open-read.js";
+import { readFile } from "./read-file.js";
+import { createRipgrepSearch } from "./search.js";
+import { writeFile } from "./write-file.js";
+
+/** Options for {@link createLocalOperations}. */
+export interface LocalOperationsOptions {
+  /**
+   * ripgrep binary for `search`. Default: the one shipped by `@vscode/ripgrep`. A binary from
+   * PATH is used only when the host passes it here; nothing is ever downloaded.
+   * Pass `false` to offer no `search` (tools then use their portable walk).
+   */
+  rgPath?: string | false;
+  /** Base environment of every `exec` (default: `process.env` at call time). */
+  env?: NodeJS.ProcessEnv;
+  /** Default grace between SIGTERM and SIGKILL in ms (default 2000). */
+  killGraceMs?: number;
+  /** Idle grace for pipes held open after the shell exited, in ms (default 100). */
+  idleGraceMs?: number;
+}
+
+/** Defaults of DESIGN.md section 8 that this adapter applies. */
+export const LOCAL_EXEC_DEFAULTS = { killGraceMs: 2000, idleGraceMs: 100 } as const;
+
+/**
+ * `Operations` for this machine: files on node:fs/promises, commands in their own process group,
+ * search on the bundled ripgrep.
+ *
+ * @example
+ * ```ts
+ * const ops = createLocalOperations();
+ * const text = new TextDecoder().decode(await ops.readFile("/etc/hostname"));
+ * const result = await ops.exec("ls", { shell: "bash", cwd: "/tmp", timeoutMs: 10_000 });
+ * ```
+ */
+export function createLocalOperations(options: LocalOperationsOptions = {}): Operations {
+  const execConfig = () => ({
+    baseEnv: options.env ?? process.env,
+    killGraceMs: options.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,
+    idleGraceMs: options.idleGraceMs ?? LOCAL_EXEC_DEFAULTS.idleGraceMs,
+  });
+  const search = options.rgPath === false ? undefined : createRipgrepSearch(options.rgPath);
+  return {
+    id: "local",
+    platform: process.platform === "win32" ? "win32" : "posix",
+    homeDir: homedir(),
+    stat,
+    lstat,
+    realpath,
+    readlink,
+    readFile,
+    openRead,
+    writeFile,
+    mkdir,
+    readdir,
+    remove,
+    symlink,
+    rename,
+    chmod,
+    exec: (command, execOptions) => exec(command, execOptions, execConfig()),
+    ...(search ? { search } : {}),
+    dispose: async () => undefined,
+  };
+}

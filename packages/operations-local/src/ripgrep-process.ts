@@ -1,0 +1,101 @@
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { OperationError, throwIfAborted, toOperationError } from "@tackle/operations";
+
+/** Most stderr kept for an error message. */
+const MAX_STDERR_CHARS = 16 * 1024;
+
+/** One ripgrep run. */
+export interface RipgrepRun {
+  rgPath: string;
+  args: string[];
+  /** Record separator of the output: "\n" for `--json`, "\0" for `--files -0`. */
+  separator: "\n" | "\0";
+  signal: AbortSignal | undefined;
+  operation: string;
+  path: string;
+  /** Directory rg runs in: globs with a `/` are matched relative to it. */
+  cwd: string;
+}
+
+/**
+ * Runs ripgrep and yields its output records as they arrive. Leaving the loop early (the
+ * caller's limit was reached) or an abort kills rg at once instead of draining it. Exit code 1
+ * (nothing found) is not an error; exit code 2 with no output is, mapped by what rg reports.
+ */
+export async function* ripgrepRecords(run: RipgrepRun): AsyncGenerator<string> {
+  const { signal, operation, path } = run;
+  throwIfAborted(signal, operation);
+  const child = await spawnRipgrep(run);
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text: string) => {
+    if (stderr.length < MAX_STDERR_CHARS) stderr += text;
+  });
+  const closed = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  const kill = () => child.kill("SIGKILL");
+  signal?.addEventListener("abort", kill, { once: true });
+  let records = 0;
+  try {
+    child.stdout.setEncoding("utf8");
+    let pending = "";
+    for await (const text of child.stdout as AsyncIterable<string>) {
+      const parts = (pending + text).split(run.separator);
+      pending = parts.pop() ?? "";
+      for (const record of parts) {
+        throwIfAborted(signal, operation);
+        records++;
+        yield record;
+      }
+    }
+    if (pending) {
+      records++;
+      yield pending;
+    }
+    const code = await closed;
+    throwIfAborted(signal, operation);
+    if (code === 2 && records === 0) throw ripgrepError(stderr, operation, path);
+  } finally {
+    signal?.removeEventListener("abort", kill);
+    if (child.exitCode === null && child.signalCode === null) kill();
+  }
+}
+
+function spawnRipgrep(run: RipgrepRun): Promise<ChildProcessByStdio<null, Readable, Readable>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(run.rgPath, run.args, {
+      cwd: run.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    child.once("spawn", () => resolve(child));
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "ENOENT"
+          ? new OperationError("not_supported", `${run.operation}: ripgrep not found at ${run.rgPath}`, {
+              operation: run.operation,
+              cause: error,
+            })
+          : toOperationError(error, { operation: run.operation }),
+      );
+    });
+  });
+}
+
+/**
+ * rg reports a bad pattern or glob only as text on stderr with exit code 2. This is the one
+ * place that reads it, so callers get a code: the message itself is kept verbatim for the user.
+ */
+function ripgrepError(stderr: string, operation: string, path: string): OperationError {
+  const message = stderr.trim().replace(/^rg: /, "");
+  if (/regex parse error|error parsing glob|the literal .* is not allowed|invalid/i.test(message)) {
+    return new OperationError("invalid_argument", `${operation}: ${message}`, { operation, path });
+  }
+  if (/permission denied/i.test(message)) {
+    return new OperationError("permission_denied", `${operation}: ${message}`, { operation, path });
+  }
+  return new OperationError("unknown", `${operation}: ripgrep failed: ${message || "exit code 2"}`, {
+    operation,
+    path,
+  });
+}

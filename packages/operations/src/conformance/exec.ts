@@ -1,0 +1,189 @@
+import { describe, expect } from "vitest";
+import type { ExecOptions, ExecResult, OutputChunk } from "../types.js";
+import {
+  type ConformanceOptions,
+  concatBytes,
+  expectCode,
+  type SuiteContext,
+  scaledIt,
+  text,
+} from "./context.js";
+
+interface Captured {
+  result: ExecResult;
+  chunks: OutputChunk[];
+  stdout: string;
+  stderr: string;
+}
+
+/** Checks of `exec`: exit codes, streams, cwd, env, timeout, abort, cleanup, outputPath. */
+export function describeExecChecks(get: () => SuiteContext, options: Required<ConformanceOptions>): void {
+  const check = scaledIt(options);
+  const run = async (command: string, options: Partial<ExecOptions> = {}): Promise<Captured> => {
+    const chunks: OutputChunk[] = [];
+    const result = await get().ops.exec(command, {
+      shell: get().options.shells[0] ?? "sh",
+      cwd: get().root,
+      onChunk: (chunk) => chunks.push(chunk),
+      ...options,
+    });
+    const pick = (stream: OutputChunk["stream"]) =>
+      text(concatBytes(chunks.filter((chunk) => chunk.stream === stream).map((chunk) => chunk.bytes)));
+    return { result, chunks, stdout: pick("stdout"), stderr: pick("stderr") };
+  };
+  /** True when process `pid` still runs in the environment (asked through the adapter itself). */
+  const isRunning = async (pid: string): Promise<boolean> => {
+    const probe = await run(`kill -0 ${pid} 2>/dev/null && ! grep -qs '^State:.*Z' /proc/${pid}/status`);
+    return probe.result.exitCode === 0;
+  };
+
+  describe("exec", () => {
+    check("exit code 0 is completed, non-zero is failed with the code", async () => {
+      const ok = await run("exit 0");
+      expect(ok.result).toMatchObject({ status: "completed", exitCode: 0 });
+      const bad = await run("exit 3");
+      expect(bad.result).toMatchObject({ status: "failed", exitCode: 3 });
+      expect(bad.result.cleanup.termSent).toBe(false);
+    });
+    check("separates stdout and stderr, counts bytes, numbers chunks 0,1,2... in order", async () => {
+      const { result, chunks, stdout, stderr } = await run("echo out; echo err >&2; echo more");
+      expect(stdout).toBe("out\nmore\n");
+      expect(stderr).toBe("err\n");
+      expect(result.stdoutBytes).toBe(9);
+      expect(result.stderrBytes).toBe(4);
+      expect(chunks.map((chunk) => chunk.seq)).toEqual(chunks.map((_, index) => index));
+      expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
+    });
+    check(
+      "delivers large output completely",
+      async () => {
+        const { result, stdout } = await run(
+          "i=0; while [ $i -lt 20000 ]; do echo line-$i; i=$((i+1)); done",
+        );
+        const lines = stdout.split("\n");
+        expect(lines.length).toBe(20001);
+        expect(lines[19999]).toBe("line-19999");
+        expect(result.stdoutBytes).toBe(stdout.length);
+      },
+      60_000,
+    );
+    check("runs in cwd (a directory with spaces and unicode)", async () => {
+      const dir = get().path("exec cwd ü");
+      await get().ops.mkdir(dir);
+      const { stdout } = await run("pwd", { cwd: dir });
+      expect(stdout.trim()).toBe(await get().ops.realpath(dir));
+    });
+    check("a missing cwd rejects with not_found", async () => {
+      await expectCode(run("true", { cwd: get().path("no-such-cwd") }), "not_found");
+    });
+    check("merges env over the base environment; undefined removes a variable", async () => {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+      const { stdout } = await run('printf "%s|%s|%s" "$TACKLE_A" "${HOME-unset}" "${PATH:+haspath}"', {
+        env: { TACKLE_A: "a b=c", HOME: undefined },
+      });
+      expect(stdout).toBe("a b=c|unset|haspath");
+    });
+    check("stdin is closed: a reading command sees end of input at once", async () => {
+      const { result, stdout } = await run('cat; read line; echo "read=$?"');
+      expect(result.status).toBe("completed");
+      expect(stdout).toBe("read=1\n");
+    });
+    for (const shell of ["sh", "bash"] as const) {
+      check(`runs in ${shell} when declared`, async () => {
+        if (!get().options.shells.includes(shell)) {
+          // Declared absent: nothing to prove about this shell beyond the declaration itself.
+          expect(get().options.shells).not.toContain(shell);
+          return;
+        }
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+        const { stdout } = await run(shell === "bash" ? 'echo "${BASH_VERSION:+bash}"' : "echo sh", {
+          shell,
+        });
+        expect(stdout).toBe(shell === "bash" ? "bash\n" : "sh\n");
+      });
+    }
+    check(
+      "a timeout ends the tree: status timed-out, SIGTERM sent and confirmed",
+      async () => {
+        const { result, stdout } = await run("echo started; sleep 30", { timeoutMs: 500 });
+        expect(stdout).toBe("started\n");
+        expect(result.status).toBe("timed-out");
+        expect(result.exitCode).not.toBe(0);
+        expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+      },
+      30_000,
+    );
+    check(
+      "an abort during the call ends the tree: status cancelled",
+      async () => {
+        const controller = new AbortController();
+        const pending = run("sleep 30 & echo $!; wait", {
+          signal: controller.signal,
+          onChunk: () => controller.abort(),
+        });
+        const { result, stdout } = await pending;
+        expect(result.status).toBe("cancelled");
+        expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+        expect(await isRunning(stdout.trim())).toBe(false);
+      },
+      30_000,
+    );
+    check(
+      "a command ignoring SIGTERM gets SIGKILL after the grace period",
+      async () => {
+        const { result, stdout } = await run("trap '' TERM; sleep 60 & echo $!; wait", {
+          timeoutMs: 500,
+          killGraceMs: 500,
+        });
+        expect(result.status).toBe("timed-out");
+        expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
+        expect(await isRunning(stdout.trim())).toBe(false);
+      },
+      30_000,
+    );
+    check(
+      "a background child holding stdout does not hang the call and does not outlive it",
+      async () => {
+        const { result, stdout } = await run("sleep 100 & echo $!");
+        expect(result.status).toBe("completed");
+        expect(result.exitCode).toBe(0);
+        expect(await isRunning(stdout.trim())).toBe(false);
+      },
+      30_000,
+    );
+    check(
+      "a grandchild holding stderr in a subshell does not hang the call",
+      async () => {
+        const { result, stdout } = await run("(sh -c 'sleep 100' >&2 &) ; echo done");
+        expect(result.status).toBe("completed");
+        expect(stdout).toBe("done\n");
+      },
+      30_000,
+    );
+    check("a command killed by a signal is failed, with the signal or exit code 128+n", async () => {
+      const { result } = await run("kill -9 $$");
+      expect(result.status).toBe("failed");
+      expect(result.signal === "SIGKILL" || result.exitCode === 137).toBe(true);
+    });
+    check("outputPath appends both streams in arrival order and still streams chunks", async () => {
+      const file = get().path("exec-output.log");
+      await get().ops.writeFile(file, "before\n");
+      const { result, stdout } = await run("echo one; echo two >&2; echo three", { outputPath: file });
+      expect(stdout).toBe("one\nthree\n");
+      const written = text(await get().ops.readFile(file));
+      expect(written.startsWith("before\n")).toBe(true);
+      const lines = written.split("\n");
+      expect([...lines].sort()).toEqual(["", "before", "one", "three", "two"]);
+      expect(lines.indexOf("one")).toBeLessThan(lines.indexOf("three"));
+      expect(result.stdoutBytes + result.stderrBytes).toBe(written.length - "before\n".length);
+    });
+    check("outputPath with streamChunks false writes everything to the file, no chunks needed", async () => {
+      const file = get().path("exec-direct.log");
+      const { result } = await run("echo a; echo b >&2; exit 4", { outputPath: file, streamChunks: false });
+      expect(result).toMatchObject({ status: "failed", exitCode: 4 });
+      const written = text(await get().ops.readFile(file));
+      expect([...written.split("\n")].sort()).toEqual(["", "a", "b"]);
+      expect(result.stdoutBytes + result.stderrBytes).toBe(written.length);
+    });
+  });
+}

@@ -1,0 +1,167 @@
+import { describe, expect } from "vitest";
+import type { GrepEvent, GrepRequest, SearchOperations } from "../types.js";
+import {
+  type ConformanceOptions,
+  collect,
+  expectCode,
+  type SuiteContext,
+  scaledIt,
+  sorted,
+} from "./context.js";
+import { IGNORED_NEEDLE_FILES, NEEDLE_MATCHES, SEARCH_TREE } from "./fixture.js";
+
+/** Checks of `ops.search` against the search fixture (a repo with a nested repo). */
+export function describeSearchChecks(get: () => SuiteContext, options: Required<ConformanceOptions>): void {
+  const check = scaledIt(options);
+  const dir = (...parts: string[]) => get().path("search", ...parts);
+  const search = (): SearchOperations => {
+    const found = get().ops.search;
+    if (!found) throw new Error("the adapter has no `search`; declare { search: false } if that is intended");
+    return found;
+  };
+  const grep = (request: Partial<GrepRequest> & { pattern: string }) =>
+    collect(search().grep({ path: dir(), ...request }));
+  const matches = (events: GrepEvent[]) =>
+    sorted(
+      events.filter((event) => event.type === "match").map((event) => `${event.path}:${event.lineNumber}`),
+    );
+
+  describe("search.grep", () => {
+    check("finds matches in hidden files and nested repos; skips .gitignored files and .git", async () => {
+      const events = await grep({ pattern: "NEEDLE" });
+      expect(matches(events)).toEqual(sorted(NEEDLE_MATCHES));
+      const main = events.find((event) => event.path === "src/main.ts");
+      expect(main).toEqual({ type: "match", path: "src/main.ts", lineNumber: 2, line: "// NEEDLE in main" });
+    });
+    check("reports lines without their terminator (CRLF included)", async () => {
+      const events = await grep({ pattern: "NEEDLE crlf" });
+      expect(events).toEqual([{ type: "match", path: "crlf.txt", lineNumber: 1, line: "NEEDLE crlf" }]);
+    });
+    check("includeIgnored adds .gitignored files (the nested repo's too) but never .git", async () => {
+      const files = sorted([
+        ...new Set((await grep({ pattern: "NEEDLE", includeIgnored: true })).map((e) => e.path)),
+      ]);
+      expect(files).toEqual(
+        sorted([...NEEDLE_MATCHES.map((entry) => entry.split(":")[0]!), ...IGNORED_NEEDLE_FILES]),
+      );
+    });
+    check("ignoreCase matches other cases", async () => {
+      expect(matches(await grep({ pattern: "needle in lower" }))).toEqual(["src/util.ts:1"]);
+      expect(matches(await grep({ pattern: "NEEDLE IN LOWER" }))).toEqual([]);
+      expect(matches(await grep({ pattern: "NEEDLE IN LOWER", ignoreCase: true }))).toEqual([
+        "src/util.ts:1",
+      ]);
+    });
+    check("a regex by default, a fixed string with literal", async () => {
+      expect(matches(await grep({ pattern: "a.c" }))).toEqual(["docs/readme.md:1", "docs/readme.md:2"]);
+      expect(matches(await grep({ pattern: "a.c", literal: true }))).toEqual(["docs/readme.md:1"]);
+      expect(matches(await grep({ pattern: "(", literal: true }))).toEqual([]);
+    });
+    check("a pattern that looks like a flag is searched for, not parsed", async () => {
+      expect(await grep({ pattern: "-e" })).toEqual([
+        { type: "match", path: "flags.txt", lineNumber: 2, line: "-e flag-like" },
+      ]);
+      expect(matches(await grep({ pattern: "--help", literal: true }))).toEqual(["flags.txt:3"]);
+    });
+    check("context adds the lines around a match as context events", async () => {
+      const events = await grep({ pattern: "NEEDLE in main", context: 1 });
+      expect(events).toEqual([
+        { type: "context", path: "src/main.ts", lineNumber: 1, line: "const a = 1;" },
+        { type: "match", path: "src/main.ts", lineNumber: 2, line: "// NEEDLE in main" },
+        { type: "context", path: "src/main.ts", lineNumber: 3, line: "const b = 2;" },
+      ]);
+    });
+    check("glob filters files, also with a directory part", async () => {
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "*.ts" }))).toEqual([
+        "src/deep/more.ts:1",
+        "src/main.ts:2",
+      ]);
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "src/*.ts" }))).toEqual(["src/main.ts:2"]);
+    });
+    check("maxMatches stops after that many matches", async () => {
+      const events = await grep({ pattern: "MANY", maxMatches: 5 });
+      expect(events.filter((event) => event.type === "match").length).toBe(5);
+      expect((await grep({ pattern: "MANY" })).length).toBe(1000);
+    });
+    check("a file path searches that file; paths are its name", async () => {
+      expect(matches(await grep({ pattern: "NEEDLE", path: dir("src", "main.ts") }))).toEqual(["main.ts:2"]);
+    });
+    check("a subdirectory path gives paths relative to it", async () => {
+      expect(matches(await grep({ pattern: "NEEDLE", path: dir("src") }))).toEqual([
+        "deep/more.ts:1",
+        "main.ts:2",
+      ]);
+    });
+    check("an invalid regex is invalid_argument", async () => {
+      await expectCode(grep({ pattern: "(unclosed" }), "invalid_argument");
+    });
+    check("a missing path is not_found", async () => {
+      await expectCode(grep({ pattern: "x", path: dir("missing") }), "not_found");
+    });
+    check("aborts with aborted, before and during", async () => {
+      await expectCode(
+        collect(search().grep({ pattern: "MANY", path: dir() }, { signal: AbortSignal.abort() })),
+        "aborted",
+      );
+      const controller = new AbortController();
+      const during = async () => {
+        for await (const _event of search().grep(
+          { pattern: "MANY", path: dir() },
+          { signal: controller.signal },
+        )) {
+          controller.abort();
+        }
+      };
+      await expectCode(during, "aborted");
+    });
+  });
+
+  describe("search.files", () => {
+    const visible = sorted(
+      Object.keys(SEARCH_TREE).filter(
+        (path) =>
+          !path.startsWith(".git/") &&
+          !path.startsWith("nested/.git/") &&
+          !IGNORED_NEEDLE_FILES.includes(path),
+      ),
+    );
+    const files = async (request: {
+      glob?: string;
+      limit?: number;
+      includeIgnored?: boolean;
+      path?: string;
+    }) => sorted(await collect(search().files({ path: dir(), ...request })));
+
+    check("lists files (hidden included, .gitignored and .git excluded) relative to path", async () => {
+      expect(await files({})).toEqual(visible);
+    });
+    check("includeIgnored lists .gitignored files but not .git", async () => {
+      expect(await files({ includeIgnored: true })).toEqual(sorted([...visible, ...IGNORED_NEEDLE_FILES]));
+    });
+    check("a glob without / matches at any depth", async () => {
+      expect(await files({ glob: "*.ts" })).toEqual(["src/deep/more.ts", "src/main.ts", "src/util.ts"]);
+      expect(await files({ glob: "ünï.txt" })).toEqual(["space dir/ünï.txt"]);
+    });
+    check("a glob with / is anchored at path", async () => {
+      expect(await files({ glob: "src/*.ts" })).toEqual(["src/main.ts", "src/util.ts"]);
+      expect(await files({ glob: "src/**/*.ts" })).toEqual([
+        "src/deep/more.ts",
+        "src/main.ts",
+        "src/util.ts",
+      ]);
+      expect(await files({ glob: "**/more.ts" })).toEqual(["src/deep/more.ts"]);
+    });
+    check("limit stops after that many paths", async () => {
+      const listed = await files({ limit: 3 });
+      expect(listed.length).toBe(3);
+      for (const path of listed) expect(visible).toContain(path);
+    });
+    check("a subdirectory lists relative to it", async () => {
+      expect(await files({ path: dir("nested") })).toEqual([".gitignore", "kept.txt"]);
+    });
+    check("a missing path is not_found; an aborted signal is aborted", async () => {
+      await expectCode(collect(search().files({ path: dir("missing") })), "not_found");
+      await expectCode(collect(search().files({ path: dir() }, { signal: AbortSignal.abort() })), "aborted");
+    });
+  });
+}
