@@ -134,6 +134,19 @@ describe("edit engine: already applied and not found", () => {
     expect(result.outcomes[0]).toMatchObject({ status: "already_applied", lines: [1] });
   });
 
+  it("applies the other edits and notes the one that is already applied", () => {
+    const result = plan("a = 1\nb = 2\n", [
+      { oldText: "a = 1", newText: "a = 10" },
+      { oldText: "b = 1", newText: "b = 2" },
+    ]);
+    expect(result.text).toBe("a = 10\nb = 2\n");
+    expect(result.outcomes.map((outcome) => outcome.status)).toEqual(["applied", "already_applied"]);
+  });
+
+  it("does not call an edit applied when newText is blank", () => {
+    expect(errorOf(() => plan("a\n", [{ oldText: "zzz", newText: "" }])).code).toBe("no_match");
+  });
+
   it("shows the closest region with line numbers and the first differing line", () => {
     const text = ["a", "function total(items) {", "  let sum = 0;", "  return sum;", "}", "z"].join("\n");
     const error = errorOf(() =>
@@ -160,6 +173,15 @@ describe("edit engine: line endings", () => {
       { oldText: "c", newText: "C1\nC2" },
     ]);
     expect(result.text).toBe("A\r\nb\nC1\r\nC2\r\nd\n");
+  });
+
+  it("matches an oldText sent with CRLF against an LF file, and fuzzily inside a CRLF file", () => {
+    expect(plan("a\nb\n", [{ oldText: "a\r\nb", newText: "x\r\ny" }]).text).toBe("x\ny\n");
+    const result = plan("say(\u201Chi\u201D)\r\nnext\r\n", [
+      { oldText: 'say("hi")\nnext', newText: "done\nnext" },
+    ]);
+    expect(result.outcomes[0]?.matcher).toBe("fuzzy:quotes");
+    expect(result.text).toBe("done\r\nnext\r\n");
   });
 
   it("maps LF offsets back to the original CRLF text", () => {

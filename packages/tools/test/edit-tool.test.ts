@@ -142,6 +142,13 @@ describe("edit tool on real files", () => {
     expect(Buffer.compare(await readFile(file("latin1.txt")), bytes)).toBe(0);
   });
 
+  it("refuses newText that UTF-8 cannot store (a lone surrogate)", async () => {
+    await put("s.txt", "a\n");
+    const outcome = await invokeTool(edit, { path: "s.txt", edits: [{ oldText: "a", newText: "\uD800" }] });
+    expect(outcome).toMatchObject({ isError: true, errorCode: "encoding" });
+    expect(await readFile(file("s.txt"), "utf8")).toBe("a\n");
+  });
+
   it("says an edit is already applied instead of failing", async () => {
     await put("v.txt", "version = 2\n");
     const outcome = await invokeTool(edit, {

@@ -13,34 +13,47 @@ export interface ClosestRegion {
 }
 
 /** Above this many lines the whole-file similarity scan is skipped (an identical line still anchors). */
-const FULL_SCAN_MAX_LINES = 50_000;
+const FULL_SCAN_MAX_LINES = 200_000;
 /** Lines shorter than this (after trimming) are too common to anchor a region ("}", ""). */
 const MIN_ANCHOR_LENGTH = 4;
 
-function bigrams(text: string): Map<string, number> {
-  const grams = new Map<string, number>();
+function bigramCounts(text: string): Map<number, number> {
+  const grams = new Map<number, number>();
   for (let i = 0; i < text.length - 1; i++) {
-    const gram = text.slice(i, i + 2);
+    const gram = text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1);
     grams.set(gram, (grams.get(gram) ?? 0) + 1);
   }
   return grams;
 }
 
-/** Dice coefficient over character bigrams: 1 for equal strings, 0 for nothing in common. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return 1;
-  if (a.length < 2 || b.length < 2) return 0;
-  const left = bigrams(a);
-  let shared = 0;
-  for (let i = 0; i < b.length - 1; i++) {
-    const gram = b.slice(i, i + 2);
-    const count = left.get(gram) ?? 0;
-    if (count > 0) {
-      shared += 1;
-      left.set(gram, count - 1);
+/**
+ * Dice coefficient over character bigrams against a fixed `anchor`: 1 for equal strings, 0 for
+ * nothing in common. The anchor's bigrams are counted once, so scanning many lines stays cheap.
+ */
+export function similarityTo(anchor: string): (text: string) => number {
+  const counts = bigramCounts(anchor);
+  return (text) => {
+    if (text === anchor) return 1;
+    if (text.length < 2 || anchor.length < 2) return 0;
+    const used = new Map<number, number>();
+    let shared = 0;
+    for (let i = 0; i < text.length - 1; i++) {
+      const gram = text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1);
+      const available = counts.get(gram);
+      if (available === undefined) continue;
+      const taken = used.get(gram) ?? 0;
+      if (taken < available) {
+        shared += 1;
+        used.set(gram, taken + 1);
+      }
     }
-  }
-  return (2 * shared) / (a.length - 1 + b.length - 1);
+    return (2 * shared) / (anchor.length - 1 + text.length - 1);
+  };
+}
+
+/** Dice coefficient over character bigrams of two strings. */
+export function similarity(a: string, b: string): number {
+  return similarityTo(a)(b);
 }
 
 function scoreWindow(index: FuzzyIndex, old: readonly string[], start: number): number {
@@ -74,10 +87,16 @@ export function findClosestRegion(index: FuzzyIndex, oldText: string): ClosestRe
   if (candidates.size === 0 && index.lines.length <= FULL_SCAN_MAX_LINES) {
     const anchor = oldLines.findIndex((line) => line.trim().length >= MIN_ANCHOR_LENGTH);
     if (anchor !== -1) {
+      const anchorText = (oldLines[anchor] as string).trim();
+      const similarityOf = similarityTo(anchorText);
       let best = -1;
       let bestScore = 0.5;
       for (let i = 0; i < index.lines.length; i++) {
-        const score = similarity(index.comparable(i).trim(), (oldLines[anchor] as string).trim());
+        const line = index.comparable(i).trim();
+        // Dice can not exceed 2*min/(sum) of the lengths: skip lines too short or long to win.
+        const bound = (2 * Math.min(line.length, anchorText.length)) / (line.length + anchorText.length);
+        if (bound <= bestScore) continue;
+        const score = similarityOf(line);
         if (score > bestScore) {
           bestScore = score;
           best = i;

@@ -38,7 +38,8 @@ export function noMatchMessage(index: number, path: string, region: ClosestRegio
   const diff = region.firstDifference
     ? `\nFirst difference at line ${region.firstDifference.line}:\n  file:    ${JSON.stringify(cut(region.firstDifference.file))}\n  oldText: ${JSON.stringify(cut(region.firstDifference.oldText))}`
     : "";
-  return `${head} Closest region, lines ${region.startLine}-${last}:\n${numbered}${more}${diff}\n${next}`;
+  const span = last === region.startLine ? `line ${last}` : `lines ${region.startLine}-${last}`;
+  return `${head} Closest region, ${span}:\n${numbered}${more}${diff}\n${next}`;
 }
 
 export function ambiguousMessage(
