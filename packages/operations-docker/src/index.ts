@@ -1,1 +1,8 @@
-export {};
+export { createDockerOperations, type DockerOperationsOptions } from "./docker-operations.js";
+export type { DockerConnection } from "./engine-connection.js";
+export { type DockerFailureReason, DockerOperationError } from "./engine-error.js";
+export {
+  type SessionContainer,
+  type SessionContainerOptions,
+  startSessionContainer,
+} from "./session-container.js";

@@ -1,0 +1,225 @@
+import { randomBytes } from "node:crypto";
+import { posix } from "node:path";
+import {
+  type CallOptions,
+  type DirEntry,
+  type FileStat,
+  type FileType,
+  type MkdirOptions,
+  type OpenReadOptions,
+  OperationError,
+  type ReadFileOptions,
+  type RemoveOptions,
+  throwIfAborted,
+  toOperationError,
+  type WriteFileOptions,
+} from "@tackle/operations";
+import type { ContainerClient } from "./container-client.js";
+import { DockerOperationError } from "./engine-error.js";
+import { type FileScript, fileScript, SCRIPT_EXIT } from "./file-scripts.js";
+
+const TYPE_BITS = 0o170000;
+const TYPE_OF_BITS: Record<number, FileType> = { 16807: "file", 9604: "directory", 21609: "symlink" };
+const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l: "symlink", o: "other" };
+
+/**
+ * The file half of `Operations` inside a container: each call is one exec of a short POSIX sh
+ * script using busybox-level tools only (`stat -c`, `realpath`, `readlink`, `tail -c +N`, `mv`),
+ * run as the adapter's user so the container's own permissions apply.
+ */
+export class ContainerFiles {
+  constructor(private readonly client: ContainerClient) {}
+
+  async stat(path: string, options?: CallOptions): Promise<FileStat> {
+    return parseStat(await this.script("stat", "stat", path, [path, "-L"], options));
+  }
+
+  async lstat(path: string, options?: CallOptions): Promise<FileStat> {
+    return parseStat(await this.script("lstat", "stat", path, [path, ""], options));
+  }
+
+  async realpath(path: string, options?: CallOptions): Promise<string> {
+    return withoutNewline(await this.script("realpath", "realpath", path, [path], options));
+  }
+
+  async readlink(path: string, options?: CallOptions): Promise<string> {
+    return withoutNewline(await this.script("readlink", "readlink", path, [path], options));
+  }
+
+  async readdir(path: string, options?: CallOptions): Promise<DirEntry[]> {
+    const out = await this.script("readdir", "readdir", path, [path], options);
+    const entries: DirEntry[] = [];
+    for (const record of out.toString("utf8").split("\0")) {
+      if (record.length < 2) continue;
+      entries.push({ name: record.slice(1), type: TYPE_OF_LETTER[record[0] ?? "o"] ?? "other" });
+    }
+    return entries;
+  }
+
+  async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
+    const max = options.maxBytes === undefined ? "" : String(options.maxBytes);
+    const bytes = await this.script("readFile", "read", path, [path, max, "0"], options);
+    if (options.maxBytes !== undefined && bytes.length > options.maxBytes) {
+      // The file grew between the size check and the read.
+      throw toOperationError(Object.assign(new Error("too large"), { code: "EFBIG" }), {
+        operation: "readFile",
+        path,
+      });
+    }
+    return bytes;
+  }
+
+  /** Streams `tail -c +N` output frame by frame: the engine socket is paused while the caller is. */
+  async *openRead(path: string, options: OpenReadOptions = {}): AsyncGenerator<Uint8Array> {
+    const start = options.start ?? 0;
+    checkPath(path, "openRead");
+    if (!Number.isSafeInteger(start) || start < 0) {
+      throw new OperationError(
+        "invalid_argument",
+        `openRead: start must be a byte offset >= 0, got ${start}`,
+        {
+          operation: "openRead",
+          path,
+        },
+      );
+    }
+    throwIfAborted(options.signal, "openRead");
+    const process = await this.client.start(["sh", "-c", fileScript("read"), "sh", path, "", String(start)], {
+      operation: "openRead",
+      path,
+    });
+    const onAbort = () => process.detach();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      try {
+        for await (const frame of process.frames) {
+          if (frame.stream === "stdout") yield frame.bytes;
+        }
+      } catch (error) {
+        throwIfAborted(options.signal, "openRead");
+        throw this.client.fail(error, "openRead", path);
+      }
+      throwIfAborted(options.signal, "openRead");
+      this.check(await process.exitCode(), "openRead", path);
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+      process.detach();
+    }
+  }
+
+  async writeFile(path: string, data: Uint8Array | string, options: WriteFileOptions = {}): Promise<void> {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    const mode = ((options.mode ?? 0o644) & 0o7777).toString(8);
+    const suffix = `tackle-${randomBytes(6).toString("hex")}`;
+    await this.script("writeFile", "write", path, [path, mode, suffix, String(bytes.length)], options, bytes);
+  }
+
+  async mkdir(path: string, options: MkdirOptions = {}): Promise<void> {
+    await this.script("mkdir", "mkdir", path, [path, options.recursive ? "-p" : ""], options);
+  }
+
+  async remove(path: string, options: RemoveOptions = {}): Promise<void> {
+    await this.script(
+      "remove",
+      "remove",
+      path,
+      [path, options.recursive ? "r" : "", options.force ? "f" : ""],
+      options,
+    );
+  }
+
+  async symlink(target: string, path: string, options?: CallOptions): Promise<void> {
+    if (target.length === 0 || target.includes("\0")) {
+      throw new OperationError("invalid_argument", "symlink: target must be a non-empty string without NUL", {
+        operation: "symlink",
+        path,
+      });
+    }
+    await this.script("symlink", "symlink", path, [target, path], options);
+  }
+
+  async rename(from: string, to: string, options?: CallOptions): Promise<void> {
+    checkPath(to, "rename");
+    await this.script("rename", "rename", from, [from, to], options);
+  }
+
+  async chmod(path: string, mode: number, options?: CallOptions): Promise<void> {
+    await this.script("chmod", "chmod", path, [path, (mode & 0o7777).toString(8)], options);
+  }
+
+  /** Runs one file script and returns its stdout, or throws the failure class it reported. */
+  private async script(
+    operation: string,
+    name: FileScript,
+    path: string,
+    args: string[],
+    options: CallOptions | undefined,
+    stdin?: Uint8Array,
+  ): Promise<Buffer> {
+    checkPath(path, operation);
+    throwIfAborted(options?.signal, operation);
+    const result = await this.client.run(["sh", "-c", fileScript(name), "sh", ...args], {
+      operation,
+      path,
+      ...(options?.signal ? { signal: options.signal } : {}),
+      ...(stdin ? { stdin } : {}),
+    });
+    this.check(result.exitCode, operation, path, result.stderr);
+    return result.stdout;
+  }
+
+  private check(exitCode: number | undefined, operation: string, path: string, stderr?: Buffer): void {
+    if (exitCode === 0) return;
+    if (exitCode === undefined) {
+      throw new DockerOperationError(
+        "container_not_running",
+        `${operation}: container ${this.client.containerName} stopped during the call`,
+        { operation, path },
+      );
+    }
+    const errno = SCRIPT_EXIT[exitCode];
+    if (errno) throw toOperationError(Object.assign(new Error(errno), { code: errno }), { operation, path });
+    const detail = stderr?.toString("utf8").trim();
+    throw new OperationError(
+      "unknown",
+      `${operation} failed in the container (exit ${exitCode})${detail ? `: ${detail}` : ""}`,
+      {
+        operation,
+        path,
+      },
+    );
+  }
+}
+
+/** Paths are absolute and NUL-free: they reach the container as exec arguments, never as text. */
+function checkPath(path: string, operation: string): void {
+  if (typeof path !== "string" || path.length === 0 || path.includes("\0") || !posix.isAbsolute(path)) {
+    throw new OperationError(
+      "invalid_argument",
+      `${operation}: path must be absolute and NUL-free: ${String(path)}`,
+      {
+        operation,
+        path: String(path).replaceAll("\0", "\\0"),
+      },
+    );
+  }
+}
+
+/** `stat -c '%f %s %Y %y'`: raw mode (hex), size, mtime seconds, mtime with nanoseconds. */
+function parseStat(out: Buffer): FileStat {
+  const [rawMode = "0", size = "0", seconds = "0", , clock = ""] = out.toString("utf8").trim().split(" ");
+  const mode = Number.parseInt(rawMode, 16);
+  const nanos = Number.parseInt((clock.split(".")[1] ?? "0").padEnd(9, "0").slice(0, 9), 10);
+  return {
+    type: TYPE_OF_BITS[mode & TYPE_BITS] ?? "other",
+    size: Number(size),
+    // Same formula as Node's `mtimeMs`, so equal instants compare equal across adapters.
+    mtimeMs: Number(seconds) * 1e3 + nanos / 1e6,
+    mode: mode & 0o7777,
+  };
+}
+
+function withoutNewline(out: Buffer): string {
+  const text = out.toString("utf8");
+  return text.endsWith("\n") ? text.slice(0, -1) : text;
+}

@@ -1,0 +1,143 @@
+import type { CallOptions, ExecOptions, ExecResult, Operations, SearchOperations } from "@tackle/operations";
+import { ContainerClient } from "./container-client.js";
+import { ContainerFiles } from "./container-files.js";
+import { createContainerSearch } from "./container-search.js";
+import { connectEngine, type DockerConnection } from "./engine-connection.js";
+import { DockerOperationError } from "./engine-error.js";
+import { bundledRipgrepFor, placedRipgrepPath, placeRipgrep } from "./ripgrep-placement.js";
+import { runCommand } from "./run-command.js";
+import { shellText } from "./shell-text.js";
+
+/**
+ * Options of {@link createDockerOperations}.
+ *
+ * @example
+ * ```ts
+ * const ops = await createDockerOperations({ container: "dev", user: "1000", workdir: "/work" });
+ * ```
+ */
+export interface DockerOperationsOptions {
+  /** Name or id of a running container. */
+  container: string;
+  /** How to reach the engine (default: `DOCKER_HOST`, else `/var/run/docker.sock`). */
+  docker?: DockerConnection;
+  /** User for every exec (`name`, `uid` or `uid:gid`; default: the container's user). */
+  user?: string;
+  /** Working directory of internal execs (default: the container's). Commands use `cwd`. */
+  workdir?: string;
+  /** Writable directory in the container for per-command control files (default `/tmp`). */
+  tempDir?: string;
+  /**
+   * Where `search` gets ripgrep when the container has no `rg` on its PATH: a host path to a
+   * static Linux rg binary for the container's architecture, copied into the container through
+   * the archive endpoint. Default: the binary of `@vscode/ripgrep` when the host is Linux with
+   * the container's architecture. `false`: never copy; `search` is then left undefined and the
+   * tools use their portable search.
+   */
+  ripgrepPath?: string | false;
+}
+
+/** What one probe exec learns about the container at creation. */
+interface ContainerFacts {
+  home: string | undefined;
+  machine: string;
+  rg: string | undefined;
+}
+
+/**
+ * Reports facts line by line: HOME, `uname -m`, then the path of a usable rg: on the PATH, or
+ * one placed earlier at `$1` (or nothing).
+ */
+const PROBE_SCRIPT = shellText`
+printf '%s\n' "$HOME"
+uname -m
+if command -v rg >/dev/null 2>&1; then command -v rg; elif [ -x "$1" ]; then printf '%s\n' "$1"; fi
+`;
+
+/**
+ * `Operations` inside an existing running container, over the Docker Engine API (dockerode): no
+ * `docker` CLI. Files go through short busybox-level sh scripts run by exec as `user`, commands
+ * run in their own process group, `search` runs ripgrep inside the container.
+ *
+ * Rejects with a {@link DockerOperationError} when the engine is unreachable or refuses the
+ * caller, the container does not exist or is not running, or the user is unknown to it.
+ *
+ * @example
+ * ```ts
+ * const ops = await createDockerOperations({ container: "dev" });
+ * const result = await ops.exec("ls", { shell: "sh", cwd: "/" });
+ * ```
+ */
+export async function createDockerOperations(options: DockerOperationsOptions): Promise<Operations> {
+  const { docker, endpoint } = connectEngine(options.docker);
+  const tempDir = options.tempDir ?? "/tmp";
+  const client = new ContainerClient(docker, options.container, endpoint, options.user, options.workdir);
+  const facts = await probe(client, tempDir);
+  const files = new ContainerFiles(client);
+
+  let rg = facts.rg;
+  if (rg === undefined && options.ripgrepPath !== false) {
+    const hostRg = options.ripgrepPath ?? (await bundledRipgrepFor(facts.machine));
+    if (hostRg) rg = await placeRipgrep(client, tempDir, hostRg);
+  }
+  const search: SearchOperations | undefined = rg ? createContainerSearch(client, files, rg) : undefined;
+  const context = { client, tempDir };
+
+  const operations: Operations = {
+    id: `docker://${options.container}`,
+    platform: "posix",
+    ...(facts.home ? { homeDir: facts.home } : {}),
+    stat: (path, callOptions) => files.stat(path, callOptions),
+    lstat: (path, callOptions) => files.lstat(path, callOptions),
+    realpath: (path, callOptions) => files.realpath(path, callOptions),
+    readlink: (path, callOptions) => files.readlink(path, callOptions),
+    readFile: (path, callOptions) => files.readFile(path, callOptions),
+    openRead: (path, callOptions) => files.openRead(path, callOptions),
+    writeFile: (path, data, callOptions) => files.writeFile(path, data, callOptions),
+    mkdir: (path, callOptions) => files.mkdir(path, callOptions),
+    readdir: (path, callOptions) => files.readdir(path, callOptions),
+    remove: (path, callOptions) => files.remove(path, callOptions),
+    symlink: (target, path, callOptions?: CallOptions) => files.symlink(target, path, callOptions),
+    rename: (from, to, callOptions?: CallOptions) => files.rename(from, to, callOptions),
+    chmod: (path, mode, callOptions?: CallOptions) => files.chmod(path, mode, callOptions),
+    exec: (command: string, execOptions: ExecOptions): Promise<ExecResult> =>
+      runCommand(context, command, execOptions),
+    ...(search ? { search } : {}),
+    // Nothing to release: every call is its own exec and the engine client keeps no connection.
+    dispose: async () => {},
+  };
+  return operations;
+}
+
+async function probe(client: ContainerClient, tempDir: string): Promise<ContainerFacts> {
+  let info: Awaited<ReturnType<typeof client.container.inspect>>;
+  try {
+    info = await client.container.inspect();
+  } catch (error) {
+    throw client.fail(error, "connect");
+  }
+  if (!info.State.Running || info.State.Paused) {
+    throw new DockerOperationError(
+      "container_not_running",
+      `Container ${client.containerName} is ${info.State.Paused ? "paused" : info.State.Status}. Start it, then retry.`,
+      { operation: "connect" },
+    );
+  }
+  const placed = placedRipgrepPath(tempDir);
+  const result = await client.run(["sh", "-c", PROBE_SCRIPT, "sh", placed], { operation: "connect" });
+  if (result.exitCode !== 0) {
+    const detail = result.stderr.toString("utf8").trim() || result.stdout.toString("utf8").trim();
+    if (/no matching entries in passwd|unable to find user/i.test(detail)) {
+      throw new DockerOperationError("user_not_found", `Container ${client.containerName}: ${detail}`, {
+        operation: "connect",
+      });
+    }
+    throw new DockerOperationError(
+      "engine_error",
+      `Container ${client.containerName} cannot run sh (exit ${result.exitCode}): ${detail}`,
+      { operation: "connect" },
+    );
+  }
+  const [home = "", machine = "", rg = ""] = result.stdout.toString("utf8").split("\n");
+  return { home: home || undefined, machine, rg: rg || undefined };
+}

@@ -1,0 +1,92 @@
+import { shellText } from "./shell-text.js";
+/**
+ * Shell text for running a command inside the container (POSIX sh; busybox ash runs it).
+ *
+ * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD [UNSET...]`:
+ * - checks the working directory and the shell, and reports a setup failure as a marker line on
+ *   stderr (`\0tackle:err:<class>\n`) instead of an exit code, which belongs to the command;
+ * - otherwise writes `\0tackle:ok\n` to stderr (always the first stderr bytes: nothing else runs
+ *   yet), creates the private control directory CTL and starts the command under `setsid` as a
+ *   background child: that child is not a group leader (the wrapper is), so busybox `setsid`
+ *   does not fork and the child's pid is its new process group id, written to CTL/pgid for the
+ *   stop script;
+ * - relays the command's output through two FIFOs so a background child that keeps them open
+ *   cannot hold the exec stream open: after the command exits the relays get a short idle grace,
+ *   then what is left of the group is stopped (TERM, KILL) and the wrapper exits with the
+ *   command's status;
+ * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
+ *   redirection when not, so nothing is streamed back; the appended byte count then comes back
+ *   as a trailing `\0tackle:bytes:<n>\n` marker on stderr).
+ */
+export const WRAPPER_SCRIPT = shellText`
+_ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; shift 6
+for _n in "$@"; do unset "$_n"; done
+if ! cd "$_cwd" 2>/dev/null; then
+  if [ ! -e "$_cwd" ]; then _c=not_found; elif [ ! -d "$_cwd" ]; then _c=not_directory; else _c=permission_denied; fi
+  printf '\0tackle:err:%s\n' "$_c" >&2; exit 0
+fi
+command -v "$_sh" >/dev/null 2>&1 || { printf '\0tackle:err:not_supported\n' >&2; exit 0; }
+mkdir -m 700 "$_ctl" 2>/dev/null || { printf '\0tackle:err:permission_denied\n' >&2; exit 0; }
+printf '\0tackle:ok\n' >&2
+run() {
+  if [ "$_sh" = pwsh ]; then exec setsid pwsh -NoProfile -NonInteractive -Command "$_cmd"; fi
+  exec setsid "$_sh" -c "$_cmd"
+}
+# After the command: members of its group left behind (background children) do not outlive it.
+reap() { kill -TERM "-$_pid" 2>/dev/null && { sleep 0.05; kill -KILL "-$_pid" 2>/dev/null; }; }
+if [ -n "$_out" ] && [ "$_stream" != 1 ]; then
+  _before=$(stat -c %s "$_out" 2>/dev/null || echo 0)
+  run >>"$_out" 2>&1 </dev/null &
+  _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
+  reap
+  _after=$(stat -c %s "$_out" 2>/dev/null || echo 0)
+  printf '\0tackle:bytes:%s\n' "$((_after - _before))" >&2
+else
+  mkfifo "$_ctl/o" "$_ctl/e"
+  if [ -n "$_out" ]; then
+    tee -a "$_out" < "$_ctl/o" & _r1=$!
+    tee -a "$_out" < "$_ctl/e" >&2 & _r2=$!
+  else
+    cat < "$_ctl/o" & _r1=$!
+    cat < "$_ctl/e" >&2 & _r2=$!
+  fi
+  run > "$_ctl/o" 2> "$_ctl/e" </dev/null &
+  _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
+  # Idle grace for pipes still held by background children, then end them and the relays.
+  ( sleep 0.1; reap; sleep 0.1; kill "$_r1" "$_r2" ) >/dev/null 2>&1 </dev/null & _g=$!
+  wait "$_r1" "$_r2"; kill "$_g" 2>/dev/null
+  reap
+fi
+rm -rf "$_ctl"
+exit "$_st"
+`;
+
+/**
+ * Stops a command's process group: `sh -c STOP sh CTL GRACE_MS`. Waits (briefly) for the group
+ * id, sends TERM to the whole group, polls until the group is gone or the grace ends, then sends
+ * KILL and polls again (reading /proc, as busybox has no pgrep). Prints `<pgid> <term 0|1> <kill 0|1> <gone 0|1>`; prints `- 0 0 1`
+ * when the command already finished (its control directory is gone).
+ */
+export const STOP_SCRIPT = shellText`
+_ctl=$1; _grace=$2; _i=0
+while [ ! -s "$_ctl/pgid" ]; do
+  [ -d "$_ctl" ] || { echo "- 0 0 1"; exit 0; }
+  [ "$_i" -ge 100 ] && { echo "- 0 0 0"; exit 0; }
+  sleep 0.01; _i=$((_i + 1))
+done
+read _pg < "$_ctl/pgid"
+# Gone means no process of the group except zombies (a pid 1 that does not reap leaves them).
+gone() {
+  for _s in /proc/[0-9]*/stat; do
+    read -r _l < "$_s" 2>/dev/null || continue
+    _r=\${_l##*) }; set -- $_r
+    [ "$3" = "$_pg" ] && [ "$1" != Z ] && return 1
+  done
+  return 0
+}
+settle() { _n=$1; while [ "$_n" -gt 0 ]; do gone && return 0; sleep 0.02; _n=$((_n - 1)); done; gone; }
+kill -TERM "-$_pg" 2>/dev/null
+if settle $((_grace / 20 + 1)); then echo "$_pg 1 0 1"; exit 0; fi
+kill -KILL "-$_pg" 2>/dev/null
+if settle 100; then echo "$_pg 1 1 1"; else echo "$_pg 1 1 0"; fi
+`;

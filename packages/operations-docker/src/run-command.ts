@@ -1,0 +1,225 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:os";
+import {
+  type ExecCleanup,
+  type ExecOptions,
+  type ExecResult,
+  OperationError,
+  type OperationErrorCode,
+  throwIfAborted,
+} from "@tackle/operations";
+import type { ContainerClient } from "./container-client.js";
+import { STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
+
+/** Milliseconds between SIGTERM and SIGKILL when the caller gives none (DESIGN section 8). */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+/** How long the exec stream may stay open after the stop script confirmed the group gone. */
+const STREAM_DRAIN_MS = 3000;
+
+const MARKER_PREFIX = "\0tackle:";
+const SETUP_CODES = new Set<OperationErrorCode>([
+  "not_found",
+  "not_directory",
+  "permission_denied",
+  "not_supported",
+]);
+
+/** Where the adapter keeps per-command control directories inside the container. */
+export interface RunCommandContext {
+  client: ContainerClient;
+  tempDir: string;
+}
+
+/**
+ * Runs `command` inside the container in its own process group (see `WRAPPER_SCRIPT`), streams
+ * demultiplexed output as sequenced chunks, and stops the whole group on timeout or abort
+ * through a second exec (`STOP_SCRIPT`): TERM, then KILL after the grace, each step reported in
+ * `cleanup` only when confirmed. Resolves for every way the command ends; a container that stops
+ * mid-command gives status `unknown` with a note, never a hang.
+ */
+export async function runCommand(
+  context: RunCommandContext,
+  command: string,
+  options: ExecOptions,
+): Promise<ExecResult> {
+  throwIfAborted(options.signal, "exec");
+  const startedAt = Date.now();
+  const { client } = context;
+  const control = `${context.tempDir}/.tackle-exec-${randomBytes(8).toString("hex")}`;
+  const env: string[] = [];
+  const unset: string[] = [];
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) unset.push(key);
+    else env.push(`${key}=${value}`);
+  }
+  const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
+  const process = await client.start(
+    [
+      "sh",
+      "-c",
+      WRAPPER_SCRIPT,
+      "sh",
+      control,
+      options.shell,
+      command,
+      options.outputPath ?? "",
+      streamChunks ? "1" : "",
+      options.cwd,
+      ...unset,
+    ],
+    { env, operation: "exec", path: options.cwd },
+  );
+
+  let seq = 0;
+  let stdoutBytes = 0;
+  let stderrBytes = 0;
+  let marker = "";
+  let markerDone = false;
+  let setupError: OperationErrorCode | undefined;
+  let started!: () => void;
+  const startedSignal = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+
+  let stopReason: "timed-out" | "cancelled" | undefined;
+  let stopping: Promise<ExecCleanup> | undefined;
+  const stop = (reason: "timed-out" | "cancelled") => {
+    if (stopReason) return;
+    stopReason = reason;
+    stopping = startedSignal.then(() =>
+      stopGroup(context, control, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS).then((cleanup) => {
+        // The group is gone: the wrapper exits within its idle grace. If the engine still holds
+        // the stream open (a wedged container), stop waiting for it.
+        setTimeout(() => process.detach(), STREAM_DRAIN_MS).unref();
+        return cleanup;
+      }),
+    );
+  };
+  const timer =
+    options.timeoutMs !== undefined
+      ? setTimeout(() => stop("timed-out"), Math.max(0, options.timeoutMs))
+      : undefined;
+  const onAbort = () => stop("cancelled");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  let trailer = "";
+  const deliver = (stream: "stdout" | "stderr", bytes: Uint8Array) => {
+    if (bytes.length === 0) return;
+    if (!streamChunks) {
+      // Only the wrapper writes here in this mode: its byte-count marker.
+      trailer += Buffer.from(bytes).toString("latin1");
+      return;
+    }
+    if (stream === "stdout") stdoutBytes += bytes.length;
+    else stderrBytes += bytes.length;
+    options.onChunk?.({ seq: seq++, stream, bytes });
+  };
+
+  let streamError: unknown;
+  try {
+    for await (const frame of process.frames) {
+      if (frame.stream === "stdout" || markerDone) {
+        deliver(frame.stream, frame.bytes);
+        continue;
+      }
+      // The wrapper's marker line is always the first stderr bytes; strip it, then pass the rest.
+      const text = Buffer.from(frame.bytes).toString("latin1");
+      const newline = text.indexOf("\n");
+      marker += newline === -1 ? text : text.slice(0, newline);
+      if (newline === -1) continue;
+      markerDone = true;
+      const status = marker.startsWith(MARKER_PREFIX) ? marker.slice(MARKER_PREFIX.length) : "";
+      if (status.startsWith("err:")) setupError = status.slice(4) as OperationErrorCode;
+      else started();
+      deliver("stderr", frame.bytes.subarray(newline + 1));
+    }
+  } catch (error) {
+    // The engine dropped the stream (engine gone, or detached after a stop): judged below.
+    streamError = error;
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+  // Never started: nothing to stop; a pending stop must not wait for a start that will not come.
+  if (!markerDone || setupError) started();
+
+  if (setupError) {
+    const code = SETUP_CODES.has(setupError) ? setupError : "unknown";
+    const what =
+      code === "not_supported" ? `shell ${options.shell} not found in the container` : `cwd ${options.cwd}`;
+    throw new OperationError(code, `exec: cannot start: ${what} (${code})`, {
+      operation: "exec",
+      path: options.cwd,
+    });
+  }
+
+  let exitCode: number | undefined;
+  let lost: string | undefined;
+  try {
+    exitCode = await process.exitCode();
+  } catch (error) {
+    lost = error instanceof Error ? error.message : String(error);
+  }
+  if (exitCode === undefined && lost === undefined && streamError !== undefined) {
+    lost = `the engine stream broke: ${streamError instanceof Error ? streamError.message : String(streamError)}`;
+  }
+  if (exitCode === undefined && lost === undefined) {
+    lost = `container ${client.containerName} stopped while the command ran; its exit code is not known`;
+  }
+  if (!markerDone && exitCode !== undefined && lost === undefined) {
+    throw new OperationError("not_supported", `exec: the container has no usable sh (exit ${exitCode})`, {
+      operation: "exec",
+    });
+  }
+  const cleanup: ExecCleanup = stopping
+    ? await stopping
+    : { termSent: false, killSent: false, confirmed: true };
+  const appended = /\0tackle:bytes:(\d+)\n/.exec(trailer);
+  // The file holds both streams interleaved; the split is not known, so all counts as stdout.
+  if (appended) stdoutBytes = Number(appended[1]);
+  const elapsedMs = Date.now() - startedAt;
+  const counts = { elapsedMs, stdoutBytes, stderrBytes };
+
+  if (lost !== undefined) {
+    return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
+  }
+  // A stop that found the command already finished leaves its own exit code to speak.
+  if (stopReason && (cleanup.termSent || exitCode === undefined)) {
+    const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
+    return { status: stopReason, ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
+  }
+  return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...counts, cleanup };
+}
+
+/** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */
+async function stopGroup(context: RunCommandContext, control: string, graceMs: number): Promise<ExecCleanup> {
+  try {
+    const result = await context.client.run(
+      ["sh", "-c", STOP_SCRIPT, "sh", control, String(Math.max(0, graceMs))],
+      {
+        operation: "exec",
+      },
+    );
+    const [pgid = "-", term, kill, gone] = result.stdout.toString("utf8").trim().split(" ");
+    const pid = Number(pgid);
+    return {
+      termSent: term === "1",
+      killSent: kill === "1",
+      confirmed: gone === "1",
+      ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}),
+      ...(gone === "1" ? {} : { note: "process group still present after SIGKILL" }),
+    };
+  } catch (error) {
+    return {
+      termSent: false,
+      killSent: false,
+      confirmed: false,
+      note: `could not stop the process group: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+function signalName(number: number): string | undefined {
+  for (const [name, value] of Object.entries(constants.signals)) if (value === number) return name;
+  return undefined;
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import type { Operations } from "@tackle/operations";
+import { createDockerOperations, type DockerOperationsOptions } from "./docker-operations.js";
+import { connectEngine } from "./engine-connection.js";
+import { DockerOperationError, engineError } from "./engine-error.js";
+
+/**
+ * Options of {@link startSessionContainer}: the adapter's options, with an image instead of a
+ * container.
+ */
+export interface SessionContainerOptions extends Omit<DockerOperationsOptions, "container"> {
+  /** A local image (never pulled: a missing image is an error). */
+  image: string;
+  /** Container name (default `tackle-session-<random>`). */
+  name?: string;
+  /** `HostConfig.NetworkMode` (default `"none"`: no network at all). */
+  network?: string;
+  /** Bind mounts, `host:container[:ro]`, e.g. to work on a host checkout. */
+  binds?: string[];
+  /** Extra environment entries `KEY=value`. */
+  env?: string[];
+  /** Run the engine's init (tini) as pid 1 so orphans are reaped (default true). */
+  init?: boolean;
+}
+
+/** `Operations` on a throwaway container; `dispose()` removes the container. */
+export interface SessionContainer extends Operations {
+  /** Id of the container the session created. */
+  readonly containerId: string;
+  /** Stops and removes the container. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** Keeps the container alive without depending on anything but `sh` and `sleep`. */
+const KEEP_ALIVE = ["sh", "-c", "while :; do sleep 3600; done"];
+
+/**
+ * Starts a throwaway container from a local `image` for one session (no network unless asked)
+ * and returns its `Operations`; `dispose()` removes it (forcefully: nothing in it is kept).
+ *
+ * @example
+ * ```ts
+ * const session = await startSessionContainer({ image: "node:20-slim", binds: [`${repo}:/work`] });
+ * try { await session.exec("npm test", { shell: "sh", cwd: "/work" }); } finally { await session.dispose(); }
+ * ```
+ */
+export async function startSessionContainer(options: SessionContainerOptions): Promise<SessionContainer> {
+  const { docker, endpoint } = connectEngine(options.docker);
+  const name = options.name ?? `tackle-session-${randomBytes(6).toString("hex")}`;
+  const context = { container: name, endpoint, operation: "startSessionContainer" };
+  let container: Awaited<ReturnType<typeof docker.createContainer>>;
+  try {
+    container = await docker.createContainer({
+      name,
+      Image: options.image,
+      Entrypoint: KEEP_ALIVE,
+      Cmd: [],
+      Env: options.env ?? [],
+      Labels: { "dev.tackle.session": "1" },
+      HostConfig: {
+        NetworkMode: options.network ?? "none",
+        Init: options.init ?? true,
+        Binds: options.binds ?? [],
+      },
+    });
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) {
+      throw new DockerOperationError(
+        "image_not_found",
+        `No such image: ${options.image} (images are never pulled)`,
+        {
+          cause: error,
+          operation: "startSessionContainer",
+        },
+      );
+    }
+    throw engineError(error, context);
+  }
+  const remove = async () => {
+    try {
+      await container.remove({ force: true, v: true });
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode !== 404) throw engineError(error, context);
+    }
+  };
+  let operations: Operations;
+  try {
+    await container.start();
+    operations = await createDockerOperations({ ...options, container: container.id });
+  } catch (error) {
+    await remove().catch(() => undefined);
+    throw error instanceof DockerOperationError ? error : engineError(error, context);
+  }
+  let disposed: Promise<void> | undefined;
+  return {
+    ...operations,
+    id: `docker://${name}`,
+    containerId: container.id,
+    dispose: () => {
+      disposed ??= remove();
+      return disposed;
+    },
+  };
+}
