@@ -143,6 +143,13 @@ describe("edit engine: already applied and not found", () => {
     expect(result.outcomes.map((outcome) => outcome.status)).toEqual(["applied", "already_applied"]);
   });
 
+  it("recognises a re-sent edit whose newText contains oldText instead of applying it twice", () => {
+    const result = plan("call(a, b);\n", [{ oldText: "call(a", newText: "call(a, b" }]);
+    expect(result.changed).toBe(false);
+    expect(result.outcomes[0]?.status).toBe("already_applied");
+    expect(plan("call(a);\n", [{ oldText: "call(a", newText: "call(a, b" }]).text).toBe("call(a, b);\n");
+  });
+
   it("does not call an edit applied when newText is blank", () => {
     expect(errorOf(() => plan("a\n", [{ oldText: "zzz", newText: "" }])).code).toBe("no_match");
   });

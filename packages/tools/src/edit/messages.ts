@@ -71,7 +71,7 @@ export function identicalTextMessage(index: number): string {
 
 export function alreadyAppliedNote(index: number, line: number): string {
   return (
-    `${editLabel(index)} looks already applied: oldText is absent and newText is present at line ${line}. ` +
+    `${editLabel(index)} looks already applied: its newText is already at line ${line} and oldText is not found outside it. ` +
     "Nothing was changed for it; if that is wrong, read the file and retry with its current text."
   );
 }

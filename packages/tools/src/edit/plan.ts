@@ -137,6 +137,17 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
       return;
     }
     const starts = matched.ranges.map((range) => range.start);
+    if (matched.matcher === "exact" && insideNewText(lf, starts, oldText, newText)) {
+      // Re-sent edit whose newText contains oldText: applying it again would double it.
+      outcomes.push({
+        index: i,
+        status: "already_applied",
+        fuzzyKinds: [],
+        occurrences: 0,
+        lines: lineNumbers(lf, starts),
+      });
+      return;
+    }
     if (matched.ranges.length > 1 && !edit.replaceAll) {
       const lines = lineNumbers(lf, starts);
       throw new ToolError("ambiguous_match", ambiguousMessage(i, options.path, starts.length, lines), {
@@ -204,6 +215,25 @@ function matchEdit(
     kinds: fuzzy.kinds,
     text: replacement,
   };
+}
+
+/**
+ * True when newText contains oldText and every occurrence of oldText in the file sits inside an
+ * occurrence of newText: the edit was applied before (changing `f(a)` to `f(a, b)` twice would
+ * otherwise give `f(a, b, b)`).
+ */
+function insideNewText(lf: string, starts: readonly number[], oldText: string, newText: string): boolean {
+  const offsets = findAllOverlapping(newText, oldText);
+  if (offsets.length === 0) return false;
+  return starts.every((start) =>
+    offsets.some((offset) => start >= offset && lf.startsWith(newText, start - offset)),
+  );
+}
+
+function findAllOverlapping(haystack: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) found.push(at);
+  return found;
 }
 
 /** Offset where newText already sits, when the edit looks applied; undefined otherwise. */
