@@ -59,6 +59,21 @@ describe("edit tool on real files", () => {
     expect(await readFile(file("q.ts"), "utf8")).toBe('say("bye");\nkeep(\u201Cthis\u201D);\n');
   });
 
+  it("accepts oldText copied from read output with its line numbers", async () => {
+    await put("n.py", "def f():\n    return 1\n\nprint(f())\n");
+    const shown = text(await invokeTool(read, { path: "n.py" }))
+      .split("\n")
+      .filter((line) => /^\s*\d+\t/.test(line));
+    const oldText = shown.slice(0, 3).join("\n");
+    const outcome = await invokeTool(edit, {
+      path: "n.py",
+      edits: [{ oldText, newText: "def f():\n    return 2\n" }],
+    });
+    expect(outcome.isError).toBe(false);
+    expect(text(outcome)).toContain("fuzzy:line-numbers");
+    expect(await readFile(file("n.py"), "utf8")).toBe("def f():\n    return 2\n\nprint(f())\n");
+  });
+
   it("reports an ambiguous match with its count and writes nothing", async () => {
     await put("d.txt", "x = 1\nx = 1\n");
     const outcome = await invokeTool(edit, {
