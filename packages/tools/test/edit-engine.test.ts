@@ -150,6 +150,10 @@ describe("edit engine: already applied and not found", () => {
     expect(plan("call(a);\n", [{ oldText: "call(a", newText: "call(a, b" }]).text).toBe("call(a, b);\n");
   });
 
+  it("does not call an edit applied when newText is common (found more than once)", () => {
+    expect(errorOf(() => plan("}\n}\n", [{ oldText: "zzz", newText: "}" }])).code).toBe("no_match");
+  });
+
   it("does not call an edit applied when newText is blank", () => {
     expect(errorOf(() => plan("a\n", [{ oldText: "zzz", newText: "" }])).code).toBe("no_match");
   });

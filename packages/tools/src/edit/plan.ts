@@ -120,7 +120,7 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
     if (oldText === newText) throw new ToolError("invalid_arguments", identicalTextMessage(i));
     const matched = matchEdit(lf, fuzzyIndex, oldText, newText);
     if (!matched) {
-      const applied = findAlreadyApplied(lf, fuzzyIndex, newText);
+      const applied = findAlreadyApplied(lf, fuzzyIndex, newText, edit.replaceAll === true);
       if (applied === undefined) {
         const region = findClosestRegion(fuzzyIndex(), oldText);
         throw new ToolError("no_match", noMatchMessage(i, options.path, region), {
@@ -236,12 +236,23 @@ function findAllOverlapping(haystack: string, needle: string): number[] {
   return found;
 }
 
-/** Offset where newText already sits, when the edit looks applied; undefined otherwise. */
-function findAlreadyApplied(lf: string, fuzzyIndex: () => FuzzyIndex, newText: string): number | undefined {
+/**
+ * Offset where newText already sits, when the edit looks applied; undefined otherwise. newText
+ * must be found exactly once (a replaceAll edit: at least once), so a short, common newText
+ * ("}", "x") found somewhere does not pass for an applied edit.
+ */
+function findAlreadyApplied(
+  lf: string,
+  fuzzyIndex: () => FuzzyIndex,
+  newText: string,
+  replaceAll: boolean,
+): number | undefined {
   if (newText.trim() === "") return undefined;
-  const exact = lf.indexOf(newText);
-  if (exact !== -1) return exact;
-  return findFuzzy(fuzzyIndex(), newText).ranges[0]?.start;
+  const pick = (starts: readonly number[]) =>
+    starts.length === 1 || (replaceAll && starts.length > 1) ? starts[0] : undefined;
+  const exact = findExact(lf, newText);
+  if (exact.length > 0) return pick(exact);
+  return pick(findFuzzy(fuzzyIndex(), newText).ranges.map((range) => range.start));
 }
 
 /** Splices the replacements into the original, keeping every untouched byte and line ending. */
