@@ -171,6 +171,15 @@ describe("edit engine: already applied and not found", () => {
   });
 });
 
+describe("edit engine: not found at the edges", () => {
+  it("says where to look when the closest region matches line by line", () => {
+    const error = errorOf(() => plan("a\nlast line", [{ oldText: "last line\n", newText: "x\n" }]));
+    expect(error.code).toBe("no_match");
+    expect(error.message).toContain("Closest region, line 2");
+    expect(error.message).toContain("a final newline the file lacks");
+  });
+});
+
 describe("edit engine: line endings", () => {
   it("keeps CRLF endings, including in replaced lines", () => {
     const result = plan("a\r\nb\r\nc\r\n", [{ oldText: "b\nc", newText: "B\nX\nC" }]);

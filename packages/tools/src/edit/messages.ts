@@ -37,7 +37,7 @@ export function noMatchMessage(index: number, path: string, region: ClosestRegio
     region.lines.length > shown.length ? `\n  … ${region.lines.length - shown.length} more lines` : "";
   const diff = region.firstDifference
     ? `\nFirst difference at line ${region.firstDifference.line}:\n  file:    ${JSON.stringify(cut(region.firstDifference.file))}\n  oldText: ${JSON.stringify(cut(region.firstDifference.oldText))}`
-    : "";
+    : "\nThese lines match oldText line by line: check where oldText starts and ends (a final newline the file lacks, or text before or after on the same line).";
   const span = last === region.startLine ? `line ${last}` : `lines ${region.startLine}-${last}`;
   return `${head} Closest region, ${span}:\n${numbered}${more}${diff}\n${next}`;
 }
