@@ -14,8 +14,30 @@ export type {
   WorkspacePolicy,
 } from "./context.js";
 export { createHeadlessUI, silentLogger } from "./defaults.js";
+export type { ToolDefinitionInput } from "./define-tool.js";
 export { defineTool } from "./define-tool.js";
+export type {
+  Extension,
+  ExtensionAPI,
+  ExtensionCommand,
+  ExtensionEventName,
+  ExtensionHandler,
+  ExtensionHandlers,
+  ToolCallEvent,
+  ToolCallEventResult,
+  ToolResultEvent,
+  ToolResultPatch,
+} from "./extension.js";
+export { defineExtension } from "./extension.js";
+export type { ExportedToolSchema, JsonSchema } from "./json-schema.js";
+export { exportToolSchemas, toJsonSchema } from "./json-schema.js";
+export type { ExtensionSource } from "./loader.js";
+export { isToolCallFor, isToolResultFor } from "./narrow.js";
+export type { CommandInfo, ExtensionError, ExtensionRunnerOptions, LoadResult } from "./runner.js";
+export { ExtensionRunner } from "./runner.js";
 export { guardContext, STALE_CONTEXT, StaleContextError } from "./stale-context.js";
+export type { SystemPromptOptions } from "./system-prompt.js";
+export { buildSystemPrompt } from "./system-prompt.js";
 export type { AnyToolDefinition, ToolAnnotations, ToolDefinition } from "./tool-definition.js";
 export type { ExtensionContextFactory, ToolCallInfo } from "./wrap-tool-definition.js";
 export {

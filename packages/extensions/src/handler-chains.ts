@@ -1,0 +1,85 @@
+import type { AfterToolCallResult, BeforeToolCallResult } from "@tackle/agent-core";
+import type { ExtensionContext } from "./context.js";
+import type { ExtensionHandlers, ToolCallEvent, ToolResultEvent, ToolResultPatch } from "./extension.js";
+
+/** A handler with the extension that registered it. */
+export interface Registered<THandler> {
+  extension: string;
+  handler: THandler;
+}
+
+/** Reports an isolated handler error (the runner records and logs it). */
+export type ReportError = (extension: string, error: unknown) => void;
+
+/**
+ * Runs `tool_call` handlers in load order. Each sees the input as rewritten by the ones before;
+ * the first block wins. A handler that throws blocks the call (fail closed): a permission check
+ * that crashed must not wave a destructive call through. Must not throw.
+ */
+export async function runToolCallChain(
+  handlers: readonly Registered<ExtensionHandlers["tool_call"]>[],
+  event: ToolCallEvent,
+  ctx: ExtensionContext,
+  report: ReportError,
+): Promise<BeforeToolCallResult | undefined> {
+  let input = event.input;
+  let rewritten = false;
+  for (const { extension, handler } of handlers) {
+    let decision: Awaited<ReturnType<typeof handler>>;
+    try {
+      decision = await handler({ ...event, input }, ctx);
+    } catch (error) {
+      report(extension, error);
+      return {
+        block: true,
+        reason: `Blocked: the ${extension} extension failed while checking this call (${messageOf(error)}). Tell the user; do not retry the same call.`,
+      };
+    }
+    if (decision?.block === true) {
+      return { block: true, reason: decision.reason ?? `Blocked by the ${extension} extension.` };
+    }
+    if (decision?.input !== undefined) {
+      input = decision.input;
+      rewritten = true;
+    }
+  }
+  return rewritten ? { args: input } : undefined;
+}
+
+/**
+ * Runs `tool_result` handlers in load order as middleware: each sees the latest result and may
+ * patch content, details or isError. A handler that throws is reported and skipped (fail open):
+ * a broken formatter must not cost the model a result it already paid for. Must not throw.
+ */
+export async function runToolResultChain(
+  handlers: readonly Registered<ExtensionHandlers["tool_result"]>[],
+  event: ToolResultEvent,
+  ctx: ExtensionContext,
+  report: ReportError,
+): Promise<AfterToolCallResult | undefined> {
+  let current = event;
+  let patched = false;
+  for (const { extension, handler } of handlers) {
+    let patch: ToolResultPatch | undefined | void;
+    try {
+      patch = await handler(current, ctx);
+    } catch (error) {
+      report(extension, error);
+      continue;
+    }
+    if (!patch) continue;
+    current = { ...current };
+    if (patch.content !== undefined) current.content = patch.content;
+    if (patch.details !== undefined) current.details = patch.details;
+    if (patch.isError !== undefined) current.isError = patch.isError;
+    patched = true;
+  }
+  return patched
+    ? { content: current.content, details: current.details, isError: current.isError }
+    : undefined;
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
