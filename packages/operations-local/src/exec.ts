@@ -44,6 +44,7 @@ export async function exec(
   config: LocalExecConfig,
 ): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
+  checkOptions(command, options);
   await checkCwd(options.cwd);
   const output = options.outputPath ? await openOutput(options.outputPath) : undefined;
   const direct = output !== undefined && options.streamChunks === false;
@@ -70,6 +71,25 @@ export async function exec(
     stderrBytes = 0;
   }
   return { ...result, stdoutBytes, stderrBytes, elapsedMs: Date.now() - started };
+}
+
+function checkOptions(command: string, options: ExecOptions): void {
+  const fail = (message: string) => {
+    throw new OperationError("invalid_argument", `exec: ${message}`, { operation: "exec" });
+  };
+  if (typeof command !== "string" || command.includes("\0"))
+    fail("command must be a string without NUL bytes");
+  if (!Object.hasOwn(SHELL_ARGS, options.shell)) fail(`unknown shell "${String(options.shell)}"`);
+  for (const name of ["timeoutMs", "killGraceMs"] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0))
+      fail(`${name} must be >= 0, got ${value}`);
+  }
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (name === "" || name.includes("=") || name.includes("\0") || value?.includes("\0")) {
+      fail(`invalid environment variable ${JSON.stringify(name)}`);
+    }
+  }
 }
 
 async function checkCwd(cwd: string): Promise<void> {

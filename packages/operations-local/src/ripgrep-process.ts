@@ -33,6 +33,7 @@ export async function* ripgrepRecords(run: RipgrepRun): AsyncGenerator<string> {
     if (stderr.length < MAX_STDERR_CHARS) stderr += text;
   });
   const closed = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const kill = () => child.kill("SIGKILL");
   signal?.addEventListener("abort", kill, { once: true });
   let records = 0;
@@ -57,7 +58,13 @@ export async function* ripgrepRecords(run: RipgrepRun): AsyncGenerator<string> {
     if (code === 2 && records === 0) throw ripgrepError(stderr, operation, path);
   } finally {
     signal?.removeEventListener("abort", kill);
-    if (child.exitCode === null && child.signalCode === null) kill();
+    if (child.exitCode === null && child.signalCode === null) {
+      // Stopped early (limit reached, consumer left, abort): rg must not outlive the call.
+      kill();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      await exited;
+    }
   }
 }
 

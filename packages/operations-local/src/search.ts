@@ -1,4 +1,5 @@
-import { stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
 import { basename, dirname, sep } from "node:path";
 import {
   type CallOptions,
@@ -118,6 +119,9 @@ async function searchRoot(
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(path)).isDirectory();
+    // rg skips an unreadable path with a message and exit code 2 like any partial failure; the
+    // root itself being unreadable is the caller's error, so check it here.
+    await access(path, isDirectory ? constants.R_OK | constants.X_OK : constants.R_OK);
   } catch (error) {
     throw toOperationError(error, { operation, path });
   }

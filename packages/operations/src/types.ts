@@ -105,7 +105,9 @@ export interface ExecOptions extends CallOptions {
   outputPath?: string;
   /**
    * When `outputPath` is set: still deliver chunks to `onChunk` (default true). Set false for the
-   * fast path where the environment writes the file and the host reads only the tail.
+   * fast path where the environment writes the file and the host reads only the tail. On that
+   * path an adapter may send both streams through one descriptor to keep their order; it then
+   * cannot split them: `stdoutBytes` counts all bytes appended to the file and `stderrBytes` is 0.
    */
   streamChunks?: boolean;
 }
@@ -113,7 +115,11 @@ export interface ExecOptions extends CallOptions {
 /** How a command ended. */
 export type ExecStatus = "completed" | "failed" | "timed-out" | "cancelled" | "unknown";
 
-/** Which kill steps were sent and confirmed when a command had to be stopped. */
+/**
+ * Which kill steps were sent and confirmed when a command had to be stopped: on timeout or
+ * abort, and also after a normal exit when processes the command left in its group (`cmd &`)
+ * had to be ended (then `note` says so and the status still follows the exit code).
+ */
 export interface ExecCleanup {
   /** SIGTERM was sent to the process tree. */
   termSent: boolean;
@@ -149,7 +155,7 @@ export interface GrepRequest {
   pattern: string;
   /** Directory or file to search (absolute). */
   path: string;
-  /** Only files whose path relative to `path` matches this glob. */
+  /** Only files whose path relative to `path` matches this glob (same syntax as `FilesRequest.glob`). */
   glob?: string;
   ignoreCase?: boolean;
   literal?: boolean;
@@ -161,7 +167,11 @@ export interface GrepRequest {
   includeIgnored?: boolean;
 }
 
-/** One grep result line. Paths are relative to the request `path`, POSIX separators. */
+/**
+ * One grep result line. `path` is relative to the request `path` with POSIX separators (the
+ * file's name when the request `path` is a file). `line` has no line terminator (`\n` or
+ * `\r\n`); bytes that are not UTF-8 are decoded with replacement characters.
+ */
 export type GrepEvent =
   | { type: "match"; path: string; lineNumber: number; line: string }
   | { type: "context"; path: string; lineNumber: number; line: string };
@@ -170,7 +180,10 @@ export type GrepEvent =
 export interface FilesRequest {
   /** Directory to list under (absolute). */
   path: string;
-  /** Glob the relative path must match (a pattern without `/` matches at any depth). */
+  /**
+   * Glob (gitignore syntax) the relative path must match: a pattern without `/` matches a name
+   * at any depth (`*.ts`), one with `/` is anchored at `path` (`src/*.ts`, `src/deep/**`).
+   */
   glob?: string;
   /** Stop after this many paths. */
   limit?: number;
@@ -181,11 +194,14 @@ export interface FilesRequest {
 /** Optional native search of an environment (ripgrep where available). */
 export interface SearchOperations {
   /**
-   * Streams matches and context lines. Hidden files included, `.git` excluded, .gitignore
-   * honoured (nested repos too). Rejects with `invalid_argument` for an invalid pattern.
+   * Streams matches and context lines, per file in line order (file order unspecified). Hidden
+   * files included, `.git` excluded, .gitignore files honoured whether or not the tree is a git
+   * work tree, a nested repository's own .gitignore inside it. Errors surface from the iterator:
+   * `invalid_argument` for an invalid pattern or glob (with the engine's message), `not_found`
+   * for a missing path, `aborted`. Stopping the loop early stops the search process.
    */
   grep(request: GrepRequest, options?: CallOptions): AsyncIterable<GrepEvent>;
-  /** Streams file paths relative to `request.path`, POSIX separators, same ignore rules as grep. */
+  /** Streams file paths (files only, order unspecified) relative to `request.path`, POSIX separators, same ignore rules as grep. */
   files(request: FilesRequest, options?: CallOptions): AsyncIterable<string>;
 }
 
@@ -211,9 +227,17 @@ export interface Operations {
   realpath(path: string, options?: CallOptions): Promise<string>;
   /** Target string of a symbolic link, as stored. `invalid_argument` when `path` is not a link. */
   readlink(path: string, options?: CallOptions): Promise<string>;
-  /** Whole file. `is_directory` for a directory, `too_large` above `maxBytes`. */
+  /**
+   * Whole file, byte-exact (no newline or BOM handling). `is_directory` for a directory,
+   * `too_large` above `maxBytes` (checked before reading), `not_found`, `not_directory` when a
+   * parent is a file, `invalid_argument` for a path with a NUL byte or a relative path.
+   */
   readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array>;
-  /** Streams the file from `start` in chunks; memory stays constant whatever the file size. */
+  /**
+   * Streams the file from byte `start` in chunks; memory stays constant whatever the file size
+   * and the bytes before `start` are not read. Nothing is yielded from `start` at or past the
+   * end. Errors (`not_found`, `is_directory`, `aborted` between chunks) surface from the iterator.
+   */
   openRead(path: string, options?: OpenReadOptions): AsyncIterable<Uint8Array>;
   /**
    * ATOMIC replace: writes a temp file in the same directory, then renames it over `path`, so a
@@ -222,23 +246,34 @@ export interface Operations {
    * replaces the link's target, not the link.
    */
   writeFile(path: string, data: Uint8Array | string, options?: WriteFileOptions): Promise<void>;
-  /** Creates a directory (`exists` if present, unless `recursive`). */
+  /**
+   * Creates a directory: `exists` if the path exists (unless `recursive` and it is a directory),
+   * `not_found` for a missing parent without `recursive`, `not_directory` when a parent is a file.
+   */
   mkdir(path: string, options?: MkdirOptions): Promise<void>;
   /** Entries of a directory (no `.`/`..`), in no particular order. `not_directory` for a file. */
   readdir(path: string, options?: CallOptions): Promise<DirEntry[]>;
-  /** Removes a file, link (not its target) or directory. */
+  /**
+   * Removes a file, link (never its target, also a link to a directory) or directory. A
+   * non-empty directory needs `recursive` (`exists` otherwise). `not_found` unless `force`.
+   */
   remove(path: string, options?: RemoveOptions): Promise<void>;
-  /** Creates a symbolic link at `path` pointing to `target`. */
+  /** Creates a symbolic link at `path` whose target string is `target`, stored as given. `exists` if `path` exists. */
   symlink(target: string, path: string, options?: CallOptions): Promise<void>;
-  /** Renames within the environment (atomic on one filesystem). */
+  /** Renames within the environment (atomic on one filesystem), replacing a file at `to`. */
   rename(from: string, to: string, options?: CallOptions): Promise<void>;
-  /** Sets permission bits. */
+  /** Sets permission bits (follows links). */
   chmod(path: string, mode: number, options?: CallOptions): Promise<void>;
 
   /**
    * Runs `command` in `options.shell` in its own process group, stdin closed. Resolves with an
-   * {@link ExecResult} for any way the command ends; rejects only when it could not be started
-   * (e.g. `not_found` cwd, `not_supported` shell, `connection_lost`).
+   * {@link ExecResult} for any way the command ends; rejects only when it could not be started:
+   * `aborted` when the signal had already fired (an abort while running resolves `cancelled`),
+   * `not_found`/`not_directory` for the cwd, `not_supported` when the shell is not installed,
+   * `invalid_argument` for a bad option, `connection_lost`. The call returns when the shell has
+   * exited and its output pipes closed, or a short idle grace after exit when a background
+   * child still holds them; processes left in the command's group are then ended (see
+   * `ExecCleanup`): a command's processes do not outlive the call.
    */
   exec(command: string, options: ExecOptions): Promise<ExecResult>;
 
