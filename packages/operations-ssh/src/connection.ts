@@ -1,0 +1,282 @@
+import { OperationError, throwIfAborted } from "@tackle/operations";
+import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
+import ssh2 from "ssh2";
+import { hostKeyError, SshConnectionError } from "./errors.js";
+import type { HostKeyProblem } from "./host-key.js";
+
+/** What a connection needs beyond ssh2's own config: the host key policy. */
+export interface ConnectionSettings {
+  config: ConnectConfig;
+  /** Loads the host key policy once (async: it may read known_hosts). */
+  hostKeyChecker: () => Promise<(keyBlob: Uint8Array) => HostKeyProblem | undefined>;
+  maxChannels: number;
+}
+
+/**
+ * One live SSH connection. `lost` settles (never rejects) when it closes, so every call in flight
+ * can race it and fail with `connection_lost` instead of hanging.
+ */
+export class Session {
+  readonly lost: Promise<OperationError>;
+  isLost = false;
+  private markLost!: (error: OperationError) => void;
+  private sftpChannel: Promise<SFTPWrapper> | undefined;
+
+  constructor(readonly client: Client) {
+    this.lost = new Promise((resolve) => {
+      this.markLost = resolve;
+    });
+  }
+
+  /** Called once when the client closes. */
+  close(cause?: unknown): void {
+    if (this.isLost) return;
+    this.isLost = true;
+    this.markLost(
+      new SshConnectionError("connection_lost", "SSH connection lost", cause === undefined ? {} : { cause }),
+    );
+  }
+
+  /** The SFTP channel, opened on first use and reopened if the server closed it. */
+  sftp(): Promise<SFTPWrapper> {
+    if (!this.sftpChannel) {
+      const opening = new Promise<SFTPWrapper>((resolve, reject) => {
+        this.client.sftp((error, sftp) => {
+          if (error)
+            return reject(
+              new OperationError("not_supported", "SFTP subsystem unavailable", { cause: error }),
+            );
+          sftp.once("close", () => {
+            if (this.sftpChannel === opening) this.sftpChannel = undefined;
+          });
+          resolve(sftp);
+        });
+      });
+      this.sftpChannel = opening;
+      opening.catch(() => {
+        if (this.sftpChannel === opening) this.sftpChannel = undefined;
+      });
+    }
+    return this.sftpChannel;
+  }
+
+  /**
+   * Opens an exec channel for `command` (the remote login shell runs it with `-c`) and hands it
+   * to `attach` synchronously. That matters: ssh2 parses a whole TCP read at once, so for a fast
+   * command the channel's success, output, exit status and close can all arrive in the same
+   * read. Listeners added after an `await` would miss `exit` and `close` and wait forever.
+   */
+  exec<T>(command: string, attach: (channel: ClientChannel) => T): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.client.exec(command, (error, channel) => {
+        if (error) {
+          reject(
+            this.isLost
+              ? new SshConnectionError("connection_lost", "SSH connection lost", { cause: error })
+              : new OperationError("unknown", `could not open an exec channel: ${error.message}`, {
+                  cause: error,
+                }),
+          );
+        } else {
+          resolve(attach(channel));
+        }
+      });
+    });
+  }
+}
+
+/** Counts exec channels so the server's per-connection session limit is never exceeded. */
+class ChannelSlots {
+  private used = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+
+  async acquire(signal: AbortSignal | undefined): Promise<() => void> {
+    if (this.used >= this.max) {
+      await new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          const index = this.waiting.indexOf(wake);
+          if (index >= 0) this.waiting.splice(index, 1);
+          reject(new OperationError("aborted", "exec aborted", { operation: "exec", cause: signal?.reason }));
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        this.waiting.push(wake);
+      });
+    } else {
+      this.used++;
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.used--;
+    };
+  }
+}
+
+/**
+ * The adapter's one connection: opened lazily by the first call, reused by every call, and
+ * reopened by the next call after it dropped.
+ */
+export class SshConnection {
+  private current: Promise<Session> | undefined;
+  private disposed = false;
+  readonly slots: ChannelSlots;
+  /** Called with each new session (e.g. to probe the remote for ripgrep). */
+  onConnect: ((session: Session) => Promise<void>) | undefined;
+
+  constructor(private readonly settings: ConnectionSettings) {
+    this.slots = new ChannelSlots(settings.maxChannels);
+  }
+
+  /** The live session, connecting when there is none. Rejects with an {@link SshConnectionError}. */
+  async session(signal?: AbortSignal, operation = "connect"): Promise<Session> {
+    throwIfAborted(signal, operation);
+    if (this.disposed)
+      throw new OperationError("connection_lost", "SSH operations were disposed", { operation });
+    if (this.current) {
+      const existing = await raceAbort(this.current, signal, operation);
+      if (!existing.isLost) return existing;
+      this.current = undefined;
+    }
+    if (!this.current) {
+      const connecting = this.connect();
+      this.current = connecting;
+      connecting.catch(() => {
+        if (this.current === connecting) this.current = undefined;
+      });
+    }
+    return raceAbort(this.current, signal, operation);
+  }
+
+  /** The session if one is open now (no connect). */
+  async openSession(): Promise<Session | undefined> {
+    const session = await this.current?.catch(() => undefined);
+    return session && !session.isLost ? session : undefined;
+  }
+
+  private async connect(): Promise<Session> {
+    const check = await this.settings.hostKeyChecker();
+    const client = new ssh2.Client();
+    let refusedKey: HostKeyProblem | undefined;
+    const session = new Session(client);
+    await new Promise<void>((resolve, reject) => {
+      let ready = false;
+      client.on("ready", () => {
+        ready = true;
+        resolve();
+      });
+      client.on("error", (error: Error & { level?: string }) => {
+        if (ready) {
+          session.close(error);
+          return;
+        }
+        reject(connectError(error, refusedKey));
+      });
+      client.on("close", () => {
+        session.close();
+        if (!ready) reject(connectError(new Error("connection closed during the handshake"), refusedKey));
+      });
+      client.connect({
+        ...this.settings.config,
+        hostVerifier: (key: Buffer) => {
+          refusedKey = check(key);
+          return refusedKey === undefined;
+        },
+      });
+      // Small requests (an SFTP stat, a channel open) must not wait for Nagle's delayed-ACK dance:
+      // without this every round trip on loopback costs ~40 ms.
+      client.setNoDelay(true);
+    });
+    if (this.disposed) {
+      client.end();
+      throw new OperationError("connection_lost", "SSH operations were disposed");
+    }
+    await this.onConnect?.(session);
+    return session;
+  }
+
+  /** Ends the connection and waits for it to close. Later calls reject. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const session = await this.current?.catch(() => undefined);
+    this.current = undefined;
+    if (!session || session.isLost) return;
+    const closed = session.lost;
+    session.client.end();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    session.client.destroy();
+  }
+}
+
+function connectError(
+  error: Error & { level?: string; code?: string },
+  refusedKey: HostKeyProblem | undefined,
+) {
+  if (refusedKey) return hostKeyError(refusedKey);
+  if (error.level === "client-authentication") {
+    return new SshConnectionError(
+      "auth_failed",
+      "SSH authentication failed: the server accepted none of the offered credentials (check username, privateKey/passphrase or agent, and the remote authorized_keys)",
+      { cause: error },
+    );
+  }
+  if (error.level === "client-timeout") {
+    return new SshConnectionError("connect_timeout", "SSH handshake timed out", { cause: error });
+  }
+  return new SshConnectionError("connect_failed", `SSH connection failed: ${error.message}`, {
+    cause: error,
+  });
+}
+
+/** Resolves like `promise`, or rejects with `aborted` as soon as `signal` fires. */
+export function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  operation: string,
+): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () =>
+      reject(new OperationError("aborted", `${operation} aborted`, { operation, cause: signal.reason }));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Resolves like `promise`, or rejects with `connection_lost` when the session drops first. */
+export function raceLost<T>(
+  promise: Promise<T>,
+  session: Session,
+  operation: string,
+  path?: string,
+): Promise<T> {
+  return Promise.race([
+    promise,
+    session.lost.then((lost) => {
+      throw new SshConnectionError(
+        "connection_lost",
+        `${operation} failed: SSH connection lost${path ? `: ${path}` : ""}`,
+        {
+          cause: lost,
+        },
+      );
+    }),
+  ]);
+}

@@ -1,0 +1,343 @@
+import {
+  type ExecCleanup,
+  type ExecOptions,
+  type ExecResult,
+  type ExecStatus,
+  OperationError,
+  type OperationErrorCode,
+  type OutputChunk,
+  throwIfAborted,
+} from "@tackle/operations";
+import type { ClientChannel } from "ssh2";
+import { raceLost, type Session, type SshConnection } from "./connection.js";
+import { buildExecCommand, buildKillCommand, CONTROL_PREFIX } from "./exec-script.js";
+import { runRemote } from "./remote-command.js";
+import { checkRemotePath } from "./sftp-call.js";
+
+/** Adapter-wide exec settings. */
+export interface SshExecConfig {
+  killGraceMs: number;
+  idleGraceMs: number;
+}
+
+/** Upper bound on the wait for pipes after exit, however chatty a background child is. */
+const MAX_DRAIN_AFTER_EXIT_MS = 2000;
+/** How long to wait for the command's channel to close once its group was killed. */
+const CLOSE_AFTER_KILL_MS = 2000;
+
+const START_ERRORS: Record<string, [OperationErrorCode, string]> = {
+  nocwd: ["not_found", "cwd does not exist"],
+  notdir: ["not_directory", "cwd is not a directory"],
+  denied: ["permission_denied", "cwd is not accessible"],
+  noshell: ["not_supported", "the shell is not installed on the remote host"],
+};
+
+/** Commands running now, so `dispose()` can end them before closing the connection. */
+export type RunningSet = Set<RemoteCommand>;
+
+/**
+ * `exec` over SSH: one exec channel per command, wrapped so the remote command runs in its own
+ * process group (the wrapper reports the group id on a control line) with stdin on /dev/null.
+ * Timeout and abort end the group through a second channel: SIGTERM, SIGKILL after the grace,
+ * then a confirmation that nothing of the group runs.
+ */
+export async function execRemote(
+  connection: SshConnection,
+  command: string,
+  options: ExecOptions,
+  config: SshExecConfig,
+  running: RunningSet,
+): Promise<ExecResult> {
+  throwIfAborted(options.signal, "exec");
+  checkRemotePath(options.cwd, "exec");
+  if (options.outputPath !== undefined) checkRemotePath(options.outputPath, "exec");
+  const started = Date.now();
+  const session = await connection.session(options.signal, "exec");
+  const release = await connection.slots.acquire(options.signal);
+  try {
+    const direct = options.outputPath !== undefined && options.streamChunks === false;
+    const sizeBefore = direct ? await remoteSize(session, options.outputPath as string) : 0;
+    const run = await raceLost(
+      session.exec(
+        buildExecCommand(command, options),
+        (channel) => new RemoteCommand(session, channel, options, config),
+      ),
+      session,
+      "exec",
+    );
+    running.add(run);
+    let outcome: Omit<ExecResult, "elapsedMs">;
+    try {
+      outcome = await run.finished;
+    } finally {
+      running.delete(run);
+    }
+    if (direct && !session.isLost) {
+      // One remote fd for both streams keeps their order but loses the split: report the growth.
+      outcome = {
+        ...outcome,
+        stdoutBytes: (await remoteSize(session, options.outputPath as string)) - sizeBefore,
+      };
+    }
+    return { ...outcome, elapsedMs: Date.now() - started };
+  } finally {
+    release();
+  }
+}
+
+async function remoteSize(session: Session, path: string): Promise<number> {
+  const sftp = await raceLost(session.sftp(), session, "exec");
+  return await new Promise((resolve) => sftp.stat(path, (error, stats) => resolve(error ? 0 : stats.size)));
+}
+
+type Outcome = Omit<ExecResult, "elapsedMs">;
+
+/** One remote command from its open channel to a settled result. */
+export class RemoteCommand {
+  readonly finished: Promise<Outcome>;
+  private seq = 0;
+  private stdoutBytes = 0;
+  private stderrBytes = 0;
+  private control = Buffer.alloc(0);
+  private controlDone = false;
+  private pgid: number | undefined;
+  private startError: string | undefined;
+  private exit: { code: number | null; signal: string | undefined } | undefined;
+  private closed = false;
+  private lastOutputAt = Date.now();
+  private stopReason: "timed-out" | "cancelled" | undefined;
+  private stopping: Promise<ExecCleanup> | undefined;
+  private stopDone = false;
+  private readonly events = new EventTarget();
+
+  constructor(
+    private readonly session: Session,
+    private readonly channel: ClientChannel,
+    private readonly options: ExecOptions,
+    private readonly config: SshExecConfig,
+  ) {
+    channel.on("data", (bytes: Buffer) => this.onOutput("stdout", bytes));
+    channel.stderr.on("data", (bytes: Buffer) => this.onStderr(bytes));
+    channel.on("exit", (code: number | null, signal?: string) => {
+      this.exit = { code, signal: signal === undefined ? undefined : signalName(signal) };
+      this.poke();
+    });
+    channel.on("close", () => {
+      this.closed = true;
+      this.poke();
+    });
+    void session.lost.then(() => this.poke());
+    channel.end();
+    this.finished = this.run();
+  }
+
+  /** Ends the command as `cancelled` (used by `dispose`). */
+  cancel(): Promise<Outcome> {
+    this.stop("cancelled");
+    return this.finished;
+  }
+
+  private poke(): void {
+    this.events.dispatchEvent(new Event("change"));
+  }
+
+  /** Resolves on the next event (output, control line, exit, close, loss) or after `ms`. */
+  private nextEvent(ms?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.events.addEventListener("change", done, { once: true });
+    });
+  }
+
+  private onStderr(bytes: Buffer): void {
+    if (this.controlDone) {
+      this.onOutput("stderr", bytes);
+      return;
+    }
+    this.control = Buffer.concat([this.control, bytes]);
+    const at = this.control.indexOf(CONTROL_PREFIX);
+    if (at < 0) {
+      // Whatever the login shell printed before the wrapper ran (a noisy profile): pass complete lines.
+      const lastNewline = this.control.lastIndexOf(10);
+      if (lastNewline >= 0) {
+        this.onOutput("stderr", this.control.subarray(0, lastNewline + 1));
+        this.control = this.control.subarray(lastNewline + 1);
+      }
+      return;
+    }
+    const end = this.control.indexOf(10, at);
+    if (end < 0) return;
+    if (at > 0) this.onOutput("stderr", this.control.subarray(0, at));
+    const line = this.control.subarray(at + CONTROL_PREFIX.length, end).toString("latin1");
+    const rest = this.control.subarray(end + 1);
+    this.controlDone = true;
+    this.control = Buffer.alloc(0);
+    if (line.startsWith("pg=")) this.pgid = Number(line.slice(3));
+    else this.startError = line;
+    this.poke();
+    if (rest.length > 0) this.onOutput("stderr", rest);
+  }
+
+  private onOutput(stream: OutputChunk["stream"], bytes: Buffer): void {
+    this.lastOutputAt = Date.now();
+    if (stream === "stdout") this.stdoutBytes += bytes.length;
+    else this.stderrBytes += bytes.length;
+    if (this.options.onChunk && this.options.streamChunks !== false) {
+      try {
+        this.options.onChunk({ seq: this.seq++, stream, bytes: new Uint8Array(bytes) });
+      } catch {
+        // onChunk must not throw; a faulty consumer must not leave the remote command unmanaged.
+      }
+    }
+    this.poke();
+  }
+
+  private stop(reason: "timed-out" | "cancelled"): void {
+    if (this.stopReason || this.exit || this.session.isLost) return;
+    this.stopReason = reason;
+    this.stopping = this.endGroup().finally(() => {
+      this.stopDone = true;
+      this.poke();
+    });
+  }
+
+  /** Kills the group once its id is known (it arrives first thing on stderr). */
+  private async endGroup(): Promise<ExecCleanup> {
+    while (
+      this.pgid === undefined &&
+      !this.exit &&
+      !this.closed &&
+      !this.session.isLost &&
+      !this.startError
+    ) {
+      await this.nextEvent();
+    }
+    if (this.pgid === undefined) {
+      return { termSent: false, killSent: false, confirmed: this.exit !== undefined || this.closed };
+    }
+    return killGroup(this.session, this.pgid, this.options.killGraceMs ?? this.config.killGraceMs);
+  }
+
+  private async run(): Promise<Outcome> {
+    const { signal, timeoutMs } = this.options;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.stop("timed-out"), timeoutMs);
+    const onAbort = () => this.stop("cancelled");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    try {
+      // Also leave when a kill sequence ended without the channel reporting an exit (a process in
+      // uninterruptible sleep): the result then says `unknown` instead of waiting forever.
+      while (!this.exit && !this.closed && !this.session.isLost && !this.stopDone) await this.nextEvent();
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (!this.controlDone && !this.stopping) await this.drain();
+      if (this.startError !== undefined && !this.stopReason) throw this.startFailure(this.startError);
+      if (this.stopping) {
+        const cleanup = await this.stopping;
+        await this.waitClosed(CLOSE_AFTER_KILL_MS);
+        return this.outcome(cleanup);
+      }
+      if (this.session.isLost && !this.exit) return this.outcome(undefined);
+      await this.drain();
+      // Anything the command left in its group (a `cmd &` child) is ended too: nothing outlives
+      // the call, as with the local adapter.
+      const cleanup =
+        this.pgid === undefined || this.session.isLost
+          ? { termSent: false, killSent: false, confirmed: true }
+          : await killGroup(this.session, this.pgid, this.options.killGraceMs ?? this.config.killGraceMs);
+      return this.outcome(cleanup);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (!this.closed) this.channel.close();
+    }
+  }
+
+  /** After exit: keep reading until the channel closes or output was idle for the grace. */
+  private async drain(): Promise<void> {
+    const exitAt = Date.now();
+    while (!this.closed && !this.session.isLost) {
+      const idleFor = Date.now() - Math.max(this.lastOutputAt, exitAt);
+      const remaining = Math.min(
+        this.config.idleGraceMs - idleFor,
+        exitAt + MAX_DRAIN_AFTER_EXIT_MS - Date.now(),
+      );
+      if (remaining <= 0) break;
+      await this.nextEvent(remaining);
+    }
+  }
+
+  private async waitClosed(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!this.closed && !this.session.isLost && Date.now() < deadline)
+      await this.nextEvent(deadline - Date.now());
+  }
+
+  private startFailure(what: string): OperationError {
+    const [code, text] = START_ERRORS[what] ?? ["unknown", `remote wrapper failed (${what})`];
+    return new OperationError(
+      code,
+      `exec: ${text}: ${code === "not_supported" ? this.options.shell : this.options.cwd}`,
+      {
+        operation: "exec",
+        ...(code === "not_supported" ? {} : { path: this.options.cwd }),
+      },
+    );
+  }
+
+  private outcome(cleanup: ExecCleanup | undefined): Outcome {
+    const exitCode = this.exit?.code ?? undefined;
+    const exitSignal = this.exit?.signal;
+    let status: ExecStatus = this.stopReason ?? (exitCode === 0 ? "completed" : "failed");
+    const report: ExecCleanup = cleanup ?? { termSent: false, killSent: false, confirmed: false };
+    if (this.pgid !== undefined) report.pid = this.pgid;
+    if (!cleanup) {
+      status = "unknown";
+      report.note = `SSH connection lost before the command's end was observed; process group ${this.pgid ?? "(unknown)"} may still run on the remote host`;
+    } else if (!cleanup.confirmed) {
+      status = "unknown";
+      report.note ??= `processes of group ${this.pgid} may still be running on the remote host`;
+    } else if (!this.stopReason && cleanup.termSent) {
+      report.note = "background processes left by the command were ended";
+    }
+    return {
+      status,
+      ...(exitCode !== undefined && exitCode !== null ? { exitCode } : {}),
+      ...(exitSignal !== undefined ? { signal: exitSignal } : {}),
+      stdoutBytes: this.stdoutBytes,
+      stderrBytes: this.stderrBytes,
+      cleanup: report,
+    };
+  }
+}
+
+/** Runs the kill script for `pgid` on its own channel and reports which steps it confirmed. */
+async function killGroup(session: Session, pgid: number, graceMs: number): Promise<ExecCleanup> {
+  try {
+    const result = await runRemote(session, buildKillCommand(pgid, graceMs));
+    const steps = new Set(result.stdout.split("\n").filter(Boolean));
+    return {
+      termSent: steps.has("term"),
+      killSent: steps.has("kill"),
+      confirmed: steps.has("gone") || steps.has("confirmed"),
+      pid: pgid,
+    };
+  } catch (error) {
+    return {
+      termSent: false,
+      killSent: false,
+      confirmed: false,
+      pid: pgid,
+      note: `could not reach the remote host to end process group ${pgid} (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+}
+
+/** ssh2 reports exit signals as OpenSSH sends them ("TERM"); the contract uses Node's names ("SIGTERM"). */
+function signalName(signal: string): string {
+  return signal.startsWith("SIG") ? signal : `SIG${signal}`;
+}

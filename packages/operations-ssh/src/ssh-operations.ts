@@ -1,0 +1,140 @@
+import { readFileSync } from "node:fs";
+import type { Operations, SearchOperations } from "@tackle/operations";
+import type { ConnectConfig } from "ssh2";
+import { SshConnection } from "./connection.js";
+import { execRemote, type RunningSet } from "./exec.js";
+import { createFileMethods } from "./files.js";
+import { makeHostKeyChecker } from "./host-key.js";
+import type { SshOperationsOptions } from "./options.js";
+import { openRead, readFile } from "./read-file.js";
+import { createRemoteSearch, remoteHasRipgrep } from "./remote-search.js";
+import { call } from "./sftp-call.js";
+import { writeFile } from "./write-file.js";
+
+/** Defaults of {@link SshOperationsOptions}. */
+export const SSH_DEFAULTS = {
+  port: 22,
+  keepaliveIntervalMs: 15_000,
+  keepaliveCountMax: 3,
+  readyTimeoutMs: 20_000,
+  maxChannels: 8,
+  killGraceMs: 2000,
+  idleGraceMs: 100,
+} as const;
+
+/** An `Operations` on a remote host, plus connection control. */
+export interface SshOperations extends Operations {
+  /** `options.root`: the remote workspace directory a host chose, if any. */
+  readonly root: string | undefined;
+  /**
+   * Connects now (otherwise the first call does), learns the home directory and whether the
+   * remote has ripgrep. Call it before handing the adapter to tools so `search` is decided.
+   */
+  connect(options?: { signal?: AbortSignal }): Promise<void>;
+  /** Closes every channel and the connection; running commands are ended first. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Operations over one SSH connection: SFTP for files, exec channels for commands, remote
+ * ripgrep for search when the host has it. Nothing connects until the first call.
+ *
+ * @example
+ * ```ts
+ * const ops = createSshOperations({ host: "devbox", username: "me",
+ *   privateKey: readFileSync("/home/me/.ssh/id_ed25519"), hostKey: {} });
+ * await ops.connect();
+ * const text = new TextDecoder().decode(await ops.readFile("/etc/hostname"));
+ * await ops.dispose();
+ * ```
+ */
+export function createSshOperations(options: SshOperationsOptions): SshOperations {
+  const port = options.port ?? SSH_DEFAULTS.port;
+  const config: ConnectConfig = {
+    host: options.host,
+    port,
+    username: options.username,
+    keepaliveInterval: options.keepaliveIntervalMs ?? SSH_DEFAULTS.keepaliveIntervalMs,
+    keepaliveCountMax: options.keepaliveCountMax ?? SSH_DEFAULTS.keepaliveCountMax,
+    readyTimeout: options.readyTimeoutMs ?? SSH_DEFAULTS.readyTimeoutMs,
+    ...(options.privateKey === undefined
+      ? {}
+      : {
+          privateKey:
+            typeof options.privateKey === "string" ? options.privateKey : Buffer.from(options.privateKey),
+        }),
+    ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
+    ...(options.agent === undefined
+      ? {}
+      : options.agent === true
+        ? process.env.SSH_AUTH_SOCK
+          ? { agent: process.env.SSH_AUTH_SOCK }
+          : {}
+        : { agent: options.agent }),
+  };
+  let checker: ReturnType<typeof makeHostKeyChecker> | undefined;
+  const connection = new SshConnection({
+    config,
+    hostKeyChecker: () => {
+      checker ??= makeHostKeyChecker(options.hostKey, options.host, port);
+      return checker;
+    },
+    maxChannels: options.maxChannels ?? SSH_DEFAULTS.maxChannels,
+  });
+  const execConfig = {
+    killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,
+    idleGraceMs: options.idleGraceMs ?? SSH_DEFAULTS.idleGraceMs,
+  };
+  const running: RunningSet = new Set();
+  const rg = options.ripgrep ?? "auto";
+  const rgPath = rg === false ? undefined : rg === "auto" ? "rg" : rg;
+  const remoteSearch = rgPath === undefined ? undefined : createRemoteSearch(connection, rgPath);
+  // A given path is trusted as is; "auto" is decided by a probe on each new connection.
+  let hasRipgrep = rg !== false && rg !== "auto";
+  let homeDir: string | undefined;
+
+  connection.onConnect = async (session) => {
+    const sftp = await session.sftp();
+    const [home, rgFound] = await Promise.all([
+      call<string>((cb) => sftp.realpath(".", cb)).catch(() => undefined),
+      rg === "auto" ? remoteHasRipgrep(session, "rg").catch(() => false) : Promise.resolve(hasRipgrep),
+    ]);
+    homeDir = home;
+    hasRipgrep = rgFound;
+  };
+
+  const files = createFileMethods(connection);
+  let disposed: Promise<void> | undefined;
+
+  return {
+    id: `ssh://${options.username}@${options.host}:${port}`,
+    platform: "posix",
+    root: options.root,
+    get homeDir() {
+      return homeDir;
+    },
+    get search(): SearchOperations | undefined {
+      return hasRipgrep ? remoteSearch : undefined;
+    },
+    ...files,
+    readFile: (path, opts) => readFile(connection, path, opts),
+    openRead: (path, opts) => openRead(connection, path, opts),
+    writeFile: (path, data, opts) => writeFile(connection, path, data, opts),
+    exec: (command, opts) => execRemote(connection, command, opts, execConfig, running),
+    async connect(opts) {
+      await connection.session(opts?.signal);
+    },
+    dispose() {
+      disposed ??= (async () => {
+        await Promise.allSettled([...running].map((run) => run.cancel()));
+        await connection.dispose();
+      })();
+      return disposed;
+    },
+  };
+}
+
+/** Reads a private key file (a convenience for hosts that take a path). */
+export function readPrivateKey(path: string): string {
+  return readFileSync(path, "utf8");
+}

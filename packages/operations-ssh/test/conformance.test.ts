@@ -1,0 +1,39 @@
+import { rm } from "node:fs/promises";
+import { describeOperationsConformance } from "@tackle/operations/conformance";
+import { rgPath } from "@vscode/ripgrep";
+import { createSshOperations } from "../src/index.js";
+import { startSshServer } from "./support/ssh-server.mjs";
+
+/**
+ * The conformance suite, unchanged, on a real sshd. Twice: once with ripgrep on the remote PATH
+ * (native `search`, found by the adapter's probe), once without (no `search`, so the tools'
+ * portable fallback takes over).
+ */
+for (const withRipgrep of [true, false]) {
+  describeOperationsConformance(
+    `ssh (${withRipgrep ? "remote rg" : "no rg"})`,
+    async () => {
+      const server = await startSshServer(withRipgrep ? { tools: [rgPath] } : {});
+      const ops = createSshOperations({
+        host: server.host,
+        port: server.port,
+        username: server.username,
+        privateKey: server.privateKey,
+        hostKey: { knownHostsPath: server.knownHostsPath },
+      });
+      await ops.connect();
+      const root = `${server.dir}/root`;
+      await ops.mkdir(root);
+      return {
+        ops,
+        root,
+        cleanup: async () => {
+          await ops.dispose();
+          await rm(root, { recursive: true, force: true });
+          await server.stop();
+        },
+      };
+    },
+    { search: withRipgrep, slowFactor: 3 },
+  );
+}

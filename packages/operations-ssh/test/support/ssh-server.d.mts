@@ -1,0 +1,31 @@
+/** A running test sshd (see ssh-server.mjs). */
+export interface TestSshServer {
+  host: string;
+  port: number;
+  username: string;
+  dir: string;
+  pid: number;
+  privateKeyPath: string;
+  privateKey: string;
+  /** A valid key the server does not accept. */
+  unauthorizedKey: string;
+  knownHostsPath: string;
+  hostKeyLine: string;
+  hostFingerprint: string;
+  logPath: string;
+  /** SIGKILLs sshd and every session process under it. */
+  crash(): Promise<void>;
+  /** Stops sshd by pid and removes its temp dir. */
+  stop(): Promise<void>;
+}
+/**
+ * `env` is set in every session (sshd `SetEnv`); `tools` are executables copied into a bin dir
+ * put first on the sessions' PATH (e.g. a test ripgrep), visible to this server's sessions only.
+ */
+export function startSshServer(options?: {
+  extraConfig?: string[];
+  env?: Record<string, string>;
+  tools?: string[];
+}): Promise<TestSshServer>;
+export function fingerprintOf(publicKeyLine: string): string;
+export function descendantsOf(pid: number): Promise<number[]>;
