@@ -18,8 +18,11 @@ import type { ContainerClient } from "./container-client.js";
 import { DockerOperationError } from "./engine-error.js";
 import { type FileScript, fileScript, SCRIPT_EXIT } from "./file-scripts.js";
 
-const TYPE_BITS = 0o170000;
-const TYPE_OF_BITS: Record<number, FileType> = { 16807: "file", 9604: "directory", 21609: "symlink" };
+/** `S_IFMT` and the file-type values of `st_mode` (the same on every Linux and BSD). */
+const S_IFMT = 0xf000;
+const S_IFREG = 0x8000;
+const S_IFDIR = 0x4000;
+const S_IFLNK = 0xa000;
 const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l: "symlink", o: "other" };
 
 /**
@@ -211,12 +214,25 @@ function parseStat(out: Buffer): FileStat {
   const mode = Number.parseInt(rawMode, 16);
   const nanos = Number.parseInt((clock.split(".")[1] ?? "0").padEnd(9, "0").slice(0, 9), 10);
   return {
-    type: TYPE_OF_BITS[mode & TYPE_BITS] ?? "other",
+    type: fileTypeOf(mode),
     size: Number(size),
     // Same formula as Node's `mtimeMs`, so equal instants compare equal across adapters.
     mtimeMs: Number(seconds) * 1e3 + nanos / 1e6,
     mode: mode & 0o7777,
   };
+}
+
+function fileTypeOf(mode: number): FileType {
+  switch (mode & S_IFMT) {
+    case S_IFREG:
+      return "file";
+    case S_IFDIR:
+      return "directory";
+    case S_IFLNK:
+      return "symlink";
+    default:
+      return "other";
+  }
 }
 
 function withoutNewline(out: Buffer): string {

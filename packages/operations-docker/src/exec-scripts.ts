@@ -15,11 +15,12 @@ import { shellText } from "./shell-text.js";
  *   then what is left of the group is stopped (TERM, KILL) and the wrapper exits with the
  *   command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
- *   redirection when not, so nothing is streamed back; the appended byte count then comes back
- *   as a trailing `\0tackle:bytes:<n>\n` marker on stderr).
+ *   redirection when not, so nothing is streamed back);
+ * - ends with `\0tackle:end:<n>\n` on stderr (n: bytes appended to OUTPUT when not streaming):
+ *   a wrapper that ends without it was killed, i.e. the container went down under it.
  */
 export const WRAPPER_SCRIPT = shellText`
-_ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; shift 6
+_count=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; shift 6
 for _n in "$@"; do unset "$_n"; done
 if ! cd "$_cwd" 2>/dev/null; then
   if [ ! -e "$_cwd" ]; then _c=not_found; elif [ ! -d "$_cwd" ]; then _c=not_directory; else _c=permission_denied; fi
@@ -40,7 +41,7 @@ if [ -n "$_out" ] && [ "$_stream" != 1 ]; then
   _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
   reap
   _after=$(stat -c %s "$_out" 2>/dev/null || echo 0)
-  printf '\0tackle:bytes:%s\n' "$((_after - _before))" >&2
+  _count=$((_after - _before))
 else
   mkfifo "$_ctl/o" "$_ctl/e"
   if [ -n "$_out" ]; then
@@ -58,6 +59,7 @@ else
   reap
 fi
 rm -rf "$_ctl"
+printf '\0tackle:end:%s\n' "$_count" >&2
 exit "$_st"
 `;
 

@@ -17,6 +17,7 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 const STREAM_DRAIN_MS = 3000;
 
 const MARKER_PREFIX = "\0tackle:";
+const END_MARKER = Buffer.from("\0tackle:end:", "latin1");
 const SETUP_CODES = new Set<OperationErrorCode>([
   "not_found",
   "not_directory",
@@ -102,14 +103,18 @@ export async function runCommand(
   const onAbort = () => stop("cancelled");
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
-  let trailer = "";
+  let ended: string | undefined;
   const deliver = (stream: "stdout" | "stderr", bytes: Uint8Array) => {
-    if (bytes.length === 0) return;
-    if (!streamChunks) {
-      // Only the wrapper writes here in this mode: its byte-count marker.
-      trailer += Buffer.from(bytes).toString("latin1");
-      return;
+    if (stream === "stderr" && ended === undefined) {
+      // The wrapper's end marker is the last thing it writes: cut it off the command's stderr.
+      const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(END_MARKER);
+      if (at !== -1) {
+        const rest = Buffer.from(bytes.subarray(at + END_MARKER.length)).toString("latin1");
+        ended = rest.slice(0, Math.max(0, rest.indexOf("\n")));
+        bytes = bytes.subarray(0, at);
+      }
     }
+    if (bytes.length === 0) return;
     if (stream === "stdout") stdoutBytes += bytes.length;
     else stderrBytes += bytes.length;
     options.onChunk?.({ seq: seq++, stream, bytes });
@@ -160,6 +165,12 @@ export async function runCommand(
   } catch (error) {
     lost = error instanceof Error ? error.message : String(error);
   }
+  // A wrapper that ended without its end marker was killed: the container went down (every
+  // process gets SIGKILL then). That is not the command's own failure; its outcome is unknown.
+  if (markerDone && !setupError && ended === undefined && lost === undefined) {
+    lost = `container ${client.containerName} stopped while the command ran (exit ${exitCode ?? "unknown"})`;
+    exitCode = undefined;
+  }
   if (exitCode === undefined && lost === undefined && streamError !== undefined) {
     lost = `the engine stream broke: ${streamError instanceof Error ? streamError.message : String(streamError)}`;
   }
@@ -174,9 +185,9 @@ export async function runCommand(
   const cleanup: ExecCleanup = stopping
     ? await stopping
     : { termSent: false, killSent: false, confirmed: true };
-  const appended = /\0tackle:bytes:(\d+)\n/.exec(trailer);
-  // The file holds both streams interleaved; the split is not known, so all counts as stdout.
-  if (appended) stdoutBytes = Number(appended[1]);
+  // Not streaming: the file holds both streams interleaved; the split is not known, so the
+  // appended byte count the wrapper reported all counts as stdout.
+  if (!streamChunks && ended) stdoutBytes = Number(ended);
   const elapsedMs = Date.now() - startedAt;
   const counts = { elapsedMs, stdoutBytes, stderrBytes };
 

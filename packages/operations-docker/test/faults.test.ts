@@ -1,0 +1,143 @@
+import type { OutputChunk } from "@tackle/operations";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SessionContainer } from "../src/index.js";
+import { testEngine } from "./engine.js";
+import { startTestContainer } from "./session.js";
+
+const sessions: SessionContainer[] = [];
+const session = async () => {
+  const started = await startTestContainer();
+  sessions.push(started);
+  return started;
+};
+afterEach(async () => {
+  for (const started of sessions.splice(0)) await started.dispose();
+});
+
+const decoder = new TextDecoder();
+
+describe("faults on a real engine", () => {
+  it("a container killed mid-command gives status unknown with a note, not a hang", async () => {
+    const ops = await session();
+    let killed: Promise<unknown> | undefined;
+    const result = await ops.exec("echo started; sleep 60", {
+      shell: "sh",
+      cwd: "/",
+      onChunk: () => {
+        killed ??= testEngine().getContainer(ops.containerId).kill();
+      },
+    });
+    await killed;
+    expect(result.status).toBe("unknown");
+    expect(result.exitCode).toBeUndefined();
+    expect(result.cleanup.confirmed).toBe(false);
+    expect(result.cleanup.note).toMatch(/stopped|stream/);
+  });
+
+  it("a stopped container rejects every call with container_not_running (code connection_lost)", async () => {
+    const ops = await session();
+    await testEngine().getContainer(ops.containerId).stop({ t: 0 });
+    const failures = await Promise.allSettled([
+      ops.stat("/"),
+      ops.readFile("/etc/passwd"),
+      ops.writeFile("/tmp/x", "x"),
+      ops.exec("true", { shell: "sh", cwd: "/" }),
+    ]);
+    for (const failure of failures) {
+      expect(failure.status).toBe("rejected");
+      const reason = (failure as PromiseRejectedResult).reason as { code: string; reason: string };
+      expect(reason.code).toBe("connection_lost");
+      expect(reason.reason).toBe("container_not_running");
+    }
+  });
+
+  it("a removed container rejects with container_not_found (code not_found)", async () => {
+    const ops = await session();
+    await testEngine().getContainer(ops.containerId).remove({ force: true });
+    await expect(ops.stat("/")).rejects.toMatchObject({ code: "not_found", reason: "container_not_found" });
+    await expect(ops.exec("true", { shell: "sh", cwd: "/" })).rejects.toMatchObject({
+      code: "not_found",
+      reason: "container_not_found",
+    });
+  });
+
+  it("a tree ignoring SIGTERM is killed on timeout: no process of it is left", async () => {
+    const ops = await session();
+    const chunks: OutputChunk[] = [];
+    const result = await ops.exec("trap '' TERM; bash -c \"trap '' TERM; sleep 60\" & echo $!; sleep 60", {
+      shell: "bash",
+      cwd: "/",
+      timeoutMs: 300,
+      killGraceMs: 300,
+      onChunk: (chunk) => chunks.push(chunk),
+    });
+    expect(result.status).toBe("timed-out");
+    expect(result.signal).toBe("SIGKILL");
+    expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
+    expect(result.cleanup.pid).toBeGreaterThan(0);
+    const left = await ops.exec(
+      `for s in /proc/[0-9]*/stat; do read -r l < "$s" || continue; r=\${l##*) }; set -- $r; [ "$3" = ${result.cleanup.pid} ] && [ "$1" != Z ] && echo alive; done; true`,
+      { shell: "sh", cwd: "/" },
+    );
+    expect(left.status).toBe("completed");
+    expect(left.stdoutBytes).toBe(0);
+  });
+
+  it("a file rewritten while other execs read it is never seen torn (readFile, openRead, cat)", async () => {
+    const ops = await session();
+    const size = 512 * 1024;
+    const a = new Uint8Array(size).fill(0x61);
+    const b = new Uint8Array(size).fill(0x62);
+    await ops.writeFile("/tmp/swap.bin", a);
+    let writing = true;
+    const writer = (async () => {
+      for (let round = 0; round < 12; round++) await ops.writeFile("/tmp/swap.bin", round % 2 ? a : b);
+      writing = false;
+    })();
+    const torn: string[] = [];
+    const uniform = (bytes: Uint8Array) =>
+      bytes.length === size && (bytes.every((byte) => byte === 0x61) || bytes.every((byte) => byte === 0x62));
+    const readers = [
+      (async () => {
+        while (writing) if (!uniform(await ops.readFile("/tmp/swap.bin"))) torn.push("readFile");
+      })(),
+      (async () => {
+        while (writing) {
+          const parts: Uint8Array[] = [];
+          for await (const part of ops.openRead("/tmp/swap.bin")) parts.push(part);
+          if (!uniform(Buffer.concat(parts))) torn.push("openRead");
+        }
+      })(),
+      (async () => {
+        while (writing) {
+          const parts: Uint8Array[] = [];
+          await ops.exec("cat /tmp/swap.bin", {
+            shell: "sh",
+            cwd: "/",
+            onChunk: (chunk) => parts.push(chunk.bytes),
+          });
+          if (!uniform(Buffer.concat(parts))) torn.push("cat");
+        }
+      })(),
+    ];
+    await Promise.all([writer, ...readers]);
+    expect(torn).toEqual([]);
+  }, 120_000);
+
+  it("outputPath with streamChunks false streams nothing back and the file has it all", async () => {
+    const ops = await session();
+    const chunks: OutputChunk[] = [];
+    const result = await ops.exec("echo one; echo two >&2; sleep 0.2 &", {
+      shell: "sh",
+      cwd: "/",
+      outputPath: "/tmp/out.log",
+      streamChunks: false,
+      onChunk: (chunk) => chunks.push(chunk),
+    });
+    expect(result.status).toBe("completed");
+    expect(chunks).toEqual([]);
+    const written = decoder.decode(await ops.readFile("/tmp/out.log"));
+    expect(written.split("\n").sort()).toEqual(["", "one", "two"]);
+    expect(result.stdoutBytes).toBe(written.length);
+  });
+});
