@@ -27,7 +27,9 @@ export function escapeHuntScript(runId: string, graceMs: number): string {
   return [
     "[ -r /proc/self/environ ] || { echo noproc; exit 0; }",
     `m='${RUN_ID_VARIABLE}=${runId}'`,
-    'hunt() { grep -lF "$m" /proc/[0-9]*/environ 2>/dev/null | sed -n \'s#^/proc/\\([0-9]*\\)/environ$#\\1#p\' | grep -vx "$$"; }',
+    // Reading the environ of a process stuck in the kernel can block: bound each scan.
+    "t=; command -v timeout >/dev/null 2>&1 && t='timeout 5'",
+    'hunt() { $t grep -lF "$m" /proc/[0-9]*/environ 2>/dev/null | sed -n \'s#^/proc/\\([0-9]*\\)/environ$#\\1#p\' | grep -vx "$$"; }',
     "p=$(hunt)",
     'echo "found" $p',
     '[ -z "$p" ] && { echo remaining; exit 0; }',

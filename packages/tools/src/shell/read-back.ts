@@ -45,3 +45,34 @@ export async function hashFile(
   }
   return { sha256: hash.digest("hex"), size };
 }
+
+/** Bytes `[start, end)` of a file in the environment (the caller bounds the length). */
+export async function readRange(
+  ops: ReadBackOperations,
+  path: string,
+  start: number,
+  end: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let remaining = end - start;
+  if (remaining <= 0) return new Uint8Array(0);
+  for await (const chunk of ops.openRead(path, { start, ...(signal ? { signal } : {}) })) {
+    const piece = chunk.length > remaining ? chunk.subarray(0, remaining) : chunk;
+    parts.push(piece);
+    remaining -= piece.length;
+    if (remaining <= 0) break;
+  }
+  return Buffer.concat(parts);
+}
+
+/** Length of an incomplete UTF-8 sequence at the end of `bytes` (0 when it ends on a boundary). */
+export function incompleteUtf8Suffix(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back] as number;
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? back : 0;
+  }
+  return 0;
+}

@@ -1,0 +1,334 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { ExecResult, Operations } from "@tackle/operations";
+import { isOperationError } from "@tackle/operations";
+import { DEFAULTS } from "../defaults.js";
+import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
+import { type EscapeHuntResult, huntEscapedProcesses } from "./escape.js";
+import type { ToolShell } from "./pipeline.js";
+import { incompleteUtf8Suffix, readRange } from "./read-back.js";
+import { sanitizeOutput } from "./sanitize.js";
+
+/** What the job registry needs from an environment. */
+export type JobOperations = Pick<
+  Operations,
+  | "platform"
+  | "homeDir"
+  | "exec"
+  | "stat"
+  | "openRead"
+  | "readFile"
+  | "writeFile"
+  | "readdir"
+  | "mkdir"
+  | "chmod"
+  | "remove"
+>;
+
+/** Where a job is in its life. `orphaned`: its host process died while it was running. */
+export type JobStatus = "running" | "completed" | "failed" | "killed" | "timed-out" | "unknown" | "orphaned";
+
+/** A background job as stored on disk (one JSON file per job in the state directory). */
+export interface JobRecord {
+  id: string;
+  shell: ToolShell;
+  command: string;
+  cwd: string;
+  /** Environment marker value the job's processes carry (used to end escaped children). */
+  runId: string;
+  /** Output of the job (both streams, arrival order), 0600. */
+  logPath: string;
+  startedAt: number;
+  endedAt?: number;
+  status: JobStatus;
+  exitCode?: number;
+  signal?: string;
+  /** Keep running when the owning context is disposed. */
+  keepAlive: boolean;
+  sessionId: string;
+  /** Host process that started it: a record whose owner is gone is listed as orphaned. */
+  owner: { registry: string; pid: number; host: string };
+  /** Processes that could not be confirmed ended (status `unknown`). */
+  remainingPids?: number[];
+}
+
+/** Options of {@link createJobRegistry}. */
+export interface JobRegistryOptions {
+  operations: JobOperations;
+  sessionId: string;
+  /** Directory for job records and logs (absolute). Default `<home>/.tackle/jobs` or `/tmp/tackle-jobs`. */
+  stateDir?: string;
+  env?: ShellEnvOptions;
+  killGraceMs?: number;
+}
+
+/** A slice of a job's output. */
+export interface JobTail {
+  /** Sanitised text from `offset` (a partial first line is dropped when the slice starts mid-line). */
+  text: string;
+  /** Byte offset the slice starts at. */
+  offset: number;
+  /** Offset to pass next time to continue. */
+  nextOffset: number;
+  /** Bytes in the log now. */
+  size: number;
+}
+
+/** Service name under which hosts put the registry in `ExtensionContext.services`. */
+export const SHELL_JOBS_SERVICE = "shell.jobs";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Background jobs of one session: started through `ops.exec` with the output written by the
+ * environment into a log, tracked on disk so a later host process sees them (as `orphaned`
+ * when their host died), ended on `dispose()` unless `keepAlive`.
+ */
+export class JobRegistry {
+  readonly registryId = randomBytes(8).toString("hex");
+  private readonly ops: JobOperations;
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<JobRecord> }>();
+  private dirReady: Promise<string> | undefined;
+
+  constructor(private readonly options: JobRegistryOptions) {
+    this.ops = options.operations;
+  }
+
+  private sep(): string {
+    return this.ops.platform === "win32" ? "\\" : "/";
+  }
+
+  /** The state directory, created (0700) on first use. */
+  stateDir(): Promise<string> {
+    this.dirReady ??= (async () => {
+      const dir =
+        this.options.stateDir ??
+        (this.ops.homeDir ? `${this.ops.homeDir}${this.sep()}.tackle${this.sep()}jobs` : "/tmp/tackle-jobs");
+      await this.ops.mkdir(dir, { recursive: true });
+      await this.ops.chmod(dir, 0o700);
+      return dir;
+    })();
+    return this.dirReady;
+  }
+
+  private async recordPath(id: string): Promise<string> {
+    return `${await this.stateDir()}${this.sep()}${id}.json`;
+  }
+
+  private async save(record: JobRecord): Promise<void> {
+    await this.ops.writeFile(await this.recordPath(record.id), `${JSON.stringify(record, null, 2)}\n`, {
+      mode: 0o600,
+    });
+  }
+
+  private async load(id: string): Promise<JobRecord | undefined> {
+    if (!/^job-[0-9a-f]+$/.test(id)) return undefined;
+    try {
+      const bytes = await this.ops.readFile(await this.recordPath(id));
+      return this.view(JSON.parse(Buffer.from(bytes).toString("utf8")) as JobRecord);
+    } catch (error) {
+      if (isOperationError(error, "not_found") || error instanceof SyntaxError) return undefined;
+      throw error;
+    }
+  }
+
+  /** A record as this process sees it: running jobs whose owner died are `orphaned`. */
+  private view(record: JobRecord): JobRecord {
+    if (record.status !== "running" || record.owner.registry === this.registryId) return record;
+    const ownerAlive = record.owner.host === hostname() && isAlive(record.owner.pid);
+    return ownerAlive ? record : { ...record, status: "orphaned" };
+  }
+
+  /** Starts `command` in the background and returns its record at once. */
+  async start(request: {
+    shell: ToolShell;
+    command: string;
+    cwd: string;
+    keepAlive?: boolean;
+    timeoutMs?: number;
+  }): Promise<JobRecord> {
+    const dir = await this.stateDir();
+    const id = `job-${randomBytes(6).toString("hex")}`;
+    const logPath = `${dir}${this.sep()}${id}.log`;
+    await this.ops.writeFile(logPath, "", { mode: 0o600 });
+    await this.ops.chmod(logPath, 0o600);
+    const runId = newRunId();
+    const record: JobRecord = {
+      id,
+      shell: request.shell,
+      command: request.command,
+      cwd: request.cwd,
+      runId,
+      logPath,
+      startedAt: Date.now(),
+      status: "running",
+      keepAlive: request.keepAlive ?? false,
+      sessionId: this.options.sessionId,
+      owner: { registry: this.registryId, pid: process.pid, host: hostname() },
+    };
+    await this.save(record);
+    const controller = new AbortController();
+    const execution = this.ops.exec(envFilterPrelude(request.shell, this.options.env) + request.command, {
+      shell: request.shell,
+      cwd: request.cwd,
+      env: buildShellEnv(runId, this.options.env),
+      signal: controller.signal,
+      outputPath: logPath,
+      streamChunks: false,
+      killGraceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    });
+    const done = execution.then(
+      (result) => this.finish(record, result, controller.signal.aborted),
+      async () => this.finish(record, undefined, controller.signal.aborted),
+    );
+    this.running.set(id, { controller, done });
+    return { ...record };
+  }
+
+  private async finish(
+    record: JobRecord,
+    result: ExecResult | undefined,
+    killed: boolean,
+  ): Promise<JobRecord> {
+    const hunt = await huntEscapedProcesses(this.ops, record.runId, {
+      cwd: record.cwd,
+      graceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
+    });
+    const final: JobRecord = { ...record, endedAt: Date.now() };
+    if (!result) final.status = "unknown";
+    else if (killed || result.status === "cancelled") final.status = "killed";
+    else
+      final.status =
+        result.status === "timed-out" ? "timed-out" : result.status === "unknown" ? "unknown" : result.status;
+    if (result?.exitCode !== undefined) final.exitCode = result.exitCode;
+    if (result?.signal !== undefined) final.signal = result.signal;
+    if (hunt.remaining.length > 0) {
+      final.status = "unknown";
+      final.remainingPids = hunt.remaining;
+    }
+    await this.save(final).catch(() => undefined);
+    this.running.delete(record.id);
+    return final;
+  }
+
+  /** Every job in the state directory (this session's and others'), newest first. */
+  async list(): Promise<JobRecord[]> {
+    const dir = await this.stateDir();
+    const entries = await this.ops.readdir(dir);
+    const records: JobRecord[] = [];
+    for (const entry of entries) {
+      if (!entry.name.endsWith(".json")) continue;
+      const record = await this.load(entry.name.slice(0, -5));
+      if (record) records.push(record);
+    }
+    return records.sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  /** One job, or undefined when no such id exists. */
+  get(id: string): Promise<JobRecord | undefined> {
+    return this.load(id);
+  }
+
+  /** Resolves when a job this registry started has ended (immediately for others). */
+  async wait(id: string): Promise<JobRecord | undefined> {
+    const entry = this.running.get(id);
+    return entry ? entry.done : this.load(id);
+  }
+
+  /** Output from byte `offset` (default: the last `maxBytes`), sanitised. */
+  async tail(id: string, options: { offset?: number; maxBytes?: number } = {}): Promise<JobTail | undefined> {
+    const record = await this.load(id);
+    if (!record) return undefined;
+    const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+    const size = (await this.ops.stat(record.logPath)).size;
+    const offset = Math.min(size, Math.max(0, options.offset ?? size - maxBytes));
+    const end = Math.min(size, offset + maxBytes);
+    const bytes = await readRange(this.ops, record.logPath, offset, end);
+    // Never end a slice inside a UTF-8 character: the next call starts where this one stopped.
+    const keep = bytes.length - incompleteUtf8Suffix(bytes);
+    const text = new TextDecoder("utf-8").decode(bytes.subarray(0, keep));
+    return { text: sanitizeOutput(text), offset, nextOffset: offset + keep, size };
+  }
+
+  /**
+   * Ends a job: its process tree through the running exec (SIGTERM, then SIGKILL), then any
+   * process still carrying its marker (escaped children, or an orphan of a dead host).
+   */
+  async kill(id: string): Promise<{ record: JobRecord; hunt?: EscapeHuntResult } | undefined> {
+    const entry = this.running.get(id);
+    if (entry) {
+      entry.controller.abort();
+      return { record: await entry.done };
+    }
+    const record = await this.load(id);
+    if (!record) return undefined;
+    if (record.status !== "running" && record.status !== "orphaned" && record.status !== "unknown")
+      return { record };
+    const hunt = await huntEscapedProcesses(this.ops, record.runId, {
+      cwd: record.cwd,
+      graceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
+    });
+    const final: JobRecord = {
+      ...record,
+      status: hunt.supported && hunt.remaining.length === 0 ? "killed" : "unknown",
+      endedAt: Date.now(),
+      ...(hunt.remaining.length > 0 ? { remainingPids: hunt.remaining } : {}),
+    };
+    await this.save(final);
+    return { record: final, hunt };
+  }
+
+  /**
+   * Waits until the job's output matches `pattern`, or `port` accepts connections on
+   * 127.0.0.1 in the environment, or the job ends, or `timeoutMs` passes.
+   */
+  async waitReady(
+    id: string,
+    ready: { pattern?: RegExp; port?: number; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<"ready" | "ended" | "timeout"> {
+    const deadline = Date.now() + ready.timeoutMs;
+    for (;;) {
+      if (ready.signal?.aborted) return "timeout";
+      if (ready.pattern) {
+        const tail = await this.tail(id, { maxBytes: 64 * 1024 });
+        if (tail && ready.pattern.test(tail.text)) return "ready";
+      }
+      if (ready.port !== undefined && (await this.portOpen(ready.port))) return "ready";
+      if (!this.running.has(id)) return "ended";
+      if (Date.now() >= deadline) return "timeout";
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  private async portOpen(port: number): Promise<boolean> {
+    const result = await this.ops.exec(`exec 3<>/dev/tcp/127.0.0.1/${Math.trunc(port)}`, {
+      shell: "bash",
+      cwd: "/",
+      timeoutMs: 2000,
+    });
+    return result.status === "completed";
+  }
+
+  /** Ends this registry's jobs that are not `keepAlive`; their records stay on disk. */
+  async dispose(): Promise<void> {
+    const ends: Promise<unknown>[] = [];
+    for (const [id] of this.running) {
+      const record = await this.load(id);
+      if (record && !record.keepAlive) ends.push(this.kill(id));
+    }
+    await Promise.all(ends);
+  }
+}
+
+/** Creates the background job registry of a session. */
+export function createJobRegistry(options: JobRegistryOptions): JobRegistry {
+  return new JobRegistry(options);
+}

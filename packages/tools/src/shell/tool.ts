@@ -1,0 +1,304 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { ToolError, type ToolErrorCode } from "@tackle/agent-core";
+import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
+import { DEFAULTS, formatBytes } from "../defaults.js";
+import { toToolError } from "../tool-errors.js";
+import { formatDuration, formatRun } from "./format.js";
+import type { JobRecord, JobRegistry } from "./jobs.js";
+import {
+  runShellCommand,
+  type ShellPipelineOptions,
+  type ShellRunOutcome,
+  type ToolShell,
+} from "./pipeline.js";
+import { evaluateCommandPolicy } from "./policy/engine.js";
+import type { PolicyConfig, PolicyHit } from "./policy/types.js";
+import { getShellJobs } from "./registry.js";
+import { markToolOutput } from "./sanitize.js";
+
+/** Options of the bash and powershell tools. */
+export interface ShellToolOptions extends ShellPipelineOptions {
+  /** Timeout when the call gives none, seconds (default `DEFAULTS.shellTimeoutSeconds`). */
+  defaultTimeoutSeconds?: number;
+  /** Largest timeout a call may ask for, seconds (default `DEFAULTS.shellMaxTimeoutSeconds`). */
+  maxTimeoutSeconds?: number;
+  /** Command policy: decisions per rule, writable paths outside the workspace, or off. */
+  policy?: PolicyConfig;
+  /** Job registry for `background: true` (default: the context's, see `getShellJobs`). */
+  jobs?: JobRegistry;
+}
+
+/** Structured result for hosts (never parsed back into model text). */
+export interface ShellToolDetails {
+  shell: ToolShell;
+  command: string;
+  cwd: string;
+  /** Policy findings that were allowed or confirmed. */
+  policy: PolicyHit[];
+  /** Foreground run: how it ended, artifact, cleanup. */
+  run?: Omit<ShellRunOutcome, "artifactHash" | "output">;
+  /** Background run: the job as recorded. */
+  job?: JobRecord;
+  ready?: "ready" | "ended" | "timeout";
+  /** The call asked for a timeout above the maximum and got the maximum. */
+  timeoutClamped?: boolean;
+}
+
+function parametersFor(label: string, defaultTimeout: number, maxTimeout: number) {
+  return Type.Object({
+    command: Type.String({ description: `The ${label} command to run.` }),
+    timeout: Type.Optional(
+      Type.Number({
+        description: `Seconds before the command is stopped (default ${defaultTimeout}, max ${maxTimeout}).`,
+      }),
+    ),
+    cwd: Type.Optional(
+      Type.String({ description: "Working directory inside the workspace (default: the session's cwd)." }),
+    ),
+    background: Type.Optional(
+      Type.Boolean({
+        description: "Start it as a background job and return its id at once (servers, watchers).",
+      }),
+    ),
+    readyPattern: Type.Optional(
+      Type.String({
+        description: "Background: wait until the job's output matches this regular expression.",
+      }),
+    ),
+    readyPort: Type.Optional(
+      Type.Integer({ description: "Background: wait until this TCP port on 127.0.0.1 accepts connections." }),
+    ),
+    keepAlive: Type.Optional(
+      Type.Boolean({ description: "Background: keep the job running after the session ends." }),
+    ),
+  });
+}
+
+/** Schema of the bash and powershell tool arguments. */
+export type ShellToolSchema = ReturnType<typeof parametersFor>;
+
+/** Parameters of the bash and powershell tools. */
+export type ShellToolParams = Static<ReturnType<typeof parametersFor>>;
+
+function description(shell: ToolShell, label: string, defaultTimeout: number, maxTimeout: number): string {
+  const lines = [
+    shell === "bash"
+      ? "Run a bash command in the workspace (stdin closed, no terminal)."
+      : "Run a PowerShell command (pwsh -NoProfile -NonInteractive) in the workspace (stdin closed, no terminal).",
+    `Returns the exit code, the duration and the last ${DEFAULTS.maxLines} lines or ${formatBytes(DEFAULTS.maxBytes)} of output (stdout and stderr merged in order); the full output is kept in a file you can page with read.`,
+    `timeout: seconds, default ${defaultTimeout}, max ${maxTimeout}; a timed-out command is stopped with its child processes.`,
+    "Success is the exit code, not the text. Commands waiting for input are stopped: use non-interactive flags (-y, --yes, --no-pager, CI=true).",
+    "For servers and watchers use background: true (optionally readyPattern or readyPort), then the jobs tool to see output or stop them.",
+    `Some commands (recursive deletes of broad targets, writes outside the workspace, downloads piped into a shell, privilege escalation, interactive programs, leaving the workspace with cd) need approval or are refused by policy.`,
+  ];
+  if (label === "PowerShell") lines.push("Only offered where pwsh is installed.");
+  return lines.join("\n");
+}
+
+function policyMessage(hits: PolicyHit[], why: string): string {
+  const list = hits.map((h) => `- ${h.rule}: ${h.reason} (matched: \`${h.text}\`)`).join("\n");
+  return `Command ${why} by the command policy:\n${list}\nRewrite the command to avoid these (e.g. a narrower path inside the workspace, no sudo, non-interactive flags), or ask the user to run it.`;
+}
+
+function errorCode(outcome: ShellRunOutcome): ToolErrorCode {
+  if (outcome.prompt !== undefined || outcome.wantedInput) return "interactive_prompt";
+  if (outcome.status === "timed-out") return "timeout";
+  if (outcome.status === "cancelled") return "aborted";
+  return "execution_failed";
+}
+
+async function checkPolicy(
+  ctx: ExtensionContext,
+  shell: ToolShell,
+  command: string,
+  cwd: string,
+  config: PolicyConfig | undefined,
+  signal: AbortSignal | undefined,
+): Promise<PolicyHit[]> {
+  const verdict = await evaluateCommandPolicy(
+    shell,
+    command,
+    {
+      cwd,
+      roots: ctx.workspace.roots,
+      platform: ctx.operations.platform,
+      ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
+    },
+    config,
+  );
+  if (verdict.decision === "deny")
+    throw new ToolError("policy_denied", policyMessage(verdict.hits, "refused"), {
+      details: { hits: verdict.hits },
+    });
+  if (verdict.decision === "ask") {
+    const question = verdict.hits.map((h) => `${h.rule}: ${h.reason}`).join("\n");
+    const yes = await ctx.ui.confirm(
+      `Run this ${shell} command?`,
+      `${command}\n\n${question}`,
+      signal ? { signal } : {},
+    );
+    if (!yes) {
+      throw new ToolError(
+        "policy_denied",
+        policyMessage(verdict.hits, "needs approval and was not approved"),
+        {
+          details: { hits: verdict.hits },
+        },
+      );
+    }
+  }
+  return verdict.hits;
+}
+
+/**
+ * Builds the bash or powershell tool on the shared pipeline. `available` lets powershell refuse
+ * environments without pwsh before anything runs.
+ */
+export function createShellToolDefinition(
+  shell: ToolShell,
+  options: ShellToolOptions = {},
+  available?: (ctx: ExtensionContext) => Promise<void>,
+): ToolDefinition<ReturnType<typeof parametersFor>, ShellToolDetails> {
+  const label = shell === "bash" ? "Bash" : "PowerShell";
+  const name = shell === "bash" ? "bash" : "powershell";
+  const defaultTimeout = options.defaultTimeoutSeconds ?? DEFAULTS.shellTimeoutSeconds;
+  const maxTimeout = options.maxTimeoutSeconds ?? DEFAULTS.shellMaxTimeoutSeconds;
+  return {
+    name,
+    label,
+    description: description(shell, label, defaultTimeout, maxTimeout),
+    promptSnippet: `${name}: run ${label} commands (tests, builds, git); background jobs for servers`,
+    promptGuidelines: [
+      "Use non-interactive flags: commands get no stdin and no terminal.",
+      "Judge success by the exit code, never by text in the output.",
+    ],
+    parameters: parametersFor(label, defaultTimeout, maxTimeout),
+    executionMode: "sequential",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    async execute(_id, params, signal, onUpdate, ctx) {
+      if (available) await available(ctx);
+      const resolved = await ctx.workspace.resolve(params.cwd ?? ctx.cwd, "write", signal ? { signal } : {});
+      try {
+        const stat = await ctx.operations.stat(resolved.real, signal ? { signal } : {});
+        if (stat.type !== "directory")
+          throw new ToolError("not_directory", `cwd is not a directory: ${resolved.display}`);
+      } catch (error) {
+        throw toToolError(error, resolved.display);
+      }
+      if (params.timeout !== undefined && !(params.timeout > 0)) {
+        throw new ToolError(
+          "invalid_arguments",
+          `timeout must be a positive number of seconds (max ${maxTimeout}); got ${params.timeout}.`,
+        );
+      }
+      const requested = params.timeout ?? defaultTimeout;
+      const timeoutSeconds = Math.min(requested, maxTimeout);
+      const hits = await checkPolicy(ctx, shell, params.command, resolved.real, options.policy, signal);
+      const base = {
+        shell,
+        command: params.command,
+        cwd: resolved.real,
+        policy: hits,
+        ...(requested > maxTimeout ? { timeoutClamped: true } : {}),
+      };
+
+      if (params.background)
+        return startBackground(ctx, shell, params, resolved.real, timeoutSeconds, base, options, signal);
+
+      const artifactDir = await ctx.artifacts.directory();
+      if (!ctx.workspace.roots.includes(artifactDir)) ctx.workspace.addRoot(artifactDir);
+      const outcome = await ctx.mutations.withExclusive(
+        () =>
+          runShellCommand(
+            ctx.operations,
+            ctx.artifacts,
+            {
+              shell,
+              command: params.command,
+              cwd: resolved.real,
+              timeoutMs: timeoutSeconds * 1000,
+              ...(signal ? { signal } : {}),
+              ...(onUpdate
+                ? {
+                    onProgress: (tail: string) => {
+                      const lines = tail.split("\n");
+                      onUpdate({
+                        content: [{ type: "text", text: lines.slice(-50).join("\n") }],
+                        details: base,
+                      });
+                    },
+                  }
+                : {}),
+            },
+            options,
+          ),
+        signal ? { signal } : {},
+      );
+      const { artifactHash: _hash, output: _output, ...run } = outcome;
+      const details: ShellToolDetails = { ...base, run };
+      let text = formatRun(outcome, name, timeoutSeconds, maxTimeout);
+      if (base.timeoutClamped)
+        text += `\n(timeout ${requested} s was above the maximum; ${maxTimeout} s was used.)`;
+      if (outcome.status === "completed") return { content: [{ type: "text", text }], details };
+      throw new ToolError(errorCode(outcome), text, { details });
+    },
+  };
+}
+
+async function startBackground(
+  ctx: ExtensionContext,
+  shell: ToolShell,
+  params: ShellToolParams,
+  cwd: string,
+  timeoutSeconds: number,
+  base: Omit<ShellToolDetails, "run" | "job">,
+  options: ShellToolOptions,
+  signal: AbortSignal | undefined,
+) {
+  let pattern: RegExp | undefined;
+  if (params.readyPattern !== undefined) {
+    try {
+      pattern = new RegExp(params.readyPattern, "m");
+    } catch (error) {
+      throw new ToolError(
+        "invalid_arguments",
+        `readyPattern is not a valid regular expression: ${(error as Error).message}`,
+      );
+    }
+  }
+  const jobs = options.jobs ?? getShellJobs(ctx, { ...(options.env ? { env: options.env } : {}) });
+  const started = await jobs.start({
+    shell,
+    command: params.command,
+    cwd,
+    keepAlive: params.keepAlive ?? false,
+    ...(params.timeout !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+  });
+  let ready: ShellToolDetails["ready"];
+  if (pattern || params.readyPort !== undefined) {
+    ready = await jobs.waitReady(started.id, {
+      ...(pattern ? { pattern } : {}),
+      ...(params.readyPort !== undefined ? { port: params.readyPort } : {}),
+      timeoutMs: timeoutSeconds * 1000,
+      ...(signal ? { signal } : {}),
+    });
+  }
+  const job = (await jobs.get(started.id)) ?? started;
+  const tail = await jobs.tail(started.id, { maxBytes: 4096 });
+  const lines = [`Started background job ${job.id} (${job.status}).`];
+  if (ready === "ready") lines.push("It is ready.");
+  if (ready === "ended")
+    lines.push(
+      `It ended before it was ready (${job.status}${job.exitCode !== undefined ? `, exit code ${job.exitCode}` : ""}).`,
+    );
+  if (ready === "timeout")
+    lines.push(`It was not ready after ${formatDuration(timeoutSeconds * 1000)}; it keeps running.`);
+  if (tail && tail.text.length > 0) lines.push(markToolOutput(tail.text, "job"));
+  lines.push(
+    `Use the jobs tool: {"action":"tail","id":"${job.id}"} for output, {"action":"kill","id":"${job.id}"} to stop it.`,
+  );
+  const details: ShellToolDetails = { ...base, job, ...(ready ? { ready } : {}) };
+  if (ready === "ended" && job.status !== "completed")
+    throw new ToolError("execution_failed", lines.join("\n"), { details });
+  return { content: [{ type: "text" as const, text: lines.join("\n") }], details };
+}

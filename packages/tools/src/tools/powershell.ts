@@ -1,0 +1,75 @@
+/**
+ * The powershell tool: the same pipeline as bash, run by `pwsh -NoProfile -NonInteractive`,
+ * with its own policy rules. Offered only where pwsh exists ({@link detectPowershell}).
+ */
+import { ToolError } from "@tackle/agent-core";
+import type { ToolDefinition } from "@tackle/extensions";
+import type { Operations } from "@tackle/operations";
+import {
+  createShellToolDefinition,
+  type ShellToolDetails,
+  type ShellToolOptions,
+  type ShellToolSchema,
+} from "../shell/tool.js";
+
+/** Options of the powershell tool. */
+export type PowershellToolOptions = ShellToolOptions;
+
+/** What {@link detectPowershell} found. */
+export interface PowershellInfo {
+  available: boolean;
+  /** `$PSVersionTable.PSVersion`, e.g. `"7.4.6"`. */
+  version?: string;
+}
+
+const detected = new Map<string, Promise<PowershellInfo>>();
+
+/**
+ * Whether `pwsh` runs in the environment (cached per `operations.id`). Asks the environment
+ * itself through `exec`, so it answers for a remote host or a container, not for this machine.
+ */
+export function detectPowershell(
+  ops: Pick<Operations, "id" | "exec">,
+  options: { cwd?: string; refresh?: boolean } = {},
+): Promise<PowershellInfo> {
+  const cached = detected.get(ops.id);
+  if (cached && !options.refresh) return cached;
+  const probe = (async (): Promise<PowershellInfo> => {
+    const out: Uint8Array[] = [];
+    try {
+      const result = await ops.exec("$PSVersionTable.PSVersion.ToString()", {
+        shell: "pwsh",
+        cwd: options.cwd ?? "/",
+        timeoutMs: 20_000,
+        onChunk: (chunk) => {
+          if (chunk.stream === "stdout") out.push(chunk.bytes);
+        },
+      });
+      if (result.status !== "completed") return { available: false };
+      return { available: true, version: Buffer.concat(out).toString("utf8").trim() };
+    } catch {
+      return { available: false };
+    }
+  })();
+  detected.set(ops.id, probe);
+  return probe;
+}
+
+/**
+ * Creates the powershell tool. A call in an environment without pwsh fails with `not_supported`
+ * before anything runs; hosts should check {@link detectPowershell} and offer the tool only
+ * where it is available.
+ */
+export function createPowershellToolDefinition(
+  options: PowershellToolOptions = {},
+): ToolDefinition<ShellToolSchema, ShellToolDetails> {
+  return createShellToolDefinition("pwsh", options, async (ctx) => {
+    const info = await detectPowershell(ctx.operations, { cwd: ctx.cwd });
+    if (!info.available) {
+      throw new ToolError(
+        "not_supported",
+        `PowerShell (pwsh) is not available in this environment (${ctx.operations.id}). Use the bash tool instead.`,
+      );
+    }
+  });
+}
