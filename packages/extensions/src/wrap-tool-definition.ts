@@ -86,12 +86,13 @@ export function createToolDefinitionFromAgentTool<TParams extends TSchema, TDeta
 }
 
 /**
- * The context with `signal` set to the call's signal. Inherits instead of copying so a guarded
- * (stale-checking) context keeps checking every read.
+ * The context with `signal` set to the call's signal. A proxy rather than a copy, so a guarded
+ * (stale-checking) context keeps checking every read, and `{ ...ctx }` still copies every field.
  */
 function withSignal(context: ExtensionContext, signal: AbortSignal | undefined): ExtensionContext {
   if (context.signal === signal) return context;
-  return Object.create(context, {
-    signal: { value: signal, enumerable: true, writable: false, configurable: true },
-  }) as ExtensionContext;
+  return new Proxy(context, {
+    get: (target, property, receiver) =>
+      property === "signal" ? signal : Reflect.get(target, property, receiver),
+  });
 }

@@ -157,3 +157,24 @@ describe("defineTool", () => {
     expect(tool.name).toBe("t");
   });
 });
+
+describe("the context a tool receives", () => {
+  it("can be spread into a new context with every field (routing a call elsewhere)", async () => {
+    const seen: unknown[] = [];
+    const spreader = defineTool({
+      name: "spread",
+      label: "Spread",
+      description: "spread",
+      annotations: {},
+      parameters: Type.Object({}),
+      async execute(_id, _params, signal, _onUpdate, ctx) {
+        const copy = { ...ctx, cwd: "/elsewhere" };
+        seen.push(copy.cwd, copy.session.id, copy.signal === signal, typeof copy.workspace.resolve);
+        return { content: [], details: {} };
+      },
+    });
+    const tool = wrapToolDefinition(spreader, () => createTestContext(dirA, { sessionId: "s9" }));
+    await invokeTool(tool, {}, { signal: new AbortController().signal });
+    expect(seen).toEqual(["/elsewhere", "s9", true, "function"]);
+  });
+});

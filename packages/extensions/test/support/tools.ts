@@ -7,7 +7,7 @@ export function echoDefinition(name = "echo", tag = "builtin") {
     name,
     label: name,
     description: `Echoes text.\nSecond line of the ${name} description.`,
-    promptSnippet: `${name}: echo text back`,
+    promptSnippet: "Echo text back",
     promptGuidelines: ["Prefer short texts.", `Use ${name} only for tests.`],
     annotations: { readOnlyHint: true },
     parameters: Type.Object({ text: Type.String(), times: Type.Optional(Type.Integer({ minimum: 1 })) }),
