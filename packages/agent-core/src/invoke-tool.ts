@@ -64,9 +64,17 @@ export function prepareToolArguments(tool: AnyAgentTool, rawArgs: unknown): Prep
   // A tool with no arguments is often called with nothing at all.
   if ((args === undefined || args === null) && schema.type === "object") args = {};
   const normalized = normalizeArguments(schema, args);
-  const checker = compiled(schema);
-  if (checker.check(normalized)) return { ok: true, args: normalized as Record<string, unknown> };
-  const problems = describeValidationErrors(checker.errors(normalized));
+  let problems: ArgumentProblem[];
+  try {
+    const checker = compiled(schema);
+    if (checker.check(normalized)) return { ok: true, args: normalized as Record<string, unknown> };
+    problems = describeValidationErrors(checker.errors(normalized));
+  } catch (error) {
+    // A plain JSON Schema (no TypeBox kinds) cannot be checked; that is the tool author's bug, not the model's.
+    const reason = error instanceof Error ? error.message : String(error);
+    const text = `Tool ${tool.name} cannot check its arguments (${reason}): its parameters must be a TypeBox schema. Tell the user; do not retry.`;
+    return { ok: false, outcome: errorOutcome("invalid_schema", text), problems: [] };
+  }
   const outcome = errorOutcome("invalid_arguments", formatValidationMessage(tool.name, problems), {
     problems,
   });

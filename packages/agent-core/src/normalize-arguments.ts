@@ -68,11 +68,11 @@ function coerceToLiteral(literal: unknown, value: unknown): unknown {
 /** A union keeps the first variant the repaired value satisfies; otherwise the value is left as sent. */
 function normalizeUnion(variants: TSchema[], value: unknown): unknown {
   for (const variant of variants) {
-    if (Value.Check(variant, value)) return normalizeArguments(variant, value);
+    if (accepts(variant, value)) return normalizeArguments(variant, value);
   }
   for (const variant of variants) {
     const repaired = normalizeArguments(variant, value);
-    if (Value.Check(variant, repaired)) return repaired;
+    if (accepts(variant, repaired)) return repaired;
   }
   return value;
 }
@@ -109,7 +109,7 @@ function normalizeObject(schema: TSchema, raw: unknown): unknown {
       // Unknown fields are dropped: a stray field never changes what the tool does.
       continue;
     }
-    if (field === null && !required.has(key) && !Value.Check(fieldSchema, null)) continue;
+    if (field === null && !required.has(key) && !accepts(fieldSchema, null)) continue;
     if (field === undefined) continue;
     out[key] = normalizeArguments(fieldSchema, field);
   }
@@ -131,8 +131,17 @@ function normalizeArray(schema: TSchema, raw: unknown): unknown {
     // A single item where a list is wanted ("paths": "a.ts") is still that one-item list.
     if (items === undefined || value === undefined || value === null) return value;
     const item = normalizeArguments(items, value);
-    return Value.Check(items, item) ? [item] : value;
+    return accepts(items, item) ? [item] : value;
   }
   if (items === undefined) return value;
   return value.map((item) => normalizeArguments(items, item));
+}
+
+/** `Value.Check` that answers false instead of throwing on a schema TypeBox does not know. */
+function accepts(schema: TSchema, value: unknown): boolean {
+  try {
+    return Value.Check(schema, value);
+  } catch {
+    return false;
+  }
 }

@@ -25,6 +25,7 @@ export type ToolErrorCode =
   | "execution_failed"
   | "length_stop"
   | "stale_context"
+  | "invalid_schema"
   | (string & {});
 
 /** Options for {@link ToolError}. */

@@ -206,3 +206,17 @@ describe("invokeTool: error mapping", () => {
     expect((outcome.content[0] as { text: string }).text).toContain("returned no content");
   });
 });
+
+describe("invokeTool: broken tools", () => {
+  it("returns an error outcome (never throws) for a schema TypeBox cannot check", async () => {
+    const tool = {
+      ...(echoTool() as unknown as AgentTool),
+      parameters: { type: "object", properties: { path: { type: "string" } } } as never,
+    };
+    const outcome = await invokeTool(tool, { path: "a" });
+    expect(outcome).toMatchObject({ isError: true, errorCode: "invalid_schema" });
+    expect((outcome.content[0] as { text: string }).text).toContain(
+      "its parameters must be a TypeBox schema",
+    );
+  });
+});
