@@ -10,6 +10,7 @@ export interface ConnectionSettings {
   /** Loads the host key policy once (async: it may read known_hosts). */
   hostKeyChecker: () => Promise<(keyBlob: Uint8Array) => HostKeyProblem | undefined>;
   maxChannels: number;
+  maxHelperChannels: number;
 }
 
 /**
@@ -22,7 +23,11 @@ export class Session {
   private markLost!: (error: OperationError) => void;
   private sftpChannel: Promise<SFTPWrapper> | undefined;
 
-  constructor(readonly client: Client) {
+  constructor(
+    readonly client: Client,
+    /** The adapter's helper channel slots (see {@link SshConnection.helperSlots}). */
+    readonly helperSlots: ChannelSlots,
+  ) {
     this.lost = new Promise((resolve) => {
       this.markLost = resolve;
     });
@@ -66,7 +71,20 @@ export class Session {
    * command the channel's success, output, exit status and close can all arrive in the same
    * read. Listeners added after an `await` would miss `exit` and `close` and wait forever.
    */
-  exec<T>(command: string, attach: (channel: ClientChannel) => T): Promise<T> {
+  async exec<T>(command: string, attach: (channel: ClientChannel) => T): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.openExec(command, attach);
+      } catch (error) {
+        // A server with a lower session limit than ours refuses the channel ("open failed"):
+        // another channel of ours will close soon, so try again a few times before giving up.
+        if (this.isLost || attempt >= OPEN_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+      }
+    }
+  }
+
+  private openExec<T>(command: string, attach: (channel: ClientChannel) => T): Promise<T> {
     return new Promise((resolve, reject) => {
       this.client.exec(command, (error, channel) => {
         if (error) {
@@ -85,8 +103,11 @@ export class Session {
   }
 }
 
-/** Counts exec channels so the server's per-connection session limit is never exceeded. */
-class ChannelSlots {
+/** Attempts to open a channel before an `exec` fails. */
+const OPEN_RETRIES = 6;
+
+/** Counts channels of one kind so the server's per-connection session limit is never exceeded. */
+export class ChannelSlots {
   private used = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly max: number) {}
@@ -127,12 +148,19 @@ class ChannelSlots {
 export class SshConnection {
   private current: Promise<Session> | undefined;
   private disposed = false;
+  /** Channels for commands (`exec`, remote search). */
   readonly slots: ChannelSlots;
+  /**
+   * Channels for short helpers (kill scripts, `rm -rf`, probes), counted apart from commands so
+   * a command waiting for its kill script can never wait on another command's slot.
+   */
+  readonly helperSlots: ChannelSlots;
   /** Called with each new session (e.g. to probe the remote for ripgrep). */
   onConnect: ((session: Session) => Promise<void>) | undefined;
 
   constructor(private readonly settings: ConnectionSettings) {
     this.slots = new ChannelSlots(settings.maxChannels);
+    this.helperSlots = new ChannelSlots(settings.maxHelperChannels);
   }
 
   /** The live session, connecting when there is none. Rejects with an {@link SshConnectionError}. */
@@ -165,7 +193,7 @@ export class SshConnection {
     const check = await this.settings.hostKeyChecker();
     const client = new ssh2.Client();
     let refusedKey: HostKeyProblem | undefined;
-    const session = new Session(client);
+    const session = new Session(client, this.helperSlots);
     await new Promise<void>((resolve, reject) => {
       let ready = false;
       client.on("ready", () => {

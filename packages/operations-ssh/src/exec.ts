@@ -243,6 +243,8 @@ export class RemoteCommand {
       }
       if (this.session.isLost && !this.exit) return this.outcome(undefined);
       await this.drain();
+      // Closed before the sweep so a command never holds two of the server's sessions at once.
+      if (!this.closed) this.channel.close();
       // Anything the command left in its group (a `cmd &` child) is ended too: nothing outlives
       // the call, as with the local adapter.
       const cleanup =

@@ -41,8 +41,9 @@ export interface SshOperationsOptions {
   /** Handshake and authentication must finish within this (default 20000 ms). */
   readyTimeoutMs?: number;
   /**
-   * Exec channels open at once on the one connection (default 8). OpenSSH allows 10 sessions per
-   * connection by default (`MaxSessions`); SFTP and the kill channel need one each.
+   * Commands (exec, remote search) running at once on the one connection (default 6); more wait
+   * for a free slot. OpenSSH allows 10 sessions per connection (`MaxSessions`): SFTP takes one
+   * and short helpers (kill scripts, `rm -rf`) up to 3 more.
    */
   maxChannels?: number;
   /** Default SIGTERM to SIGKILL grace for `exec` (default 2000 ms). */

@@ -15,11 +15,20 @@ export function shellQuote(word: string): string {
 
 /**
  * Runs a short helper command (kill script, `rm -rf`, probes) on its own exec channel and
- * collects its output. These bypass the exec channel limit: they must run even when every slot
- * is held by a command they are meant to stop. Rejects with `connection_lost` if the connection
- * drops first.
+ * collects its output. Helpers take a helper slot, never a command slot: they must run even when
+ * every command slot is held by a command they are meant to stop. Rejects with
+ * `connection_lost` if the connection drops first.
  */
 export async function runRemote(session: Session, command: string): Promise<RemoteCommandResult> {
+  const release = await session.helperSlots.acquire(undefined);
+  try {
+    return await runHelper(session, command);
+  } finally {
+    release();
+  }
+}
+
+async function runHelper(session: Session, command: string): Promise<RemoteCommandResult> {
   const done = await session.exec(command, (channel) => {
     const finished = new Promise<RemoteCommandResult>((resolve) => {
       const stdout: Buffer[] = [];

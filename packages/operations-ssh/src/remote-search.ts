@@ -72,6 +72,7 @@ async function* remoteLines(
 ): AsyncGenerator<string, { exitCode: number | null; stderr: string }> {
   throwIfAborted(signal, operation);
   const session = await connection.session(signal, operation);
+  const release = await connection.slots.acquire(signal);
   const state = {
     queue: [] as string[],
     pending: "",
@@ -109,7 +110,10 @@ async function* remoteLines(
     }),
     session,
     operation,
-  );
+  ).catch((error: unknown) => {
+    release();
+    throw error;
+  });
   const { queue } = state;
   const onAbort = () => poke();
   signal?.addEventListener("abort", onAbort);
@@ -134,7 +138,8 @@ async function* remoteLines(
     return { exitCode: state.exitCode, stderr: rest.join("\n") };
   } finally {
     signal?.removeEventListener("abort", onAbort);
-    if (!state.closed) void stopRemote(session, channel, state.stderr);
+    if (state.closed) release();
+    else void stopRemote(session, channel, state.stderr).finally(release);
   }
 }
 

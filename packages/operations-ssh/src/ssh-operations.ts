@@ -17,7 +17,8 @@ export const SSH_DEFAULTS = {
   keepaliveIntervalMs: 15_000,
   keepaliveCountMax: 3,
   readyTimeoutMs: 20_000,
-  maxChannels: 8,
+  maxChannels: 6,
+  maxHelperChannels: 3,
   killGraceMs: 2000,
   idleGraceMs: 100,
 } as const;
@@ -80,6 +81,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
       return checker;
     },
     maxChannels: options.maxChannels ?? SSH_DEFAULTS.maxChannels,
+    maxHelperChannels: SSH_DEFAULTS.maxHelperChannels,
   });
   const execConfig = {
     killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,

@@ -13,7 +13,7 @@ export interface TestSshServer {
   hostKeyLine: string;
   hostFingerprint: string;
   logPath: string;
-  /** SIGKILLs sshd and every session process under it. */
+  /** SIGKILLs sshd and its per-connection processes; commands they started keep running. */
   crash(): Promise<void>;
   /** Stops sshd by pid and removes its temp dir. */
   stop(): Promise<void>;

@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { connect, createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { basename, join } from "node:path";
@@ -153,11 +153,20 @@ export async function startSshServer(options = {}) {
       hostKeyLine,
       hostFingerprint: fingerprintOf(hostKeyLine),
       logPath,
-      /** Kills sshd and every session process under it (SIGKILL), without cleanup of the dir. */
+      /**
+       * Simulates the server dying: SIGKILLs sshd and its per-connection sshd processes (picked
+       * by pid, checked by their executable), but not the commands they started, which keep
+       * running like on a host whose sshd crashed. The caller ends those by their group id.
+       */
       async crash() {
         const tree = await descendantsOf(pid);
+        const sshdPids = [];
+        for (const child of tree) {
+          const exe = await readlink(`/proc/${child}/exe`).catch(() => "");
+          if (exe === SSHD) sshdPids.push(child);
+        }
         killQuietly(pid, "SIGKILL");
-        for (const child of tree) killQuietly(child, "SIGKILL");
+        for (const child of sshdPids) killQuietly(child, "SIGKILL");
       },
       /** Stops sshd by its pid (and any session left under it), then removes the temp dir. */
       async stop() {

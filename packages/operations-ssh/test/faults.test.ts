@@ -1,0 +1,244 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isOperationError, type OutputChunk } from "@tackle/operations";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createSshOperations,
+  isSshConnectionError,
+  type SshOperations,
+  type SshOperationsOptions,
+} from "../src/index.js";
+import { eventually, livePidsOfGroup } from "./support/processes.js";
+import { descendantsOf, startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
+
+const servers: TestSshServer[] = [];
+const adapters: SshOperations[] = [];
+
+afterEach(async () => {
+  await Promise.allSettled(adapters.splice(0).map((ops) => ops.dispose()));
+  await Promise.allSettled(servers.splice(0).map((server) => server.stop()));
+});
+
+async function serve(): Promise<TestSshServer> {
+  const server = await startSshServer();
+  servers.push(server);
+  return server;
+}
+
+function adapter(server: TestSshServer, overrides: Partial<SshOperationsOptions> = {}): SshOperations {
+  const ops = createSshOperations({
+    host: server.host,
+    port: server.port,
+    username: server.username,
+    privateKey: server.privateKey,
+    hostKey: { knownHostsPath: server.knownHostsPath },
+    ...overrides,
+  });
+  adapters.push(ops);
+  return ops;
+}
+
+async function rejection(action: Promise<unknown>): Promise<unknown> {
+  try {
+    await action;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** Resolves with the first stdout text a command prints. */
+function firstOutput(): { onChunk: (chunk: OutputChunk) => void; seen: Promise<string> } {
+  let resolve!: (text: string) => void;
+  const seen = new Promise<string>((r) => {
+    resolve = r;
+  });
+  return { onChunk: (chunk) => resolve(new TextDecoder().decode(chunk.bytes)), seen };
+}
+
+describe("host key verification", () => {
+  it("refuses an unknown host key, and the error says how to trust it", async () => {
+    const server = await serve();
+    const empty = join(server.dir, "empty_known_hosts");
+    await writeFile(empty, "");
+    const error = await rejection(adapter(server, { hostKey: { knownHostsPath: empty } }).stat("/"));
+    expect(isSshConnectionError(error, "host_key_unknown")).toBe(true);
+    expect(isOperationError(error, "permission_denied")).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain(server.hostFingerprint);
+    expect(message).toContain(`ssh-keyscan -p ${server.port} 127.0.0.1 >> ${empty}`);
+  });
+
+  it("refuses a changed host key (another key on file for this host)", async () => {
+    const server = await serve();
+    const other = await serve();
+    // The second server's key written down for the first server's address: an impostor setup.
+    const wrong = join(server.dir, "wrong_known_hosts");
+    await writeFile(wrong, `[127.0.0.1]:${server.port} ${other.hostKeyLine}\n`);
+    const error = await rejection(adapter(server, { hostKey: { knownHostsPath: wrong } }).readdir("/"));
+    expect(isSshConnectionError(error, "host_key_changed")).toBe(true);
+    expect((error as Error).message).toContain(`ssh-keygen -R '[127.0.0.1]:${server.port}'`);
+  });
+
+  it("accepts a pinned fingerprint and refuses a wrong one", async () => {
+    const server = await serve();
+    const other = await serve();
+    const pinned = adapter(server, { hostKey: { fingerprint: server.hostFingerprint } });
+    expect((await pinned.stat("/")).type).toBe("directory");
+    const wrong = await rejection(
+      adapter(server, { hostKey: { fingerprint: other.hostFingerprint } }).stat("/"),
+    );
+    expect(isSshConnectionError(wrong, "host_key_changed")).toBe(true);
+  });
+
+  it("matches hashed known_hosts entries", async () => {
+    const server = await serve();
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("ssh-keygen", ["-H", "-f", server.knownHostsPath], { stdio: "ignore" });
+    expect((await adapter(server).stat("/")).type).toBe("directory");
+  });
+});
+
+describe("authentication", () => {
+  it("a key the server does not accept is a clear auth error", async () => {
+    const server = await serve();
+    const error = await rejection(adapter(server, { privateKey: server.unauthorizedKey }).stat("/"));
+    expect(isSshConnectionError(error, "auth_failed")).toBe(true);
+    expect(isOperationError(error, "permission_denied")).toBe(true);
+  });
+
+  it("nothing listening is connect_failed with code connection_lost", async () => {
+    const server = await serve();
+    await server.stop();
+    servers.splice(servers.indexOf(server), 1);
+    const error = await rejection(adapter(server).stat("/"));
+    expect(isSshConnectionError(error, "connect_failed")).toBe(true);
+    expect(isOperationError(error, "connection_lost")).toBe(true);
+  });
+});
+
+describe("connection", () => {
+  it("is opened lazily and shared by every call and channel", async () => {
+    const server = await serve();
+    const ops = adapter(server);
+    expect(await descendantsOf(server.pid)).toEqual([]);
+    const parents = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        ops.exec('echo "$PPID"', { shell: "sh", cwd: "/", onChunk: () => {} }),
+      ),
+    );
+    expect(parents.every((result) => result.status === "completed")).toBe(true);
+    const outputs = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const seen = firstOutput();
+      await ops.exec('echo "$PPID"', { shell: "sh", cwd: "/", onChunk: seen.onChunk });
+      outputs.add((await seen.seen).trim());
+    }
+    // Every channel's shell is a child of the same per-connection sshd process.
+    expect(outputs.size).toBe(1);
+  });
+
+  it("the server killed mid-command: exec resolves unknown, a read in flight rejects connection_lost, no hang", async () => {
+    const server = await serve();
+    const ops = adapter(server);
+    const big = join(server.dir, "big.bin");
+    await writeFile(big, Buffer.alloc(8 * 1024 * 1024, 7));
+    const started = firstOutput();
+    const running = ops.exec("echo started; sleep 30", { shell: "sh", cwd: "/", onChunk: started.onChunk });
+    await started.seen;
+    const reader = ops.openRead(big)[Symbol.asyncIterator]();
+    await reader.next();
+    await server.crash();
+    const result = await running;
+    expect(result.status).toBe("unknown");
+    expect(result.cleanup.confirmed).toBe(false);
+    expect(result.cleanup.pid).toBeGreaterThan(1);
+    expect(result.cleanup.note).toContain("connection lost");
+    // The adapter was right not to claim the end: the command still runs on the (crashed) host.
+    const pgid = result.cleanup.pid as number;
+    expect((await livePidsOfGroup(pgid)).length).toBeGreaterThan(0);
+    process.kill(-pgid, "SIGKILL");
+    const inFlight = await rejection(
+      (async () => {
+        for (;;) if ((await reader.next()).done) return;
+      })(),
+    );
+    expect(isOperationError(inFlight, "connection_lost")).toBe(true);
+    // The next call tries to reconnect: nothing listens any more, so it fails typed, promptly.
+    expect(isOperationError(await rejection(ops.stat("/")), "connection_lost")).toBe(true);
+  });
+
+  it("reconnects on the next call after the connection dropped", async () => {
+    const server = await serve();
+    const ops = adapter(server);
+    expect((await ops.stat("/")).type).toBe("directory");
+    // Kill only the per-connection sshd processes; the listener stays.
+    for (const pid of await descendantsOf(server.pid)) process.kill(pid, "SIGKILL");
+    await eventually(
+      () =>
+        ops.stat("/").then(
+          () => "ok",
+          (error: unknown) => (isOperationError(error, "connection_lost") ? "lost" : "other"),
+        ),
+      (state) => state === "ok",
+    );
+    expect((await ops.stat("/")).type).toBe("directory");
+    const result = await ops.exec("exit 0", { shell: "sh", cwd: "/" });
+    expect(result.status).toBe("completed");
+  });
+});
+
+describe("stopping commands", () => {
+  it("a command ignoring SIGTERM gets SIGKILL after the grace, confirmed and really gone", async () => {
+    const server = await serve();
+    const ops = adapter(server);
+    const result = await ops.exec("trap '' TERM; sleep 60 & sleep 60; wait", {
+      shell: "bash",
+      cwd: "/",
+      timeoutMs: 300,
+      killGraceMs: 300,
+    });
+    expect(result.status).toBe("timed-out");
+    expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
+    expect(await livePidsOfGroup(result.cleanup.pid as number)).toEqual([]);
+  });
+
+  it("dispose() ends running commands and closes the connection: nothing left remotely", async () => {
+    const server = await serve();
+    const ops = adapter(server);
+    const started = firstOutput();
+    const running = ops.exec("echo go; sleep 60", { shell: "sh", cwd: "/", onChunk: started.onChunk });
+    await started.seen;
+    await ops.dispose();
+    const result = await running;
+    expect(result.status).toBe("cancelled");
+    expect(result.cleanup.confirmed).toBe(true);
+    expect(await livePidsOfGroup(result.cleanup.pid as number)).toEqual([]);
+    expect(
+      await eventually(
+        () => descendantsOf(server.pid),
+        (pids) => pids.length === 0,
+      ),
+    ).toEqual([]);
+    expect(isOperationError(await rejection(ops.stat("/")), "connection_lost")).toBe(true);
+  });
+
+  it("an abort while waiting for a channel slot rejects with aborted", async () => {
+    const server = await serve();
+    const ops = adapter(server, { maxChannels: 1 });
+    const started = firstOutput();
+    const holder = ops.exec("echo hold; sleep 60", {
+      shell: "sh",
+      cwd: "/",
+      onChunk: started.onChunk,
+      timeoutMs: 5000,
+    });
+    await started.seen;
+    const controller = new AbortController();
+    const queued = ops.exec("true", { shell: "sh", cwd: "/", signal: controller.signal });
+    controller.abort();
+    expect(isOperationError(await rejection(queued), "aborted")).toBe(true);
+    await ops.dispose();
+    expect((await holder).status).toBe("cancelled");
+  });
+});

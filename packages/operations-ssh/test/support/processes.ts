@@ -1,0 +1,31 @@
+import { readdir, readFile } from "node:fs/promises";
+
+/**
+ * Live (non-zombie) pids of process group `pgid` on this machine. The test sshd runs here, so
+ * the test can check with its own eyes what the adapter claims about the remote side.
+ */
+export async function livePidsOfGroup(pgid: number): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => "");
+    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(group) === pgid && state !== "Z" && state !== "X") found.push(Number(name));
+  }
+  return found;
+}
+
+/** Waits until `check` holds or `ms` passed; returns the last result. */
+export async function eventually<T>(
+  check: () => Promise<T>,
+  ok: (value: T) => boolean,
+  ms = 5000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = await check();
+  while (!ok(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await check();
+  }
+  return value;
+}
