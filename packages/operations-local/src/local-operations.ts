@@ -44,6 +44,23 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
     idleGraceMs: options.idleGraceMs ?? LOCAL_EXEC_DEFAULTS.idleGraceMs,
   });
   const search = options.rgPath === false ? undefined : createRipgrepSearch(options.rgPath);
+  // dispose() cancels commands still running, so a disposed environment leaves no process behind.
+  const running = new Map<Promise<unknown>, AbortController>();
+  const trackedExec: Operations["exec"] = (command, execOptions) => {
+    const controller = new AbortController();
+    const caller = execOptions.signal;
+    const forward = () => controller.abort(caller?.reason);
+    if (caller?.aborted) forward();
+    else caller?.addEventListener("abort", forward, { once: true });
+    const call = exec(command, { ...execOptions, signal: controller.signal }, execConfig());
+    running.set(call, controller);
+    const settle = () => {
+      running.delete(call);
+      caller?.removeEventListener("abort", forward);
+    };
+    void call.then(settle, settle);
+    return call;
+  };
   return {
     id: "local",
     platform: process.platform === "win32" ? "win32" : "posix",
@@ -61,8 +78,11 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
     symlink,
     rename,
     chmod,
-    exec: (command, execOptions) => exec(command, execOptions, execConfig()),
+    exec: trackedExec,
     ...(search ? { search } : {}),
-    dispose: async () => undefined,
+    dispose: async () => {
+      for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
+      await Promise.allSettled([...running.keys()]);
+    },
   };
 }

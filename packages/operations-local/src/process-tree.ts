@@ -83,6 +83,21 @@ export function signalTree(pgid: number, pids: Iterable<number>, signal: NodeJS.
   for (const pid of pids) trySignal(pid, signal);
 }
 
+/** True when some process (a zombie too) is in group `pgid`. */
+function groupExists(pgid: number): boolean {
+  return pidExists(-pgid);
+}
+
+/** `kill(pid, 0)`: true unless the kernel says there is no such process (EPERM means it exists). */
+function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 function trySignal(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
@@ -114,6 +129,9 @@ export interface TreeKillReport {
  */
 export async function endTree(pgid: number, known: Set<number>, graceMs: number): Promise<TreeKillReport> {
   const report: TreeKillReport = { termSent: false, killSent: false, confirmed: false };
+  // Fast path for the common clean exit: the group is empty and no known pid lives, so there is
+  // no tree to walk (a full process listing costs a few ms on a busy machine).
+  if (!groupExists(pgid) && [...known].every((pid) => !pidExists(pid))) return { ...report, confirmed: true };
   try {
     const tree = await findTree(pgid, known);
     if (tree.size === 0) return { ...report, confirmed: true };

@@ -100,6 +100,26 @@ describe("local exec: process groups and trees", () => {
   });
 });
 
+describe("local exec: dispose", () => {
+  it("dispose cancels running commands and ends their trees", async () => {
+    const local = createLocalOperations();
+    const chunks: Uint8Array[] = [];
+    let disposed: Promise<void> | undefined;
+    const result = await local.exec("sleep 60 & echo $!; wait", {
+      shell: "sh",
+      cwd: await tempDir(),
+      onChunk: (chunk) => {
+        chunks.push(chunk.bytes);
+        disposed ??= local.dispose!();
+      },
+    });
+    await disposed;
+    expect(result.status).toBe("cancelled");
+    expect(isAlive(pidsIn(decoder.decode(chunks[0]))[0]!)).toBe(false);
+    await local.dispose!(); // idempotent
+  });
+});
+
 describe("local exec: shells and options", () => {
   it("a missing shell binary is not_supported with the shell's name", async () => {
     const local = createLocalOperations({ env: { PATH: "/nonexistent" } });

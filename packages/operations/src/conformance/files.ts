@@ -102,6 +102,19 @@ export function describeReadChecks(get: () => SuiteContext, options: Required<Co
         await expectCode(get().ops.readFile(at(FILES.dangling)), "not_found");
       },
     );
+    check(
+      "an abort during the read rejects with aborted (or the read had already finished whole)",
+      async () => {
+        const controller = new AbortController();
+        const read = get().ops.readFile(at(FILES.big), { signal: controller.signal });
+        controller.abort();
+        const outcome = await read.then(
+          (bytes) => bytes.length,
+          (error: { code?: string }) => error.code,
+        );
+        expect([get().options.bigFileBytes, "aborted"]).toContain(outcome);
+      },
+    );
     check("a path with a NUL byte is invalid_argument", async () => {
       await expectCode(get().ops.readFile(at("bad\0name")), "invalid_argument");
       await expectCode(get().ops.stat(at("bad\0name")), "invalid_argument");

@@ -162,6 +162,12 @@ export function describeSearchChecks(get: () => SuiteContext, options: Required<
     check("a missing path is not_found; an aborted signal is aborted", async () => {
       await expectCode(collect(search().files({ path: dir("missing") })), "not_found");
       await expectCode(collect(search().files({ path: dir() }, { signal: AbortSignal.abort() })), "aborted");
+      const controller = new AbortController();
+      const during = async () => {
+        for await (const _path of search().files({ path: dir() }, { signal: controller.signal }))
+          controller.abort();
+      };
+      await expectCode(during, "aborted");
     });
   });
 }
