@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isOperationError } from "@tackle/operations";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDockerOperations, DockerOperationError, type SessionContainer } from "../src/index.js";
+import { IMAGE_TEST_USER } from "../src/testing/index.js";
+import { testEngine } from "./engine.js";
+import { startTestContainer } from "./session.js";
+
+const sessions: SessionContainer[] = [];
+const session = async (...args: Parameters<typeof startTestContainer>) => {
+  const started = await startTestContainer(...args);
+  sessions.push(started);
+  return started;
+};
+afterEach(async () => {
+  for (const started of sessions.splice(0)) await started.dispose();
+});
+
+/** The rejection of `promise`, which must be a DockerOperationError. */
+async function dockerFailure(promise: Promise<unknown>): Promise<DockerOperationError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DockerOperationError);
+  return error as DockerOperationError;
+}
+
+describe("engine and container errors", () => {
+  it("an unreachable engine is engine_unreachable (code connection_lost), naming the socket", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tackle-no-engine-"));
+    try {
+      const socketPath = join(dir, "docker.sock");
+      const error = await dockerFailure(createDockerOperations({ container: "x", docker: { socketPath } }));
+      expect(error.reason).toBe("engine_unreachable");
+      expect(error.code).toBe("connection_lost");
+      expect(error.message).toContain(socketPath);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a missing container is container_not_found (code not_found)", async () => {
+    const error = await dockerFailure(
+      createDockerOperations({
+        container: "no-such-container",
+        docker: { socketPath: testEngine().modem.socketPath },
+      }),
+    );
+    expect(error.reason).toBe("container_not_found");
+    expect(error.code).toBe("not_found");
+  });
+
+  it("a stopped container is container_not_running at creation", async () => {
+    const ops = await session();
+    await testEngine().getContainer(ops.containerId).stop({ t: 0 });
+    const error = await dockerFailure(
+      createDockerOperations({
+        container: ops.containerId,
+        docker: { socketPath: testEngine().modem.socketPath },
+      }),
+    );
+    expect(error.reason).toBe("container_not_running");
+  });
+
+  it("a user the container does not know is user_not_found (code invalid_argument)", async () => {
+    const ops = await session();
+    const error = await dockerFailure(
+      createDockerOperations({
+        container: ops.containerId,
+        user: "nobody-here",
+        docker: { socketPath: testEngine().modem.socketPath },
+      }),
+    );
+    expect(error.reason).toBe("user_not_found");
+    expect(error.code).toBe("invalid_argument");
+  });
+
+  it("a missing image is image_not_found and is never pulled", async () => {
+    const error = await dockerFailure(startTestContainer({ image: "tackle-absent:never" }));
+    expect(error.reason).toBe("image_not_found");
+    expect(error.code).toBe("not_found");
+  });
+
+  it("dispose removes the session container, once", async () => {
+    const ops = await startTestContainer();
+    await ops.dispose();
+    await ops.dispose();
+    await expect(testEngine().getContainer(ops.containerId).inspect()).rejects.toMatchObject({
+      statusCode: 404,
+    });
+  });
+});
+
+describe("running as a non-root user", () => {
+  it("the container's permissions apply: permission_denied where the user may not go", async () => {
+    const ops = await session({ user: IMAGE_TEST_USER.name });
+    expect(ops.homeDir).toBe(IMAGE_TEST_USER.home);
+    await ops.writeFile(`${IMAGE_TEST_USER.home}/mine.txt`, "ok");
+    expect(new TextDecoder().decode(await ops.readFile(`${IMAGE_TEST_USER.home}/mine.txt`))).toBe("ok");
+    for (const attempt of [
+      () => ops.writeFile("/root/x.txt", "x"),
+      () => ops.readdir("/root"),
+      () => ops.writeFile("/etc/passwd", "x"),
+      () => ops.mkdir("/bin/new"),
+      () => ops.remove("/etc/group"),
+      () => ops.chmod("/etc/passwd", 0o777),
+    ]) {
+      const error = await attempt().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(isOperationError(error, "permission_denied"), String(error)).toBe(true);
+    }
+    const id = await ops.exec("id -u", { shell: "sh", cwd: "/", onChunk: () => {} });
+    expect(id.status).toBe("completed");
+  });
+});
+
+describe("search placement", () => {
+  it("with ripgrepPath false and no rg in the image, search is left to the tools' portable walk", async () => {
+    const ops = await session({ ripgrepPath: false });
+    expect(ops.search).toBeUndefined();
+  });
+
+  it("by default the bundled static rg is copied into the container through the archive endpoint", async () => {
+    const ops = await session();
+    expect(ops.search).toBeDefined();
+    const found = await ops.exec("test -x /tmp/.tackle-rg/rg", { shell: "sh", cwd: "/" });
+    expect(found.status).toBe("completed");
+  });
+});
