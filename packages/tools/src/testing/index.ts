@@ -6,6 +6,7 @@
  * ```
  */
 import { afterAll, beforeAll, describe } from "vitest";
+import { defineEditConformance } from "./edit.js";
 import {
   createConformanceEnv,
   disposeConformanceEnv,
@@ -16,6 +17,7 @@ import { defineLsConformance } from "./ls.js";
 import { defineReadConformance } from "./read.js";
 import { defineWriteConformance } from "./write.js";
 
+export { defineEditConformance } from "./edit.js";
 export type { FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
 export { createConformanceEnv, disposeConformanceEnv, textOf } from "./env.js";
 export { defineLsConformance } from "./ls.js";
@@ -52,6 +54,7 @@ export function describeToolsConformance(
     });
     defineReadConformance(getEnv);
     defineWriteConformance(getEnv);
+    defineEditConformance(getEnv);
     defineLsConformance(getEnv);
   });
 }

@@ -49,8 +49,8 @@ export function guessBomlessUtf16(bytes: Uint8Array): TextEncodingName | null {
     if (bytes[i + 1] === 0) zeroOdd++;
   }
   const pairs = length / 2;
-  if (zeroOdd >= pairs * 0.7 && zeroEven === 0) return "utf16le";
-  if (zeroEven >= pairs * 0.7 && zeroOdd === 0) return "utf16be";
+  if (zeroOdd >= pairs * 0.7 && zeroEven <= pairs * 0.1) return "utf16le";
+  if (zeroEven >= pairs * 0.7 && zeroOdd <= pairs * 0.1) return "utf16be";
   return null;
 }
 

@@ -24,7 +24,10 @@ export const READ_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 const readParameters = Type.Object({
   path: Type.String({ description: "File to read, relative to the working directory or absolute." }),
   offset: Type.Optional(
-    Type.Integer({ minimum: 1, description: "First line to show (1-based). Default 1." }),
+    Type.Integer({
+      minimum: 1,
+      description: "First line to show, as numbered in read output (default: the first line).",
+    }),
   ),
   limit: Type.Optional(
     Type.Integer({

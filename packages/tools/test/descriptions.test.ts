@@ -1,0 +1,60 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { AnyToolDefinition } from "@tackle/extensions";
+import { describe, expect, it } from "vitest";
+import { DEFAULTS, formatBytes } from "../src/defaults.js";
+import { ALL_TOOL_NAMES, createToolDefinition } from "../src/factories.js";
+import { createReadToolDefinition } from "../src/tools/read.js";
+
+/** Numbers a description may state: the DEFAULTS values, as written or as formatted bytes or seconds. */
+function allowedNumbers(): Set<number> {
+  // 0 means "none" (e.g. "Default 0." context lines), never a limit.
+  const allowed = new Set<number>([0]);
+  for (const value of Object.values(DEFAULTS)) {
+    allowed.add(value);
+    allowed.add(value / 1000);
+    for (const match of formatBytes(value).matchAll(/\d+(?:\.\d+)?/g)) allowed.add(Number(match[0]));
+  }
+  return allowed;
+}
+
+/** Standalone numbers in `text` ("UTF-8", "sha256", "1-based" are words, not limits). */
+function numbersIn(text: string): number[] {
+  return [...text.matchAll(/(?<![\w.-])\d+(?:\.\d+)?(?![\w-]|\.\d)/g)].map((match) => Number(match[0]));
+}
+
+/** The description and every parameter description of a tool. */
+function modelFacingText(definition: AnyToolDefinition): string[] {
+  const texts = [definition.description];
+  const walk = (schema: TSchema) => {
+    if (typeof schema.description === "string") texts.push(schema.description);
+    for (const child of Object.values((schema.properties ?? {}) as Record<string, TSchema>)) walk(child);
+    if (schema.items) walk(schema.items as TSchema);
+  };
+  walk(definition.parameters);
+  return texts;
+}
+
+describe("tool descriptions", () => {
+  const allowed = allowedNumbers();
+
+  for (const name of ALL_TOOL_NAMES) {
+    it(`${name}: every number stated is a DEFAULTS value`, () => {
+      const definition = createToolDefinition(name);
+      for (const text of modelFacingText(definition)) {
+        for (const number of numbersIn(text))
+          expect(allowed.has(number), `${number} in "${text}"`).toBe(true);
+      }
+    });
+  }
+
+  it("is built from the options the code uses, not written by hand", () => {
+    const read = createReadToolDefinition({ maxLines: 1234, maxBytes: 7 * 1024 });
+    expect(read.description).toContain("1234 lines or 7 KB");
+  });
+
+  it("finds the numbers a sentence states", () => {
+    expect(numbersIn("at most 2000 lines or 50 KB, UTF-8, 1-based, sha256, 1.5 MB.")).toEqual([
+      2000, 50, 1.5,
+    ]);
+  });
+});

@@ -1,0 +1,173 @@
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Operations } from "@tackle/operations";
+import { createLocalOperations } from "@tackle/operations-local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToolContext } from "../src/context/create-tool-context.js";
+import { createFileMutationQueue } from "../src/context/mutation-queue.js";
+
+let dir: string;
+const local = createLocalOperations();
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "tackle-queue-"));
+  await writeFile(join(dir, "a.txt"), "a");
+  await symlink(join(dir, "a.txt"), join(dir, "alias.txt"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Local operations whose realpath answers after `delayFor(path)` ms, to make key resolution race. */
+function slowRealpath(delayFor: (path: string) => number): Operations {
+  return {
+    ...local,
+    realpath: async (path, options) => {
+      await new Promise((resolve) => setTimeout(resolve, delayFor(path)));
+      return local.realpath(path, options);
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe("file mutation queue", () => {
+  it("runs mutations of one file one at a time, in call order, even when key resolution is slower for earlier calls", async () => {
+    let calls = 0;
+    // The first call's realpath is the slowest: it must still run first.
+    const queue = createFileMutationQueue(slowRealpath(() => Math.max(0, 40 - 10 * calls++)));
+    const order: number[] = [];
+    let running = 0;
+    let overlap = false;
+    const job = (n: number) => async () => {
+      running++;
+      if (running > 1) overlap = true;
+      await tick();
+      order.push(n);
+      running--;
+    };
+    await Promise.all([0, 1, 2, 3].map((n) => queue.withFileMutation(join(dir, "a.txt"), job(n))));
+    expect(order).toEqual([0, 1, 2, 3]);
+    expect(overlap).toBe(false);
+  });
+
+  it("keys by real path: a link and its target share a queue", async () => {
+    const queue = createFileMutationQueue(local);
+    const events: string[] = [];
+    const first = queue.withFileMutation(join(dir, "a.txt"), async () => {
+      events.push("a:start");
+      await tick();
+      events.push("a:end");
+    });
+    const second = queue.withFileMutation(join(dir, "alias.txt"), async () => {
+      events.push("alias");
+    });
+    await Promise.all([first, second]);
+    expect(events).toEqual(["a:start", "a:end", "alias"]);
+  });
+
+  it("keys a new file by its nearest existing parent's real path", async () => {
+    const queue = createFileMutationQueue(local);
+    const events: string[] = [];
+    await Promise.all([
+      queue.withFileMutation(join(dir, "new", "..", "fresh.txt"), async () => {
+        events.push("one:start");
+        await tick();
+        events.push("one:end");
+      }),
+      queue.withFileMutation(join(dir, "fresh.txt"), async () => {
+        events.push("two");
+      }),
+    ]);
+    expect(events).toEqual(["one:start", "one:end", "two"]);
+  });
+
+  it("runs mutations of different files in parallel", async () => {
+    const queue = createFileMutationQueue(local);
+    let running = 0;
+    let peak = 0;
+    const job = async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await tick();
+      running--;
+    };
+    await Promise.all([
+      queue.withFileMutation(join(dir, "x1"), job),
+      queue.withFileMutation(join(dir, "x2"), job),
+    ]);
+    expect(peak).toBe(2);
+  });
+
+  it("gives up a waiting place on abort without running, and later calls still run in order", async () => {
+    const queue = createFileMutationQueue(local);
+    let release!: () => void;
+    const events: string[] = [];
+    const holder = queue.withFileMutation(join(dir, "a.txt"), () => new Promise<void>((r) => (release = r)));
+    const controller = new AbortController();
+    const waiting = queue.withFileMutation(
+      join(dir, "a.txt"),
+      async () => void events.push("aborted one ran"),
+      {
+        signal: controller.signal,
+      },
+    );
+    const later = queue.withFileMutation(join(dir, "a.txt"), async () => void events.push("later"));
+    await tick();
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ code: "aborted" });
+    expect(events).toEqual([]);
+    release();
+    await Promise.all([holder, later]);
+    expect(events).toEqual(["later"]);
+  });
+
+  it("keeps the lock of an aborted running mutation until its work settles", async () => {
+    const queue = createFileMutationQueue(local);
+    const controller = new AbortController();
+    const events: string[] = [];
+    let finishIo!: () => void;
+    const running = queue.withFileMutation(
+      join(dir, "a.txt"),
+      async () => {
+        events.push("io:start");
+        await new Promise<void>((r) => (finishIo = r));
+        events.push("io:end");
+      },
+      { signal: controller.signal },
+    );
+    const next = queue.withFileMutation(join(dir, "a.txt"), async () => void events.push("next"));
+    await tick();
+    controller.abort();
+    await tick();
+    expect(events).toEqual(["io:start"]);
+    finishIo();
+    await Promise.all([running, next]);
+    expect(events).toEqual(["io:start", "io:end", "next"]);
+  });
+
+  it("withExclusive waits for running mutations and holds new ones until it settles", async () => {
+    const queue = createFileMutationQueue(local);
+    const events: string[] = [];
+    const before = queue.withFileMutation(join(dir, "a.txt"), async () => {
+      events.push("before:start");
+      await tick();
+      events.push("before:end");
+    });
+    const exclusive = queue.withExclusive(async () => {
+      events.push("exclusive:start");
+      await tick();
+      events.push("exclusive:end");
+    });
+    const after = queue.withFileMutation(join(dir, "other.txt"), async () => void events.push("after"));
+    await Promise.all([before, exclusive, after]);
+    expect(events).toEqual(["before:start", "before:end", "exclusive:start", "exclusive:end", "after"]);
+  });
+
+  it("is shared by every context on one environment", async () => {
+    const one = createToolContext({ cwd: dir, operations: local });
+    const two = createToolContext({ cwd: dir, operations: createLocalOperations() });
+    expect(one.mutations).toBe(two.mutations);
+  });
+});
