@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOperationError } from "@tackle/operations";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { createDockerOperations, DockerOperationError, type SessionContainer } from "../src/index.js";
 import { IMAGE_TEST_USER } from "../src/testing/index.js";
 import { testEngine } from "./engine.js";
@@ -46,7 +46,7 @@ describe("engine and container errors", () => {
     const error = await dockerFailure(
       createDockerOperations({
         container: "no-such-container",
-        docker: { socketPath: testEngine().modem.socketPath },
+        docker: { socketPath: inject("dockerSocket") },
       }),
     );
     expect(error.reason).toBe("container_not_found");
@@ -59,7 +59,7 @@ describe("engine and container errors", () => {
     const error = await dockerFailure(
       createDockerOperations({
         container: ops.containerId,
-        docker: { socketPath: testEngine().modem.socketPath },
+        docker: { socketPath: inject("dockerSocket") },
       }),
     );
     expect(error.reason).toBe("container_not_running");
@@ -71,7 +71,7 @@ describe("engine and container errors", () => {
       createDockerOperations({
         container: ops.containerId,
         user: "nobody-here",
-        docker: { socketPath: testEngine().modem.socketPath },
+        docker: { socketPath: inject("dockerSocket") },
       }),
     );
     expect(error.reason).toBe("user_not_found");
