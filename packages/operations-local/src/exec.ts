@@ -24,6 +24,9 @@ export interface LocalExecConfig {
   idleGraceMs: number;
 }
 
+/** Largest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Upper bound on the wait for pipes after exit, however chatty a background child is. */
 const MAX_DRAIN_AFTER_EXIT_MS = 2000;
 
@@ -61,8 +64,10 @@ export async function exec(
     await output?.handle.close();
     throw error;
   }
-  if (direct) await output!.handle.close();
+  // Construct first: it attaches the exit listener synchronously, before any other await.
   const run = new RunningCommand(child, options, config, direct ? undefined : output?.handle);
+  // The shell holds its own copy of the descriptor; the host's copy is not needed.
+  if (direct) await output!.handle.close();
   const result = await run.finished;
   let { stdoutBytes, stderrBytes } = result;
   if (direct) {
@@ -214,7 +219,11 @@ class RunningCommand {
       this.stopReason = reason;
       this.stopping = endTree(this.pgid, this.known, grace);
     };
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop("timed-out"), timeoutMs);
+    // setTimeout fires at once above 2^31-1 ms; such a timeout means "practically never".
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => stop("timed-out"), Math.min(timeoutMs, MAX_TIMER_MS));
     const onAbort = () => stop("cancelled");
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) onAbort();

@@ -147,6 +147,11 @@ describe("local exec: shells and options", () => {
     });
   });
 
+  it("a timeout beyond the timer range means no timeout, not an immediate one", async () => {
+    const { result } = await run("sleep 0.2; echo done", { timeoutMs: 2 ** 40 });
+    expect(result.status).toBe("completed");
+  });
+
   it("a cwd that is a file is not_directory", async () => {
     const dir = await tempDir();
     await ops.writeFile(join(dir, "f"), "x");
