@@ -92,3 +92,18 @@ export function endPid(pid: number | undefined): void {
     // already gone
   }
 }
+
+/** Waits until `path` exists and holds a pid, then returns it (the caller ends it by pid). */
+export async function readPidFile(path: string, timeoutMs = 10_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const pid = Number.parseInt(readFileSync(path, "utf8"), 10);
+      if (Number.isInteger(pid) && pid > 0) return pid;
+    } catch {
+      // not written yet
+    }
+    if (Date.now() > deadline) throw new Error(`no pid in ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -80,16 +80,17 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
     // link) makes this fail instead of being used.
     await ops.mkdir(dir);
     await ops.chmod(dir, 0o700);
-    await sweepStaleSessions(base).catch(() => undefined);
+    await sweepStaleSessions(base, dir).catch(() => undefined);
     return dir;
   }
 
-  async function sweepStaleSessions(base: string): Promise<void> {
+  async function sweepStaleSessions(base: string, own: string): Promise<void> {
     const entries = await ops.readdir(base);
     const cutoff = now() - retentionMs;
     for (const entry of entries) {
       if (entry.type !== "directory" || !entry.name.startsWith(DIR_PREFIX)) continue;
       const path = join(ops.platform, base, entry.name);
+      if (path === own) continue;
       try {
         const stat = await ops.stat(path);
         if (stat.mtimeMs < cutoff) await ops.remove(path, { recursive: true, force: true });
