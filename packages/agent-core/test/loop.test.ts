@@ -74,6 +74,29 @@ describe("agentLoop: event order", () => {
     expect(result.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "Done." }] });
   });
 
+  it("streams a tool's partial results as tool_execution_update events between start and end", async () => {
+    const progress: AnyAgentTool = {
+      ...echoTool("progress"),
+      async execute(_id, args, _signal, onUpdate) {
+        onUpdate?.({ content: [{ type: "text", text: "half" }], details: { pct: 50 } });
+        onUpdate?.({ content: [{ type: "text", text: "almost" }], details: { pct: 90 } });
+        return { content: [{ type: "text", text: `done ${args.text}` }], details: { pct: 100 } };
+      },
+    };
+    const { events } = await run(
+      [{ content: [fauxToolCall("progress", { text: "x" }, "p")] }, "ok"],
+      [progress],
+    ).done;
+    const tool = events.filter((e) => e.type.startsWith("tool_execution"));
+    expect(describeEvents(tool)).toEqual([
+      "tool_execution_start:p",
+      "tool_execution_update:p",
+      "tool_execution_update:p",
+      "tool_execution_end:p",
+    ]);
+    expect(tool[1]).toMatchObject({ args: { text: "x" }, partialResult: { details: { pct: 50 } } });
+  });
+
   it("does not mutate the context it was given", async () => {
     const context = { messages: [userMessage("earlier")], tools: [] };
     await collect(agentLoop([userMessage("now")], context, createFauxModel(["ok"])));
