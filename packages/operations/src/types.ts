@@ -196,12 +196,16 @@ export interface SearchOperations {
   /**
    * Streams matches and context lines, per file in line order (file order unspecified). Hidden
    * files included, `.git` excluded, .gitignore files honoured whether or not the tree is a git
-   * work tree, a nested repository's own .gitignore inside it. Errors surface from the iterator:
+   * work tree, a nested repository's own .gitignore inside it; symbolic links are not followed.
+   * Errors surface from the iterator:
    * `invalid_argument` for an invalid pattern or glob (with the engine's message), `not_found`
    * for a missing path, `aborted`. Stopping the loop early stops the search process.
    */
   grep(request: GrepRequest, options?: CallOptions): AsyncIterable<GrepEvent>;
-  /** Streams file paths (files only, order unspecified) relative to `request.path`, POSIX separators, same ignore rules as grep. */
+  /**
+   * Streams file paths (regular files only, order unspecified) relative to `request.path`, POSIX
+   * separators, with the same ignore and link rules as `grep`.
+   */
   files(request: FilesRequest, options?: CallOptions): AsyncIterable<string>;
 }
 
