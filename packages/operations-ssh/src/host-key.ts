@@ -52,7 +52,7 @@ export function hostPatternOf(host: string, port: number): string {
 
 /**
  * A checker that returns `undefined` for a trusted key or the problem otherwise. The known_hosts
- * file is read once, when the checker is made, so every connection of an adapter sees one policy.
+ * file is read when the checker is made (once per connection attempt).
  */
 export async function makeHostKeyChecker(
   verification: HostKeyVerification | undefined,

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import type { Operations, SearchOperations } from "@tackle/operations";
 import type { ConnectConfig } from "ssh2";
 import { SshConnection } from "./connection.js";
@@ -73,13 +72,10 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
           : {}
         : { agent: options.agent }),
   };
-  let checker: ReturnType<typeof makeHostKeyChecker> | undefined;
   const connection = new SshConnection({
     config,
-    hostKeyChecker: () => {
-      checker ??= makeHostKeyChecker(options.hostKey, options.host, port);
-      return checker;
-    },
+    // Read again on every connect: a key trusted after a refusal works on the next call.
+    hostKeyChecker: () => makeHostKeyChecker(options.hostKey, options.host, port),
     maxChannels: options.maxChannels ?? SSH_DEFAULTS.maxChannels,
     maxHelperChannels: SSH_DEFAULTS.maxHelperChannels,
   });
@@ -134,9 +130,4 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
       return disposed;
     },
   };
-}
-
-/** Reads a private key file (a convenience for hosts that take a path). */
-export function readPrivateKey(path: string): string {
-  return readFileSync(path, "utf8");
 }

@@ -69,6 +69,16 @@ describe("host key verification", () => {
     expect(message).toContain(`ssh-keyscan -p ${server.port} 127.0.0.1 >> ${empty}`);
   });
 
+  it("a key trusted after a refusal is accepted by the next call of the same adapter", async () => {
+    const server = await serve();
+    const file = join(server.dir, "later_known_hosts");
+    await writeFile(file, "");
+    const ops = adapter(server, { hostKey: { knownHostsPath: file } });
+    expect(isSshConnectionError(await rejection(ops.stat("/")), "host_key_unknown")).toBe(true);
+    await writeFile(file, `[127.0.0.1]:${server.port} ${server.hostKeyLine}\n`);
+    expect((await ops.stat("/")).type).toBe("directory");
+  });
+
   it("refuses a changed host key (another key on file for this host)", async () => {
     const server = await serve();
     const other = await serve();

@@ -1,0 +1,82 @@
+import { isOperationError } from "@tackle/operations";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSshOperations, type SshOperations } from "../src/index.js";
+import { livePidsOfGroup } from "./support/processes.js";
+import { startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
+
+/** What the conformance suite does not pin down about the SSH exec wrapper. */
+let server: TestSshServer;
+let ops: SshOperations;
+
+beforeAll(async () => {
+  server = await startSshServer();
+  ops = createSshOperations({
+    host: server.host,
+    port: server.port,
+    username: server.username,
+    privateKey: server.privateKey,
+    hostKey: { knownHostsPath: server.knownHostsPath },
+  });
+});
+
+afterAll(async () => {
+  await ops?.dispose();
+  await server?.stop();
+});
+
+async function codeOf(action: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await action;
+    return undefined;
+  } catch (error) {
+    return isOperationError(error) ? error.code : `untyped: ${String(error)}`;
+  }
+}
+
+describe("exec over ssh", () => {
+  it("runs the command as its own process group leader and reports that group", async () => {
+    const output: string[] = [];
+    const result = await ops.exec("ps -o pgid= -p $$", {
+      shell: "sh",
+      cwd: "/",
+      onChunk: (chunk) => output.push(new TextDecoder().decode(chunk.bytes)),
+    });
+    expect(Number(output.join("").trim())).toBe(result.cleanup.pid);
+  });
+
+  it("never shows the control line in the output", async () => {
+    const stderr: string[] = [];
+    await ops.exec("echo visible >&2", {
+      shell: "bash",
+      cwd: "/",
+      onChunk: (chunk) => stderr.push(new TextDecoder().decode(chunk.bytes)),
+    });
+    expect(stderr.join("")).toBe("visible\n");
+  });
+
+  it("a cwd that is a file is not_directory; a missing shell is not_supported", async () => {
+    await ops.writeFile(`${server.dir}/plain.txt`, "x");
+    expect(await codeOf(ops.exec("true", { shell: "sh", cwd: `${server.dir}/plain.txt` }))).toBe(
+      "not_directory",
+    );
+    // pwsh is not installed on this machine kind (see ENVIRONMENT.md).
+    expect(await codeOf(ops.exec("Write-Output 1", { shell: "pwsh", cwd: "/" }))).toBe("not_supported");
+  });
+
+  it("a relative cwd is invalid_argument, before anything runs", async () => {
+    expect(await codeOf(ops.exec("true", { shell: "sh", cwd: "relative/dir" }))).toBe("invalid_argument");
+  });
+
+  it("an abort before the call rejects with aborted and starts nothing", async () => {
+    expect(await codeOf(ops.exec("true", { shell: "sh", cwd: "/", signal: AbortSignal.abort() }))).toBe(
+      "aborted",
+    );
+  });
+
+  it("a timed-out tree with a setsid-free grandchild is gone afterwards", async () => {
+    const result = await ops.exec("sh -c 'sleep 60' & sleep 60", { shell: "sh", cwd: "/", timeoutMs: 200 });
+    expect(result.status).toBe("timed-out");
+    expect(result.signal).toBe("SIGTERM");
+    expect(await livePidsOfGroup(result.cleanup.pid as number)).toEqual([]);
+  });
+});

@@ -1,0 +1,80 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fingerprintOf, hostKeyMessage, makeHostKeyChecker } from "../src/host-key.js";
+
+let dir: string;
+const keys: { line: string; blob: Buffer }[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "tackle-hostkey-"));
+  for (const [name, type] of [
+    ["a", "ed25519"],
+    ["b", "ed25519"],
+    ["c", "ecdsa"],
+  ] as const) {
+    execFileSync("ssh-keygen", ["-q", "-t", type, "-N", "", "-f", join(dir, name)]);
+    const line = (await readFile(join(dir, `${name}.pub`), "utf8")).trim().split(" ").slice(0, 2).join(" ");
+    keys.push({ line, blob: Buffer.from(line.split(" ")[1] as string, "base64") });
+  }
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function checkerFor(text: string, host: string, port: number) {
+  const file = join(dir, `known_hosts_${Math.random().toString(36).slice(2)}`);
+  await writeFile(file, text);
+  return makeHostKeyChecker({ knownHostsPath: file }, host, port);
+}
+
+describe("known_hosts", () => {
+  it("matches plain names, [host]:port, comma lists and wildcards", async () => {
+    const [a] = keys as [{ line: string; blob: Buffer }];
+    expect((await checkerFor(`devbox ${a.line}\n`, "devbox", 22))(a.blob)).toBeUndefined();
+    expect((await checkerFor(`other,[devbox]:2222 ${a.line}\n`, "devbox", 2222))(a.blob)).toBeUndefined();
+    expect((await checkerFor(`*.example.com ${a.line}\n`, "ci.example.com", 22))(a.blob)).toBeUndefined();
+    // Port 22 entries do not cover another port.
+    expect((await checkerFor(`devbox ${a.line}\n`, "devbox", 2222))(a.blob)?.kind).toBe("unknown");
+  });
+
+  it("another key of the same type is changed; only other types on file is unknown", async () => {
+    const [a, b, c] = keys as [
+      { line: string; blob: Buffer },
+      { line: string; blob: Buffer },
+      { line: string; blob: Buffer },
+    ];
+    expect((await checkerFor(`devbox ${a.line}\n`, "devbox", 22))(b.blob)?.kind).toBe("changed");
+    expect((await checkerFor(`devbox ${c.line}\n`, "devbox", 22))(a.blob)?.kind).toBe("unknown");
+  });
+
+  it("a @revoked key is refused even when also listed as trusted", async () => {
+    const [a] = keys as [{ line: string; blob: Buffer }];
+    const check = await checkerFor(`devbox ${a.line}\n@revoked * ${a.line}\n`, "devbox", 22);
+    expect(check(a.blob)?.kind).toBe("changed");
+  });
+
+  it("a missing file trusts nothing and the message names the fix", async () => {
+    const [a] = keys as [{ line: string; blob: Buffer }];
+    const check = await makeHostKeyChecker({ knownHostsPath: join(dir, "absent") }, "devbox", 2200);
+    const problem = check(a.blob);
+    expect(problem).toMatchObject({
+      kind: "unknown",
+      fingerprint: fingerprintOf(a.blob),
+      hostPattern: "[devbox]:2200",
+    });
+    const message = hostKeyMessage(problem!);
+    expect(message).toContain(`ssh-keyscan -p 2200 devbox >> ${join(dir, "absent")}`);
+    expect(message).toContain(fingerprintOf(a.blob));
+  });
+
+  it("fingerprints match ssh-keygen -lf", async () => {
+    const printed = execFileSync("ssh-keygen", ["-l", "-f", join(dir, "a.pub")], { encoding: "utf8" }).split(
+      " ",
+    )[1];
+    expect(fingerprintOf((keys[0] as { blob: Buffer }).blob)).toBe(printed);
+  });
+});
