@@ -204,7 +204,8 @@ class RunningCommand {
     sink?.write(bytes);
     if (this.options.onChunk && this.options.streamChunks !== false) {
       try {
-        this.options.onChunk({ seq: this.seq++, stream, bytes: new Uint8Array(bytes) });
+        const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+        this.options.onChunk({ seq: this.seq++, stream, bytes: view });
       } catch {
         // onChunk must not throw; a faulty consumer must not leave the process unmanaged.
       }

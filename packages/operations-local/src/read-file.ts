@@ -21,7 +21,7 @@ export function readFile(path: string, options: ReadFileOptions = {}): Promise<U
           path,
         });
       }
-      if (maxBytes === undefined) return new Uint8Array(await handle.readFile(signal ? { signal } : {}));
+      if (maxBytes === undefined) return asView(await handle.readFile(signal ? { signal } : {}));
       if (stats.size > maxBytes) throw tooLarge(path, stats.size, maxBytes);
       const chunks: Buffer[] = [];
       let total = 0;
@@ -34,11 +34,16 @@ export function readFile(path: string, options: ReadFileOptions = {}): Promise<U
         total += bytesRead;
         if (total > maxBytes) throw tooLarge(path, total, maxBytes);
       }
-      return new Uint8Array(Buffer.concat(chunks, total));
+      return asView(Buffer.concat(chunks, total));
     } finally {
       await handle.close();
     }
   });
+}
+
+/** A plain Uint8Array over the Buffer's memory: no copy of a possibly large file. */
+function asView(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
 }
 
 function tooLarge(path: string, size: number, maxBytes: number): OperationError {
