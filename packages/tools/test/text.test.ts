@@ -113,3 +113,36 @@ describe("readLineWindow", () => {
     expect(window.totalLines).toBe(2);
   });
 });
+
+describe("readLineWindow from an offset", () => {
+  it("skips to the window on raw bytes and still counts and shows exactly", async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `ligne ${i + 1} é`).join("\n");
+    const data = new TextEncoder().encode(text);
+    for (const size of [1, 5, 64, 100_000]) {
+      for (const startLine of [2, 150, 300]) {
+        const window = await readLineWindow(data.subarray(0, size), chunked(data.subarray(size), size), {
+          startLine,
+          maxLines: 3,
+          maxBytes: 1000,
+          maxLineBytes: 1000,
+        });
+        const expected = [startLine, startLine + 1, startLine + 2]
+          .filter((n) => n <= 300)
+          .map((n) => `ligne ${n} é`);
+        expect(window.lines, `size ${size} start ${startLine}`).toEqual(expected);
+        expect(window.totalLines).toBe(300);
+      }
+    }
+  });
+
+  it("counts a file that ends before the window", async () => {
+    const data = new TextEncoder().encode("a\nb\nc");
+    const window = await readLineWindow(data.subarray(0, 2), chunked(data.subarray(2), 2), {
+      startLine: 9,
+      maxLines: 3,
+      maxBytes: 1000,
+      maxLineBytes: 1000,
+    });
+    expect(window).toMatchObject({ lines: [], totalLines: 3 });
+  });
+});

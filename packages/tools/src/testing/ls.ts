@@ -97,6 +97,14 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
       });
     });
 
+    it("shows control characters in names escaped", async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("ls-control");
+      await env.fixture(dir, { "evil\u001b[31mred\nfake.txt": "" });
+      const text = textOf(await env.run(ls, { path: dir }));
+      expect(text).toBe("evil\\x1b[31mred\\x0afake.txt  0 B");
+    });
+
     it("lists the working directory by default and says when a directory is empty", async () => {
       const env = getEnv();
       const dir = await env.freshDir("ls-empty");

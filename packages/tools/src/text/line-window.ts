@@ -128,18 +128,26 @@ export async function readLineWindow(
     hash.update(chunk);
     totalBytes += chunk.length;
     sawContent = true;
-    if (!collecting && encoding === "utf8") {
-      // Past the window, UTF-8 lines are counted on raw bytes: 0x0a never occurs inside a sequence.
+    let rest = chunk;
+    if (encoding === "utf8" && (!collecting || lineNumber < options.startLine)) {
+      // Before and after the window, UTF-8 lines are counted on raw bytes (0x0a never occurs
+      // inside a multi-byte sequence), without decoding. Stop at the window's first line.
       const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       let at = buffer.indexOf(NEWLINE);
+      let from = chunk.length;
       while (at !== -1) {
         lineNumber++;
+        if (collecting && lineNumber >= options.startLine) {
+          from = at + 1;
+          break;
+        }
         at = buffer.indexOf(NEWLINE, at + 1);
       }
       lastWasNewline = chunk[chunk.length - 1] === NEWLINE;
-      return;
+      if (from >= chunk.length) return;
+      rest = chunk.subarray(from);
     }
-    const text = decode(chunk);
+    const text = decode(rest);
     if (text.length > 0) lastWasNewline = text.endsWith("\n");
     consumeText(text);
   };

@@ -192,8 +192,20 @@ async function describe(
   return described;
 }
 
+/**
+ * Control characters in a name are shown escaped (`\x1b`), so a crafted file name cannot
+ * inject terminal escapes or fake lines into the listing.
+ */
+function visible(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 function formatEntry(entry: LsEntry): string {
-  const line = describeEntry(entry);
+  const line = describeEntry({
+    ...entry,
+    name: visible(entry.name),
+    ...(entry.target ? { target: visible(entry.target) } : {}),
+  });
   return entry.ignored ? `${line}  (ignored)` : line;
 }
 
