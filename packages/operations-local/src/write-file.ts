@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { lstat, open, readlink, realpath, rename, stat, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, lstat, open, readlink, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { OperationError, throwIfAborted, type WriteFileOptions } from "@tackle/operations";
 import { guarded } from "./guard.js";
@@ -41,6 +42,9 @@ export function writeFile(
           path,
         });
       }
+      // The rename would replace even a read-only file (only the directory's bits matter for it);
+      // refuse as a plain write would, so "read-only" keeps meaning something.
+      if (existing) await access(target, constants.W_OK);
       const directory = dirname(target);
       const temp = resolve(directory, `.${basename(target)}.${randomBytes(12).toString("hex")}.tackle-tmp`);
       const mode = existing ? existing.mode & 0o7777 : (options.mode ?? DEFAULT_NEW_MODE);

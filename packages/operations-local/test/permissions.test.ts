@@ -24,6 +24,7 @@ const calls = {
   openRead: async () => { for await (const _ of ops.openRead(dir + "/closed-file")) break; },
   writeFileExisting: () => ops.writeFile(dir + "/closed-dir/f.txt", "x"),
   writeFileInClosedDir: () => ops.writeFile(dir + "/readonly-dir/new.txt", "x"),
+  writeFileReadOnlyFile: () => ops.writeFile(dir + "/readonly-file", "x"),
   readdir: () => ops.readdir(dir + "/closed-dir"),
   mkdir: () => ops.mkdir(dir + "/readonly-dir/sub"),
   remove: () => ops.remove(dir + "/readonly-dir/f.txt"),
@@ -48,6 +49,8 @@ describe("local files: permission errors", () => {
     await chmod(dir, 0o755);
     await writeFile(join(dir, "closed-file"), "x\n");
     await chmod(join(dir, "closed-file"), 0);
+    await writeFile(join(dir, "readonly-file"), "keep");
+    await chmod(join(dir, "readonly-file"), 0o444);
     await mkdir(join(dir, "closed-dir"));
     await writeFile(join(dir, "closed-dir", "f.txt"), "x");
     await chmod(join(dir, "closed-dir"), 0);

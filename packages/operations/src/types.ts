@@ -247,7 +247,8 @@ export interface Operations {
    * ATOMIC replace: writes a temp file in the same directory, then renames it over `path`, so a
    * concurrent reader sees the old or the new content, never a mix. An existing file keeps its
    * mode. The parent directory must exist (`not_found` otherwise). Writing through a link
-   * replaces the link's target, not the link.
+   * replaces the link's target, not the link. A file the caller may not write is
+   * `permission_denied`, although a rename could replace it.
    */
   writeFile(path: string, data: Uint8Array | string, options?: WriteFileOptions): Promise<void>;
   /**
