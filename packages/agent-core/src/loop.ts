@@ -34,9 +34,15 @@ export function agentLoop(
   signal?: AbortSignal,
 ): AgentEventStream {
   const stream: AgentEventStream = new EventStream();
-  runLoop(prompts, context, config, signal, (event) => stream.push(event)).then(
+  const emit = (event: AgentEvent) => stream.push(event);
+  const added: Message[] = [];
+  runLoop(prompts, context, config, signal, emit, added).then(
     (messages) => stream.end(messages),
-    (error: unknown) => stream.fail(error),
+    (error: unknown) => {
+      // Only a host callback (steering, follow-up) can get here; listeners still see the run end.
+      emit({ type: "agent_end", messages: added });
+      stream.fail(error);
+    },
   );
   return stream;
 }
@@ -47,9 +53,9 @@ async function runLoop(
   config: AgentLoopConfig,
   signal: AbortSignal | undefined,
   emit: (event: AgentEvent) => void,
+  added: Message[],
 ): Promise<Message[]> {
   const context: ModelContext = { ...initial, messages: [...initial.messages] };
-  const added: Message[] = [];
   const append = (message: Message) => {
     context.messages.push(message);
     added.push(message);

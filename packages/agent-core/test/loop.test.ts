@@ -360,3 +360,23 @@ describe("agentLoop: malformed arguments of real model shapes", () => {
     });
   });
 });
+
+describe("agentLoop: host callbacks", () => {
+  it("ends with agent_end and a failed result when a steering callback throws", async () => {
+    const faux = createFauxModel([{ content: [fauxToolCall("echo", { text: "x" })] }, "never"]);
+    const stream = agentLoop(
+      [userMessage("go")],
+      { messages: [], tools: [echoTool()] },
+      {
+        ...faux,
+        getSteeringMessages: () => {
+          throw new Error("queue unavailable");
+        },
+      },
+    );
+    const events = [];
+    for await (const event of stream) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: "agent_end" });
+    await expect(stream.result()).rejects.toThrow("queue unavailable");
+  });
+});
