@@ -109,6 +109,13 @@ async function readResolved(
   if (stat.type === "directory") {
     throw new ToolError("is_directory", `${resolved.display} is a directory. Use ls to list it.`);
   }
+  if (stat.type === "other") {
+    // A FIFO or device would block or never end: refuse before opening it.
+    throw new ToolError(
+      "not_supported",
+      `${resolved.display} is not a regular file (a device, socket or pipe); read only opens files.`,
+    );
+  }
   const stream = ops.openRead(resolved.absolute, { signal })[Symbol.asyncIterator]();
   let finished = false;
   try {

@@ -1,0 +1,31 @@
+/** read behaviour that needs local-only fixtures (a FIFO); the rest is in the conformance suite. */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { invokeTool } from "@tackle/agent-core";
+import { wrapToolDefinition } from "@tackle/extensions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToolContext } from "../src/context/create-tool-context.js";
+import { createReadToolDefinition } from "../src/tools/read.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), "tackle-read-local-")));
+  execFileSync("mkfifo", [join(dir, "pipe")]);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("read on local files", () => {
+  it("refuses a FIFO instead of blocking on it", async () => {
+    const ctx = createToolContext({ cwd: dir });
+    const read = wrapToolDefinition(createReadToolDefinition(), () => ctx);
+    const out = await invokeTool(read, { path: "pipe" });
+    expect(out).toMatchObject({ isError: true, errorCode: "not_supported" });
+    expect(out.content[0]).toMatchObject({
+      text: "pipe is not a regular file (a device, socket or pipe); read only opens files.",
+    });
+  });
+});
