@@ -17,6 +17,7 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 const STREAM_DRAIN_MS = 3000;
 
 const MARKER_PREFIX = "\0tackle:";
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const END_MARKER = Buffer.from("\0tackle:end:", "latin1");
 const SETUP_CODES = new Set<OperationErrorCode>([
   "not_found",
@@ -50,8 +51,19 @@ export async function runCommand(
   const env: string[] = [];
   const unset: string[] = [];
   for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) unset.push(key);
-    else env.push(`${key}=${value}`);
+    if (key.length === 0 || key.includes("=") || key.includes("\0")) {
+      throw new OperationError(
+        "invalid_argument",
+        `exec: invalid environment variable name: ${JSON.stringify(key)}`,
+        {
+          operation: "exec",
+        },
+      );
+    }
+    // sh can only unset a name that is a shell identifier; any other name cannot be set by it either.
+    if (value === undefined) {
+      if (SHELL_NAME.test(key)) unset.push(key);
+    } else env.push(`${key}=${value}`);
   }
   const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
   const process = await client.start(

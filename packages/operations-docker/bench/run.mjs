@@ -1,0 +1,56 @@
+// Benchmark: 100 small-file reads and 100 `echo` commands through the adapter vs the same work
+// as `docker exec` CLI calls, on a private engine started here (root needed). One run, printed
+// side by side with the ratio. Run: pnpm --filter @tackle/operations-docker bench
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { startSessionContainer } from "../dist/index.js";
+import { importMinimalImage, startPrivateEngine } from "../dist/testing/index.js";
+
+const run = promisify(execFile);
+const ROUNDS = 100;
+const FILE = "/tmp/bench-small.txt";
+
+async function timed(label, count, action) {
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await action(i);
+  const ms = performance.now() - started;
+  return { label, ms, perOp: ms / count };
+}
+
+const engine = await startPrivateEngine();
+let session;
+try {
+  const image = await importMinimalImage(engine.docker);
+  session = await startSessionContainer({ image, docker: { socketPath: engine.socketPath } });
+  await session.writeFile(FILE, "small file content\n".repeat(10));
+  const env = { ...process.env, DOCKER_HOST: `unix://${engine.socketPath}` };
+  const cli = (...args) => run("docker", ["exec", session.containerId, ...args], { env });
+
+  // Warm both paths once so neither pays first-call costs inside the measurement.
+  await session.readFile(FILE);
+  await cli("cat", FILE);
+
+  const results = [
+    [
+      await timed("readFile (adapter)", ROUNDS, () => session.readFile(FILE)),
+      await timed("docker exec cat (CLI)", ROUNDS, () => cli("cat", FILE)),
+    ],
+    [
+      await timed("exec echo (adapter)", ROUNDS, () => session.exec("echo hi", { shell: "sh", cwd: "/" })),
+      await timed("docker exec sh -c echo (CLI)", ROUNDS, () => cli("sh", "-c", "echo hi")),
+    ],
+  ];
+  console.log(`engine startup: ${engine.startupMs} ms; ${ROUNDS} rounds each, sequential`);
+  for (const [adapter, baseline] of results) {
+    console.log(
+      `${adapter.label.padEnd(30)} ${adapter.ms.toFixed(0).padStart(6)} ms  ${adapter.perOp.toFixed(1).padStart(6)} ms/op`,
+    );
+    console.log(
+      `${baseline.label.padEnd(30)} ${baseline.ms.toFixed(0).padStart(6)} ms  ${baseline.perOp.toFixed(1).padStart(6)} ms/op`,
+    );
+    console.log(`  ratio adapter/CLI: ${(adapter.ms / baseline.ms).toFixed(2)}`);
+  }
+} finally {
+  await session?.dispose();
+  await engine.stop();
+}
