@@ -1,2 +1,20 @@
 #!/usr/bin/env node
-export {};
+import { main } from "./main.js";
+
+const controller = new AbortController();
+let interrupts = 0;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    // First signal: stop the running tool cleanly (its process tree is ended). Second: leave now.
+    if (++interrupts > 1) process.exit(130);
+    controller.abort(new Error(`received ${signal}`));
+  });
+}
+
+const code = await main(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  signal: controller.signal,
+});
+// Flush stdout before exiting: a pipe reader must get the whole output.
+process.stdout.write("", () => process.exit(code));

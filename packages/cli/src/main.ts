@@ -1,0 +1,44 @@
+import { mcpCommand } from "./commands/mcp.js";
+import { runCommand } from "./commands/run.js";
+import { toolCommand } from "./commands/tool.js";
+import { HELP } from "./help.js";
+import type { CliIO } from "./io.js";
+import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from "./usage-error.js";
+import { VERSION } from "./version.js";
+
+const COMMANDS: Record<string, (argv: string[], io: CliIO) => Promise<number>> = {
+  tool: toolCommand,
+  mcp: mcpCommand,
+  run: runCommand,
+};
+
+/**
+ * Runs the `tackle` command line and returns the exit code: 0 success, 1 a tool or run error,
+ * 2 a usage error (printed with what to do next).
+ */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    io.stdout(`${HELP.main}\n`);
+    return command === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  if (command === "--version" || command === "-v") {
+    io.stdout(`${VERSION}\n`);
+    return EXIT_OK;
+  }
+  const run = COMMANDS[command];
+  try {
+    if (!run)
+      throw new UsageError(`Unknown command "${command}". Commands: tool, mcp, run. See tackle --help.`);
+    return await run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`tackle: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    const code = (error as { code?: unknown }).code;
+    const detail = typeof code === "string" ? ` [${code}]` : "";
+    io.stderr(`tackle: ${(error as Error)?.message ?? String(error)}${detail}\n`);
+    return EXIT_TOOL_ERROR;
+  }
+}

@@ -1,0 +1,117 @@
+import { fileURLToPath } from "node:url";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
+import { toJsonSchema } from "@tackle/extensions";
+import type { CliSession } from "./session.js";
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  name?: string;
+  version: string;
+  /** Writes diagnostics somewhere other than stdout (stdout carries only protocol). */
+  log?: (message: string) => void;
+}
+
+/** Maps a tool outcome to MCP content: text and images, `isError` kept. */
+export function toMcpResult(outcome: ToolOutcome): CallToolResult {
+  return {
+    content: outcome.content.map((part) =>
+      part.type === "text"
+        ? { type: "text" as const, text: part.text }
+        : { type: "image" as const, data: part.data, mimeType: part.mimeType },
+    ),
+    isError: outcome.isError,
+  };
+}
+
+function lastLine(outcome: { content: ToolOutcome["content"] }): string | undefined {
+  const texts = outcome.content.filter((part) => part.type === "text");
+  const text = texts[texts.length - 1];
+  if (!text) return undefined;
+  const lines = text.text.trimEnd().split("\n");
+  return lines[lines.length - 1]?.slice(0, 200);
+}
+
+/**
+ * An MCP server (official SDK, low-level `Server`) that lists the session's tools with their
+ * JSON Schemas and annotations and runs calls through `invokeTool`: progress notifications
+ * from streaming tool updates, client cancellation reaching the tool's AbortSignal, and the
+ * workspace roots following the client's MCP roots when it offers them (local environment).
+ */
+export function createMcpServer(session: CliSession, options: McpServerOptions): Server {
+  const log = options.log ?? (() => {});
+  const server = new Server(
+    { name: options.name ?? "tackle", version: options.version },
+    { capabilities: { tools: {} }, instructions: "Coding tools: read, write, edit, bash, grep, find, ls." },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...session.definitions.values()].map((definition) => ({
+      name: definition.name,
+      title: definition.label,
+      description: definition.description,
+      inputSchema: toJsonSchema(definition.parameters) as { type: "object"; [key: string]: unknown },
+      annotations: { title: definition.label, ...definition.annotations },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = session.tools.get(request.params.name);
+    if (!tool) {
+      const names = [...session.tools.keys()].join(", ");
+      return {
+        content: [
+          { type: "text", text: `Unknown tool "${request.params.name}". Available tools: ${names}.` },
+        ],
+        isError: true,
+      };
+    }
+    const progressToken = request.params._meta?.progressToken;
+    let progress = 0;
+    const outcome = await invokeTool(tool, request.params.arguments ?? {}, {
+      signal: extra.signal,
+      toolCallId: String(extra.requestId),
+      onUpdate: (partial) => {
+        if (progressToken === undefined) return;
+        progress++;
+        const message = lastLine(partial);
+        extra
+          .sendNotification({
+            method: "notifications/progress",
+            params: { progressToken, progress, ...(message ? { message } : {}) },
+          })
+          .catch((error: unknown) => log(`progress notification failed: ${String(error)}`));
+      },
+    });
+    return toMcpResult(outcome);
+  });
+
+  const syncRoots = async () => {
+    if (!server.getClientCapabilities()?.roots || session.context.operations.id !== "local") return;
+    try {
+      const { roots } = await server.listRoots();
+      const paths = roots
+        .filter((root) => root.uri.startsWith("file://"))
+        .map((root) => fileURLToPath(root.uri));
+      if (paths.length > 0) {
+        session.context.workspace.setRoots(paths);
+        log(`workspace roots: ${paths.join(", ")}`);
+      }
+    } catch (error) {
+      log(`could not list the client's roots: ${String(error)}`);
+    }
+  };
+  server.oninitialized = () => {
+    void syncRoots();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    await syncRoots();
+  });
+  return server;
+}

@@ -1,0 +1,68 @@
+import type { AnyAgentTool } from "@tackle/agent-core";
+import type { AnyToolDefinition, ExtensionContext } from "@tackle/extensions";
+import { wrapToolDefinition } from "@tackle/extensions";
+import { ALL_TOOL_NAMES, createToolContext, createToolDefinition, type ToolName } from "@tackle/tools";
+import { parseEnvUrl } from "./env-url.js";
+import { type EnvironmentOptions, type OpenEnvironment, openEnvironment } from "./environment.js";
+import { UsageError } from "./usage-error.js";
+
+/** The tools of one CLI invocation, bound to one environment and one context. */
+export interface CliSession {
+  env: OpenEnvironment;
+  context: ExtensionContext;
+  definitions: Map<string, AnyToolDefinition>;
+  tools: Map<string, AnyAgentTool>;
+  /** Disposes the environment (and, when `dropArtifacts`, the session's artifacts). */
+  close(options?: { dropArtifacts?: boolean }): Promise<void>;
+}
+
+/** Checks `--tools a,b` against the tool names; unknown names are a usage error listing the valid ones. */
+export function parseToolNames(list: string | undefined, fallback: readonly ToolName[]): ToolName[] {
+  if (list === undefined) return [...fallback];
+  const names = list
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) assertToolName(name);
+  if (names.length === 0)
+    throw new UsageError(`--tools names no tool. Use a list such as --tools read,grep,ls.`);
+  return names as ToolName[];
+}
+
+/** Throws a {@link UsageError} naming the valid tools when `name` is not one. */
+export function assertToolName(name: string): asserts name is ToolName {
+  if (!(ALL_TOOL_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`Unknown tool "${name}". Available tools: ${ALL_TOOL_NAMES.join(", ")}.`);
+  }
+}
+
+/** Opens the environment named by `envUrl` and builds the named tools on one shared context. */
+export async function openCliSession(
+  envUrl: string | undefined,
+  names: readonly ToolName[],
+  options: EnvironmentOptions,
+): Promise<CliSession> {
+  const spec = parseEnvUrl(envUrl);
+  const env = await openEnvironment(spec, options);
+  const context = createToolContext({ cwd: env.cwd, operations: env.operations });
+  const definitions = new Map<string, AnyToolDefinition>();
+  const tools = new Map<string, AnyAgentTool>();
+  for (const name of names) {
+    const definition = createToolDefinition(name) as AnyToolDefinition;
+    definitions.set(name, definition);
+    tools.set(
+      name,
+      wrapToolDefinition(definition, () => context),
+    );
+  }
+  return {
+    env,
+    context,
+    definitions,
+    tools,
+    async close({ dropArtifacts = false } = {}) {
+      if (dropArtifacts) await context.artifacts.dispose().catch(() => {});
+      await env.dispose();
+    },
+  };
+}
