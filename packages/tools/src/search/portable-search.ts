@@ -1,0 +1,150 @@
+import type {
+  CallOptions,
+  FilesRequest,
+  GrepEvent,
+  GrepRequest,
+  Operations,
+  SearchOperations,
+} from "@tackle/operations";
+import { isOperationError, throwIfAborted } from "@tackle/operations";
+import { pathSyntax } from "../path/workspace-policy.js";
+import { compileGlob, type GlobMatcher } from "./glob.js";
+import { grepFile } from "./grep-file.js";
+import { compilePattern } from "./regex.js";
+import { type WalkedFile, walkFiles } from "./walk.js";
+
+/** What the portable search needs from an environment. */
+export type PortableSearchOperations = Pick<
+  Operations,
+  "platform" | "stat" | "readdir" | "readFile" | "openRead"
+>;
+
+/** Tuning of {@link createPortableSearch}. */
+export interface PortableSearchOptions {
+  /** Files searched at the same time (results still come in path order). Default 4. */
+  concurrency?: number;
+}
+
+/**
+ * A `SearchOperations` built only on `readdir`, `readFile`, `openRead` and `stat`, for
+ * environments without a native search. It walks like ripgrep (see `walkFiles`), matches with a
+ * JavaScript RegExp (see `compilePattern`) and yields results in sorted path order, then line
+ * order, so stopping after N matches always keeps the same first N.
+ */
+export function createPortableSearch(
+  ops: PortableSearchOperations,
+  options: PortableSearchOptions = {},
+): SearchOperations {
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  return {
+    grep: (request, callOptions) => portableGrep(ops, request, callOptions, concurrency),
+    files: (request, callOptions) => portableFiles(ops, request, callOptions),
+  };
+}
+
+async function* portableGrep(
+  ops: PortableSearchOperations,
+  request: GrepRequest,
+  callOptions: CallOptions | undefined,
+  concurrency: number,
+): AsyncGenerator<GrepEvent> {
+  const outer = callOptions?.signal;
+  throwIfAborted(outer, "grep");
+  const regex = compilePattern(request.pattern, request);
+  const context = Math.max(0, Math.floor(request.context ?? 0));
+  const maxMatches = request.maxMatches ?? Number.POSITIVE_INFINITY;
+  if (maxMatches <= 0) return;
+  // Aborted when the consumer stops early, so searches already started end their reads.
+  const local = new AbortController();
+  const onAbort = () => local.abort(outer?.reason);
+  outer?.addEventListener("abort", onAbort, { once: true });
+  const signal = local.signal;
+  const files = targetFiles(ops, request.path, request, signal)[Symbol.asyncIterator]();
+  const pending: Promise<GrepEvent[] | undefined>[] = [];
+  let exhausted = false;
+  let matches = 0;
+  const start = (file: WalkedFile) => {
+    const search = grepFile(ops, {
+      abs: file.abs,
+      rel: file.rel,
+      regex,
+      context,
+      maxMatches: maxMatches - matches,
+      signal,
+    }).catch((error: unknown) => {
+      // A file that vanished or cannot be read is skipped, as ripgrep does (it warns on stderr).
+      if (isOperationError(error, "not_found", "permission_denied", "is_directory")) return undefined;
+      throw error;
+    });
+    // Rejections are observed when the result is awaited; until then keep them quiet.
+    search.catch(() => {});
+    pending.push(search);
+  };
+  try {
+    for (;;) {
+      while (!exhausted && pending.length < concurrency) {
+        const next = await files.next();
+        if (next.done) exhausted = true;
+        else start(next.value);
+      }
+      const search = pending.shift();
+      if (search === undefined) return;
+      const events = await search;
+      if (events === undefined) continue;
+      let lastMatchLine = 0;
+      for (const event of events) {
+        if (matches >= maxMatches && (event.type === "match" || event.lineNumber > lastMatchLine + context))
+          return;
+        if (event.type === "match") {
+          matches++;
+          lastMatchLine = event.lineNumber;
+        }
+        yield event;
+      }
+      if (matches >= maxMatches) return;
+    }
+  } finally {
+    outer?.removeEventListener("abort", onAbort);
+    local.abort();
+    await files.return?.(undefined);
+  }
+}
+
+async function* portableFiles(
+  ops: PortableSearchOperations,
+  request: FilesRequest,
+  callOptions: CallOptions | undefined,
+): AsyncGenerator<string> {
+  const signal = callOptions?.signal;
+  throwIfAborted(signal, "files");
+  const limit = request.limit ?? Number.POSITIVE_INFINITY;
+  if (limit <= 0) return;
+  let count = 0;
+  for await (const file of targetFiles(ops, request.path, request, signal)) {
+    yield file.rel;
+    if (++count >= limit) return;
+  }
+}
+
+/**
+ * The files a request covers: the file itself when `path` is a file (its name as the relative
+ * path; ripgrep searches a file named on the command line even when ignored or off-glob), else
+ * the walk under the directory, filtered by the glob.
+ */
+async function* targetFiles(
+  ops: PortableSearchOperations,
+  path: string,
+  request: { glob?: string; includeIgnored?: boolean },
+  signal: AbortSignal | undefined,
+): AsyncGenerator<WalkedFile> {
+  const stat = await ops.stat(path, { signal });
+  if (stat.type !== "directory") {
+    yield { rel: pathSyntax(ops.platform).basename(path), abs: path };
+    return;
+  }
+  const matches: GlobMatcher | undefined = request.glob ? compileGlob(request.glob) : undefined;
+  const walk = walkFiles(ops, path, { signal, includeIgnored: request.includeIgnored === true });
+  for await (const file of walk) {
+    if (matches === undefined || matches(file.rel)) yield file;
+  }
+}

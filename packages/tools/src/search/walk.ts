@@ -1,0 +1,195 @@
+import type { DirEntry, Operations } from "@tackle/operations";
+import { isOperationError, throwIfAborted } from "@tackle/operations";
+import { pathSyntax } from "../path/workspace-policy.js";
+import { compareCodePoints } from "./compare-paths.js";
+import { IGNORE_FILE_NAMES, type IgnoreFrame, isIgnored, parseIgnoreFile } from "./ignore-rules.js";
+
+/** What the portable walk needs from an environment. */
+export type WalkOperations = Pick<Operations, "platform" | "readdir" | "readFile">;
+
+/** Options of {@link walkFiles}. */
+export interface WalkOptions {
+  signal?: AbortSignal;
+  /** List files that ignore files exclude too (`.git` stays excluded). */
+  includeIgnored?: boolean;
+  /** Directory listings fetched ahead of the walk, for environments where each call is a round trip. */
+  prefetch?: number;
+}
+
+/** A file the walk found. */
+export interface WalkedFile {
+  /** Relative to the walk root, POSIX separators. */
+  rel: string;
+  /** Absolute, in the environment's syntax. */
+  abs: string;
+}
+
+/** Largest ignore file read; bigger ones are skipped rather than stall the walk. */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+const DEFAULT_PREFETCH = 8;
+
+interface LoadedDirectory {
+  entries: DirEntry[];
+  frame: IgnoreFrame;
+}
+
+/**
+ * Yields the files under `root` in sorted walk order (see `comparePaths`), the way ripgrep's
+ * default walk chooses them: hidden files included, entries named `.git` excluded, symbolic links
+ * not followed (neither files nor directories, as ripgrep without `-L`), and ignore files honoured
+ * at every level, including those in the directories above `root` (see `isIgnored`).
+ */
+export async function* walkFiles(
+  ops: WalkOperations,
+  root: string,
+  options: WalkOptions = {},
+): AsyncGenerator<WalkedFile> {
+  const { signal } = options;
+  const flavor = pathSyntax(ops.platform);
+  const useIgnore = options.includeIgnored !== true;
+  const ancestors = useIgnore ? await loadAncestorFrames(ops, root, signal) : [];
+  const inFlight = new Map<string, Promise<LoadedDirectory>>();
+  const limit = options.prefetch ?? DEFAULT_PREFETCH;
+  const load = (abs: string, rel: string): Promise<LoadedDirectory> => {
+    const pending = inFlight.get(abs);
+    if (pending) {
+      inFlight.delete(abs);
+      return pending;
+    }
+    return loadDirectory(ops, abs, rel, useIgnore, signal);
+  };
+  const prefetch = (abs: string, rel: string) => {
+    if (inFlight.size >= limit || inFlight.has(abs)) return;
+    const promise = loadDirectory(ops, abs, rel, useIgnore, signal);
+    // A prefetched listing may never be awaited (the caller stopped early): keep its failure quiet.
+    promise.catch(() => {});
+    inFlight.set(abs, promise);
+  };
+
+  // Depth-first pre-order with each directory's entries sorted by name, files and directories
+  // interleaved (`b/x` comes between `a.txt` and `c.txt`), which is the order of `comparePaths`.
+  type Item = { abs: string; rel: string; frames: IgnoreFrame[]; isDir: boolean };
+  const stack: Item[] = [{ abs: root, rel: "", frames: ancestors, isDir: true }];
+  try {
+    while (stack.length > 0) {
+      throwIfAborted(signal);
+      const item = stack.pop()!;
+      if (!item.isDir) {
+        yield { rel: item.rel, abs: item.abs };
+        continue;
+      }
+      let loaded: LoadedDirectory;
+      try {
+        loaded = await load(item.abs, item.rel);
+      } catch (error) {
+        // ripgrep reports an unreadable directory on stderr and goes on; so does the walk.
+        if (item.rel !== "" && isOperationError(error, "permission_denied", "not_found", "not_directory"))
+          continue;
+        throw error;
+      }
+      const frames = useIgnore ? [...item.frames, loaded.frame] : item.frames;
+      const children: Item[] = [];
+      for (const entry of loaded.entries) {
+        if (entry.name === ".git") continue;
+        if (entry.type !== "file" && entry.type !== "directory") continue;
+        const rel = item.rel === "" ? entry.name : `${item.rel}/${entry.name}`;
+        const isDir = entry.type === "directory";
+        if (useIgnore && isIgnored(frames, rel, isDir)) continue;
+        children.push({ abs: flavor.join(item.abs, entry.name), rel, frames, isDir });
+      }
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      for (const child of children) if (child.isDir) prefetch(child.abs, child.rel);
+    }
+  } finally {
+    inFlight.clear();
+  }
+}
+
+/** Lists a directory (sorted by name) and parses the ignore files it holds. */
+async function loadDirectory(
+  ops: WalkOperations,
+  abs: string,
+  rel: string,
+  useIgnore: boolean,
+  signal: AbortSignal | undefined,
+): Promise<LoadedDirectory> {
+  const entries = await ops.readdir(abs, { signal });
+  entries.sort((a, b) => compareCodePoints(a.name, b.name));
+  const strip = rel === "" ? 0 : rel.length + 1;
+  const frame = useIgnore ? await readFrame(ops, abs, entries, { strip, prefix: "" }, signal) : emptyFrame();
+  return { entries, frame };
+}
+
+/**
+ * Frames of the directories above `root`, outermost first. ripgrep reads the ignore files of
+ * every parent of a search path, so a search in `src/` still honours the repository's root
+ * `.gitignore`.
+ */
+async function loadAncestorFrames(
+  ops: WalkOperations,
+  root: string,
+  signal: AbortSignal | undefined,
+): Promise<IgnoreFrame[]> {
+  const flavor = pathSyntax(ops.platform);
+  const frames: IgnoreFrame[] = [];
+  let below = "";
+  let current = root;
+  for (;;) {
+    const parent = flavor.dirname(current);
+    if (parent === current) break;
+    below = below === "" ? flavor.basename(current) : `${flavor.basename(current)}/${below}`;
+    current = parent;
+    let entries: DirEntry[];
+    try {
+      entries = await ops.readdir(current, { signal });
+    } catch (error) {
+      if (isOperationError(error, "aborted")) throw error;
+      continue;
+    }
+    frames.unshift(await readFrame(ops, current, entries, { strip: 0, prefix: `${below}/` }, signal));
+  }
+  return frames;
+}
+
+async function readFrame(
+  ops: WalkOperations,
+  dir: string,
+  entries: readonly DirEntry[],
+  position: { strip: number; prefix: string },
+  signal: AbortSignal | undefined,
+): Promise<IgnoreFrame> {
+  const flavor = pathSyntax(ops.platform);
+  const frame: IgnoreFrame = { ...emptyFrame(), ...position };
+  for (const entry of entries) {
+    if (entry.name === ".git") {
+      frame.hasGit = true;
+      if (entry.type === "directory") {
+        frame.gitExclude = await readIgnoreFile(ops, flavor.join(dir, ".git", "info", "exclude"), signal);
+      }
+      continue;
+    }
+    if (entry.type === "directory") continue;
+    const index = (IGNORE_FILE_NAMES as readonly string[]).indexOf(entry.name);
+    if (index < 0) continue;
+    const rules = await readIgnoreFile(ops, flavor.join(dir, entry.name), signal);
+    if (entry.name === ".rgignore") frame.rgignore = rules;
+    else if (entry.name === ".ignore") frame.dotignore = rules;
+    else frame.gitignore = rules;
+  }
+  return frame;
+}
+
+async function readIgnoreFile(ops: WalkOperations, path: string, signal: AbortSignal | undefined) {
+  try {
+    const bytes = await ops.readFile(path, { signal, maxBytes: MAX_IGNORE_FILE_BYTES });
+    return parseIgnoreFile(new TextDecoder().decode(bytes));
+  } catch (error) {
+    if (isOperationError(error, "aborted")) throw error;
+    // Missing, unreadable, too large or a dangling link: ripgrep skips it too.
+    return undefined;
+  }
+}
+
+function emptyFrame(): IgnoreFrame {
+  return { hasGit: false, strip: 0, prefix: "" };
+}

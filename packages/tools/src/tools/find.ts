@@ -1,0 +1,159 @@
+/**
+ * The find tool: file paths matching a glob, through the environment's native listing when it
+ * has one (ripgrep locally) and the portable walk otherwise, with the same results either way.
+ */
+
+import { type Static, Type } from "@sinclair/typebox";
+import type { TextContent } from "@tackle/agent-core";
+import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
+import { DEFAULTS, formatBytes } from "../defaults.js";
+import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { comparePaths } from "../search/compare-paths.js";
+import { searchFor } from "../search/search-for.js";
+import { stripControl } from "../shell/sanitize.js";
+import { toToolError } from "../tool-errors.js";
+import { truncateHead } from "../truncate.js";
+
+const findParameters = Type.Object({
+  pattern: Type.String({
+    description:
+      "Glob for file paths: without '/' it matches file names at any depth ('*.ts'); with '/' the path under `path` ('src/**/*.test.ts').",
+  }),
+  path: Type.Optional(Type.String({ description: "Directory to search. Default: the working directory." })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, description: `Most paths to return. Default ${DEFAULTS.findLimit}.` }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, description: "Paths to skip, to continue a cut result. Default 0." }),
+  ),
+});
+
+/** Arguments of the find tool. */
+export type FindParams = Static<typeof findParameters>;
+
+/** What the find tool reports to hosts. */
+export interface FindDetails {
+  pattern: string;
+  /** Searched path as shown to the model. */
+  path: string;
+  /** `native` when the environment's listing ran, `portable` for the built-in walk. */
+  engine: "native" | "portable";
+  offset: number;
+  limit: number;
+  /** Paths on this page. */
+  count: number;
+  /** Offset of the next page when more paths exist. */
+  nextOffset?: number;
+  /** Which limit cut the whole output, or null. */
+  truncatedBy: "lines" | "bytes" | null;
+}
+
+/** Options for {@link createFindToolDefinition}. */
+export interface FindToolOptions {
+  /** Paths per call unless the model asks otherwise (default `DEFAULTS.findLimit`). */
+  defaultLimit?: number;
+  /** Lines and bytes of the whole output (defaults from `DEFAULTS`). */
+  maxLines?: number;
+  maxBytes?: number;
+}
+
+/** Creates the find tool. Its environment comes from the context of each call. */
+export function createFindToolDefinition(
+  options: FindToolOptions = {},
+): ToolDefinition<typeof findParameters, FindDetails> {
+  const limits = {
+    defaultLimit: options.defaultLimit ?? DEFAULTS.findLimit,
+    maxLines: options.maxLines ?? DEFAULTS.maxLines,
+    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+  };
+  return {
+    name: "find",
+    label: "Find",
+    description: [
+      "Find files by glob pattern, e.g. '*.ts' (file names at any depth) or 'src/**/*.test.ts' (paths under path).",
+      "Respects .gitignore, includes hidden files, skips .git; lists files, not directories (use ls for those).",
+      "Returns one path per line, relative to the working directory, sorted.",
+      `Returns at most ${limits.defaultLimit} paths (limit to change); the output stops at ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)}.`,
+      "When results are cut it says which offset continues them. Use grep to search file contents.",
+    ].join(" "),
+    promptSnippet: "find: list files matching a glob (respects .gitignore)",
+    parameters: findParameters,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      const resolved = await ctx.workspace.resolve(params.path ?? ".", "read", { signal });
+      try {
+        return await runFind(ctx, resolved.absolute, resolved.display, params, limits, signal);
+      } catch (error) {
+        throw toToolError(error, resolved.display);
+      }
+    },
+  };
+}
+
+async function runFind(
+  ctx: ExtensionContext,
+  absolute: string,
+  display: string,
+  params: FindParams,
+  limits: { defaultLimit: number; maxLines: number; maxBytes: number },
+  signal: AbortSignal | undefined,
+) {
+  const ops = ctx.operations;
+  const syntax = pathSyntax(ops.platform);
+  const offset = params.offset ?? 0;
+  const limit = params.limit ?? limits.defaultLimit;
+  const stat = await ops.stat(absolute, { signal });
+  const isFile = stat.type !== "directory";
+  const { search, engine } = searchFor(ops);
+  // One path past the page tells whether more exist.
+  const wanted = offset + limit + 1;
+  const found: string[] = [];
+  for await (const path of search.files(
+    { path: absolute, glob: params.pattern, limit: wanted },
+    { signal },
+  )) {
+    found.push(path);
+    if (found.length >= wanted) break;
+  }
+  found.sort(comparePaths);
+  const page = found.slice(offset, offset + limit);
+  const hasMore = found.length > offset + limit;
+  const details: FindDetails = {
+    pattern: params.pattern,
+    path: display,
+    engine,
+    offset,
+    limit,
+    count: page.length,
+    truncatedBy: null,
+  };
+  if (page.length === 0) {
+    const text =
+      offset > 0 && found.length > 0
+        ? `No paths at offset ${offset}: only ${found.length} files match ${JSON.stringify(params.pattern)} in ${display}.`
+        : `No files match ${JSON.stringify(params.pattern)} in ${display}.`;
+    return { content: [{ type: "text", text } satisfies TextContent], details };
+  }
+  const lines = page.map((path) =>
+    stripControl(isFile ? display : displayPath(syntax, ctx.cwd, syntax.join(absolute, ...path.split("/")))),
+  );
+  const cut = truncateHead(lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
+  const notices: string[] = [];
+  const narrow = "or narrow the search with path or a more specific pattern.";
+  if (cut.truncated) {
+    const shown = cut.outputLines;
+    details.truncatedBy = cut.truncatedBy;
+    details.nextOffset = offset + shown;
+    const by = cut.truncatedBy === "bytes" ? formatBytes(limits.maxBytes) : `${limits.maxLines} lines`;
+    notices.push(
+      `Output cut at ${by}: showing paths ${offset + 1}-${offset + shown}. Use offset=${offset + shown} to see more, ${narrow}`,
+    );
+  } else if (hasMore) {
+    details.nextOffset = offset + page.length;
+    notices.push(
+      `Showing paths ${offset + 1}-${offset + page.length}; more exist. Use offset=${offset + page.length} to see more, ${narrow}`,
+    );
+  }
+  const text = notices.length > 0 ? `${cut.content}\n\n[${notices.join(" ")}]` : cut.content;
+  return { content: [{ type: "text", text } satisfies TextContent], details };
+}

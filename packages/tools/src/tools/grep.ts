@@ -1,0 +1,220 @@
+/**
+ * The grep tool: regular-expression (or literal) search over a file or a directory tree, through
+ * the environment's native search when it has one (ripgrep locally) and the portable walk
+ * otherwise, with the same results either way.
+ */
+
+import { type Static, Type } from "@sinclair/typebox";
+import type { TextContent } from "@tackle/agent-core";
+import { ToolError } from "@tackle/agent-core";
+import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
+import { type GrepEvent, isOperationError } from "@tackle/operations";
+import { DEFAULTS, formatBytes } from "../defaults.js";
+import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { pageGrepEvents } from "../search/grep-page.js";
+import { searchFor } from "../search/search-for.js";
+import { stripControl } from "../shell/sanitize.js";
+import { toToolError } from "../tool-errors.js";
+import { truncateHead, truncateLine } from "../truncate.js";
+
+const grepParameters = Type.Object({
+  pattern: Type.String({
+    description: "Regular expression (JavaScript/ripgrep syntax) to find, or plain text with literal=true.",
+  }),
+  path: Type.Optional(
+    Type.String({ description: "Directory or file to search. Default: the working directory." }),
+  ),
+  glob: Type.Optional(
+    Type.String({
+      description: "Only files matching this glob, e.g. '*.ts' (any depth) or 'src/**/*.test.ts'.",
+    }),
+  ),
+  ignoreCase: Type.Optional(Type.Boolean({ description: "Match case-insensitively. Default false." })),
+  literal: Type.Optional(
+    Type.Boolean({ description: "Treat pattern as plain text, not a regex. Default false." }),
+  ),
+  context: Type.Optional(
+    Type.Integer({ minimum: 0, description: "Lines to show before and after each match. Default 0." }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, description: `Most matches to return. Default ${DEFAULTS.grepLimit}.` }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, description: "Matches to skip, to continue a cut result. Default 0." }),
+  ),
+});
+
+/** Arguments of the grep tool. */
+export type GrepParams = Static<typeof grepParameters>;
+
+/** What the grep tool reports to hosts. */
+export interface GrepDetails {
+  pattern: string;
+  /** Searched path as shown to the model. */
+  path: string;
+  /** `native` when the environment's search ran, `portable` for the built-in walk. */
+  engine: "native" | "portable";
+  offset: number;
+  limit: number;
+  /** Matches and files on this page. */
+  matches: number;
+  files: number;
+  /** Offset of the next page when more matches exist. */
+  nextOffset?: number;
+  /** Lines longer than the line limit that were cut. */
+  linesCut: number;
+  /** Which limit cut the whole output, or null. */
+  truncatedBy: "lines" | "bytes" | null;
+}
+
+/** Options for {@link createGrepToolDefinition}. */
+export interface GrepToolOptions {
+  /** Matches per call unless the model asks otherwise (default `DEFAULTS.grepLimit`). */
+  defaultLimit?: number;
+  /** Characters kept of one line (default `DEFAULTS.grepMaxLineLength`). */
+  maxLineLength?: number;
+  /** Lines and bytes of the whole output (defaults from `DEFAULTS`). */
+  maxLines?: number;
+  maxBytes?: number;
+}
+
+/** Creates the grep tool. Its environment comes from the context of each call. */
+export function createGrepToolDefinition(
+  options: GrepToolOptions = {},
+): ToolDefinition<typeof grepParameters, GrepDetails> {
+  const limits = {
+    defaultLimit: options.defaultLimit ?? DEFAULTS.grepLimit,
+    maxLineLength: options.maxLineLength ?? DEFAULTS.grepMaxLineLength,
+    maxLines: options.maxLines ?? DEFAULTS.maxLines,
+    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+  };
+  return {
+    name: "grep",
+    label: "Grep",
+    description: [
+      "Search file contents for a regular expression (or plain text with literal=true) under a directory or in one file.",
+      "Respects .gitignore, includes hidden files, skips .git and binary files.",
+      "Returns `path:line: text` for matches and `path-line- text` for context lines, sorted by path and line, paths relative to the working directory.",
+      `Returns at most ${limits.defaultLimit} matches (limit to change) and cuts lines at ${limits.maxLineLength} characters;`,
+      `the whole output stops at ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)}.`,
+      "When results are cut it says which offset continues them. Use find to search file names, read to see a match in full.",
+    ].join(" "),
+    promptSnippet: "grep: search file contents by regex or literal text (respects .gitignore)",
+    parameters: grepParameters,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      const resolved = await ctx.workspace.resolve(params.path ?? ".", "read", { signal });
+      try {
+        return await runGrep(ctx, resolved.absolute, resolved.display, params, limits, signal);
+      } catch (error) {
+        if (isOperationError(error, "invalid_argument")) {
+          throw new ToolError(
+            "invalid_arguments",
+            `Invalid regular expression ${JSON.stringify(params.pattern)}: ${error.message}. To search for the text exactly as written, call grep again with literal=true.`,
+            { cause: error, details: { pattern: params.pattern } },
+          );
+        }
+        throw toToolError(error, resolved.display);
+      }
+    },
+  };
+}
+
+async function runGrep(
+  ctx: ExtensionContext,
+  absolute: string,
+  display: string,
+  params: GrepParams,
+  limits: { defaultLimit: number; maxLineLength: number; maxLines: number; maxBytes: number },
+  signal: AbortSignal | undefined,
+) {
+  const ops = ctx.operations;
+  const syntax = pathSyntax(ops.platform);
+  const offset = params.offset ?? 0;
+  const limit = params.limit ?? limits.defaultLimit;
+  const context = params.context ?? 0;
+  const stat = await ops.stat(absolute, { signal });
+  const isFile = stat.type !== "directory";
+  const { search, engine } = searchFor(ops);
+  // One match past the page tells whether more exist; context after the page's last match
+  // arrives before it because results come in path and line order.
+  const wanted = offset + limit + 1;
+  const events: GrepEvent[] = [];
+  let matches = 0;
+  const request = {
+    pattern: params.pattern,
+    path: absolute,
+    ignoreCase: params.ignoreCase === true,
+    literal: params.literal === true,
+    context,
+    maxMatches: wanted,
+    ...(params.glob ? { glob: params.glob } : {}),
+  };
+  for await (const event of search.grep(request, { signal })) {
+    events.push(event);
+    if (event.type === "match" && ++matches >= wanted) break;
+  }
+  const page = pageGrepEvents(events, offset, limit, context);
+  const toDisplay = (path: string) =>
+    isFile ? display : displayPath(syntax, ctx.cwd, syntax.join(absolute, ...path.split("/")));
+  let linesCut = 0;
+  const lines: string[] = [];
+  const matchLine: number[] = [];
+  for (const line of page.lines) {
+    if (line.gapBefore && context > 0) lines.push("--");
+    const cut = truncateLine(stripControl(line.line.replace(/\r?\n$|\r$/, "")), limits.maxLineLength);
+    if (cut.truncated) linesCut++;
+    const text = cut.truncated
+      ? `${cut.text}… [${cut.totalChars - cut.text.length} more characters]`
+      : cut.text;
+    if (line.kind === "match") matchLine.push(lines.length);
+    lines.push(
+      `${toDisplay(line.path)}${line.kind === "match" ? ":" : "-"}${line.lineNumber}${line.kind === "match" ? ":" : "-"} ${text}`,
+    );
+  }
+  const details: GrepDetails = {
+    pattern: params.pattern,
+    path: display,
+    engine,
+    offset,
+    limit,
+    matches: page.matches,
+    files: page.files,
+    linesCut,
+    truncatedBy: null,
+  };
+  if (page.matches === 0) {
+    const where = params.glob ? `${display} (files matching ${params.glob})` : display;
+    const text =
+      offset > 0 && matches > 0
+        ? `No matches at offset ${offset}: there are only ${matches} matches for ${JSON.stringify(params.pattern)} in ${where}.`
+        : `No matches for ${JSON.stringify(params.pattern)} in ${where}.`;
+    return { content: [{ type: "text", text } satisfies TextContent], details };
+  }
+  const cut = truncateHead(lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
+  const notices: string[] = [];
+  const first = offset + 1;
+  if (cut.truncated) {
+    // Continue after the last match whose line made it into the output.
+    const shown = matchLine.filter((index) => index < cut.outputLines).length;
+    details.truncatedBy = cut.truncatedBy;
+    details.nextOffset = offset + shown;
+    const by = cut.truncatedBy === "bytes" ? formatBytes(limits.maxBytes) : `${limits.maxLines} lines`;
+    notices.push(
+      `Output cut at ${by}: showing matches ${first}-${offset + shown}. Use offset=${offset + shown} to see more, or narrow the search with path, glob or a more specific pattern.`,
+    );
+  } else if (page.hasMore) {
+    details.nextOffset = offset + page.matches;
+    notices.push(
+      `Showing matches ${first}-${offset + page.matches}; more exist. Use offset=${offset + page.matches} to see more, or narrow the search with path, glob or a more specific pattern.`,
+    );
+  }
+  if (linesCut > 0) {
+    notices.push(
+      `${linesCut} line${linesCut === 1 ? " was" : "s were"} longer than ${limits.maxLineLength} characters and cut; use read with offset to see a line in full.`,
+    );
+  }
+  const body = cut.content;
+  const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;
+  return { content: [{ type: "text", text } satisfies TextContent], details };
+}
