@@ -87,6 +87,39 @@ function killQuietly(pid, signal) {
   }
 }
 
+/** Daemons started by this process: a last-resort SIGKILL on exit if a test forgot one. */
+const running = new Set();
+process.once("exit", () => {
+  for (const pid of running) killQuietly(pid, "SIGKILL");
+});
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The daemon's pid from its pid file, only once the file holds a whole number and that process
+ * really is our sshd (its command line names our config): a wrong pid here would make stop()
+ * signal somebody else's process.
+ */
+async function readPid(pidFile, configPath, deadline) {
+  while (Date.now() < deadline) {
+    const text = await readFile(pidFile, "utf8").catch(() => "");
+    if (/^\d+\n?$/.test(text)) {
+      const pid = Number(text.trim());
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+      if (pid > 1 && cmdline.includes(configPath)) return pid;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`sshd wrote no usable pid file at ${pidFile}`);
+}
+
 /**
  * Starts sshd. Throws (never skips) when it cannot start, with sshd's own log in the message.
  * @param {{ extraConfig?: string[], env?: Record<string, string>, tools?: string[] }} [options]
@@ -137,9 +170,9 @@ export async function startSshServer(options = {}) {
     await run(SSHD, ["-t", "-f", configPath]);
     await run(SSHD, ["-f", configPath, "-E", logPath]);
     const deadline = Date.now() + 10_000;
-    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const pid = await readPid(pidFile, configPath, deadline);
+    running.add(pid);
     await waitForPort(port, deadline);
-    const pid = Number((await readFile(pidFile, "utf8")).trim());
     return {
       host: "127.0.0.1",
       port,
@@ -166,6 +199,7 @@ export async function startSshServer(options = {}) {
           if (exe === SSHD) sshdPids.push(child);
         }
         killQuietly(pid, "SIGKILL");
+        running.delete(pid);
         for (const child of sshdPids) killQuietly(child, "SIGKILL");
       },
       /** Stops sshd by its pid (and any session left under it), then removes the temp dir. */
@@ -173,6 +207,10 @@ export async function startSshServer(options = {}) {
         const tree = await descendantsOf(pid);
         killQuietly(pid, "SIGTERM");
         for (const child of tree) killQuietly(child, "SIGKILL");
+        const until = Date.now() + 2000;
+        while (isAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        killQuietly(pid, "SIGKILL");
+        running.delete(pid);
         await rm(dir, { recursive: true, force: true });
       },
     };
