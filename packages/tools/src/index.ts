@@ -28,7 +28,7 @@ export {
   createToolDefinition,
   READ_ONLY_TOOL_NAMES,
 } from "./factories.js";
-export { findNearMisses } from "./path/near-miss.js";
+export { findNearMisses, suggestSimilarPaths } from "./path/near-miss.js";
 export { normalizeModelPath } from "./path/normalize.js";
 export { resolveRealPath } from "./path/real-path.js";
 export { recheckWriteTarget } from "./path/recheck.js";

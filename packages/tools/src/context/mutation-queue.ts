@@ -48,6 +48,32 @@ function abortedError(what: string): ToolError {
 }
 
 /**
+ * Runs `fn` once `ready` settles and resolves `done` after it. Aborted while waiting: `fn` never
+ * runs, the place is given up (`done` resolves; later calls still wait for the ones before).
+ * Aborted while running: `done` resolves only once `fn` settled, because an aborted write may
+ * still land and the next mutation must not race it.
+ */
+async function runWhenReady<T>(
+  ready: Promise<unknown>,
+  done: Deferred,
+  fn: () => Promise<T>,
+  signal: AbortSignal | undefined,
+  what: string,
+): Promise<T> {
+  try {
+    await untilAborted(ready, signal, what);
+  } catch (error) {
+    done.resolve();
+    throw error;
+  }
+  try {
+    return await fn();
+  } finally {
+    done.resolve();
+  }
+}
+
+/**
  * Creates a {@link FileMutationQueue} over `operations` (used for `realpath` only). Hosts use
  * one per environment: `createToolContext` keeps one per `operations.id`.
  *
@@ -95,23 +121,8 @@ export function createFileMutationQueue(operations: RealPathOperations): FileMut
         return { before };
       });
       registration = previous;
-      try {
-        await untilAborted(
-          previous.then(({ before }) => Promise.all([before, gateAtCall])),
-          signal,
-          `an earlier change to ${path}`,
-        );
-      } catch (error) {
-        // Our place in line is given up; later calls still wait for the ones before us.
-        done.resolve();
-        throw error;
-      }
-      try {
-        return await fn();
-      } finally {
-        // Released only once fn settled: an aborted write may still land, so the next one waits.
-        done.resolve();
-      }
+      const ready = previous.then(({ before }) => Promise.all([before, gateAtCall]));
+      return runWhenReady(ready, done, fn, signal, `an earlier change to ${path}`);
     },
 
     async withExclusive(fn, options) {
@@ -119,17 +130,13 @@ export function createFileMutationQueue(operations: RealPathOperations): FileMut
       const gateBefore = gate;
       const done = deferred();
       gate = gateBefore.then(() => done.promise);
-      try {
-        await untilAborted(Promise.all([...before, gateBefore]), options?.signal, "running file changes");
-      } catch (error) {
-        done.resolve();
-        throw error;
-      }
-      try {
-        return await fn();
-      } finally {
-        done.resolve();
-      }
+      return runWhenReady(
+        Promise.all([...before, gateBefore]),
+        done,
+        fn,
+        options?.signal,
+        "running file changes",
+      );
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { isOperationError, type Operations } from "@tackle/operations";
 import type { PathSyntax } from "./real-path.js";
+import { displayPath, pathSyntax } from "./workspace-policy.js";
 
 /** How many suggestions a not-found message offers at most. */
 export const MAX_SUGGESTIONS = 3;
@@ -65,4 +66,18 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
+}
+
+/**
+ * Near misses of a missing file as the model should see them (relative to `ctx.cwd` when
+ * inside it). Never throws: a failed lookup just means no suggestions.
+ */
+export async function suggestSimilarPaths(
+  ctx: { cwd: string; operations: Pick<Operations, "platform" | "readdir"> },
+  absolute: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const syntax = pathSyntax(ctx.operations.platform);
+  const found = await findNearMisses(ctx.operations, syntax, absolute, signal).catch(() => []);
+  return found.map((path) => displayPath(syntax, ctx.cwd, path));
 }

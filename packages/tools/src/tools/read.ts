@@ -10,8 +10,7 @@ import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/ext
 import { isOperationError } from "@tackle/operations";
 import { recordRead } from "../context/read-ledger.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
-import { findNearMisses } from "../path/near-miss.js";
-import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { suggestSimilarPaths } from "../path/near-miss.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";
 import { SNIFF_BYTES, sniffFileType } from "../text/sniff.js";
@@ -256,9 +255,7 @@ async function notFound(
   resolved: ResolvedPath,
   signal: AbortSignal | undefined,
 ): Promise<ToolError> {
-  const syntax = pathSyntax(ctx.operations.platform);
-  const suggestions = await findNearMisses(ctx.operations, syntax, resolved.absolute, signal).catch(() => []);
-  const names = suggestions.map((path) => displayPath(syntax, ctx.cwd, path));
+  const names = await suggestSimilarPaths(ctx, resolved.absolute, signal);
   const hint =
     names.length > 0 ? ` Did you mean ${names.join(", ")}?` : " Use find or ls to see what exists.";
   return new ToolError("not_found", `File not found: ${resolved.display}.${hint}`, {
