@@ -84,6 +84,13 @@ describe("engine and container errors", () => {
     expect(error.code).toBe("not_found");
   });
 
+  it("a shell the image lacks is not_supported", async () => {
+    const ops = await session();
+    await expect(ops.exec("Get-Date", { shell: "pwsh", cwd: "/" })).rejects.toMatchObject({
+      code: "not_supported",
+    });
+  });
+
   it("dispose removes the session container, once", async () => {
     const ops = await startTestContainer();
     await ops.dispose();

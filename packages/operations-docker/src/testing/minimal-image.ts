@@ -10,7 +10,7 @@ export const IMAGE_TEST_USER = { name: "tester", uid: 1000, gid: 1000, home: "/h
 export interface MinimalImageOptions {
   /** Image reference to tag the import with (default `tackle-minimal:test`). */
   tag?: string;
-  /** busybox binary to copy (default: `busybox` on the PATH; must be static). */
+  /** busybox binary to copy (default: `busybox` on the PATH; static, or with its libraries). */
   busybox?: string;
   /** bash binary to copy with the libraries `ldd` names (default: `bash` on the PATH). */
   bash?: string;
@@ -45,7 +45,8 @@ export async function importMinimalImage(docker: Docker, options: MinimalImageOp
   }
   file("bin/bash", readFileSync(bash), 0o755);
   const made = new Set(["lib", "lib64", "usr"]);
-  for (const library of sharedLibraries(bash)) {
+  // busybox-static needs none; a dynamic busybox (Debian's `busybox`) brings its own.
+  for (const library of new Set([...sharedLibraries(bash), ...sharedLibraries(busybox)])) {
     const parts = library.slice(1).split("/");
     for (let depth = 1; depth < parts.length; depth++) {
       const sub = parts.slice(0, depth).join("/");
@@ -79,7 +80,12 @@ export async function importMinimalImage(docker: Docker, options: MinimalImageOp
 
 /** Absolute paths of the shared libraries (and loader) `binary` needs, from `ldd`. */
 function sharedLibraries(binary: string): string[] {
-  const out = execFileSync("ldd", [binary], { encoding: "utf8" });
+  let out: string;
+  try {
+    out = execFileSync("ldd", [binary], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return []; // "not a dynamic executable": a static binary needs nothing.
+  }
   const paths = new Set<string>();
   for (const line of out.split("\n")) {
     const match = /(?:=>\s*)?(\/\S+)\s+\(0x/.exec(line);
