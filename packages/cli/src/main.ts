@@ -1,15 +1,15 @@
-import { mcpCommand } from "./commands/mcp.js";
-import { runCommand } from "./commands/run.js";
-import { toolCommand } from "./commands/tool.js";
 import { HELP } from "./help.js";
 import type { CliIO } from "./io.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from "./usage-error.js";
 import { VERSION } from "./version.js";
 
-const COMMANDS: Record<string, (argv: string[], io: CliIO) => Promise<number>> = {
-  tool: toolCommand,
-  mcp: mcpCommand,
-  run: runCommand,
+type Command = (argv: string[], io: CliIO) => Promise<number>;
+
+// Each command is imported when it runs: `tackle tool` does not pay for loading the MCP SDK.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  tool: async () => (await import("./commands/tool.js")).toolCommand,
+  mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
+  run: async () => (await import("./commands/run.js")).runCommand,
 };
 
 /**
@@ -26,11 +26,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout(`${VERSION}\n`);
     return EXIT_OK;
   }
-  const run = COMMANDS[command];
+  const load = COMMANDS[command];
   try {
-    if (!run)
+    if (!load)
       throw new UsageError(`Unknown command "${command}". Commands: tool, mcp, run. See tackle --help.`);
-    return await run(rest, io);
+    return await (await load())(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`tackle: ${error.message}\n`);
