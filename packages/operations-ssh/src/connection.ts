@@ -14,32 +14,51 @@ export interface ConnectionSettings {
 }
 
 /**
- * One live SSH connection. `lost` settles (never rejects) when it closes, so every call in flight
- * can race it and fail with `connection_lost` instead of hanging.
+ * One live SSH connection. Calls in flight subscribe to its loss with {@link Session.onLost}, so
+ * they fail with `connection_lost` instead of hanging. (A subscription, not `.then` on a shared
+ * promise: that promise lives as long as the connection, and every call would leave a callback on
+ * it for that long.)
  */
 export class Session {
-  readonly lost: Promise<OperationError>;
   isLost = false;
-  private markLost!: (error: OperationError) => void;
+  /** Why the connection ended, once it has. */
+  lostError: OperationError | undefined;
+  private readonly lostListeners = new Set<(error: OperationError) => void>();
   private sftpChannel: Promise<SFTPWrapper> | undefined;
 
   constructor(
     readonly client: Client,
     /** The adapter's helper channel slots (see {@link SshConnection.helperSlots}). */
     readonly helperSlots: ChannelSlots,
-  ) {
-    this.lost = new Promise((resolve) => {
-      this.markLost = resolve;
-    });
-  }
+  ) {}
 
   /** Called once when the client closes. */
   close(cause?: unknown): void {
     if (this.isLost) return;
     this.isLost = true;
-    this.markLost(
-      new SshConnectionError("connection_lost", "SSH connection lost", cause === undefined ? {} : { cause }),
+    const error = new SshConnectionError(
+      "connection_lost",
+      "SSH connection lost",
+      cause === undefined ? {} : { cause },
     );
+    this.lostError = error;
+    for (const listener of this.lostListeners) listener(error);
+    this.lostListeners.clear();
+  }
+
+  /** Calls `listener` when the connection ends (at once if it has). Returns the unsubscribe. */
+  onLost(listener: (error: OperationError) => void): () => void {
+    if (this.lostError) {
+      listener(this.lostError);
+      return () => {};
+    }
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+
+  /** Resolves when the connection has ended (used where waiting is bounded anyway). */
+  whenLost(): Promise<OperationError> {
+    return new Promise((resolve) => this.onLost(resolve));
   }
 
   /** The SFTP channel, opened on first use and reopened if the server closed it. */
@@ -236,7 +255,7 @@ export class SshConnection {
     const session = await this.current?.catch(() => undefined);
     this.current = undefined;
     if (!session || session.isLost) return;
-    const closed = session.lost;
+    const closed = session.whenLost();
     session.client.end();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     session.client.destroy();
@@ -295,16 +314,27 @@ export function raceLost<T>(
   operation: string,
   path?: string,
 ): Promise<T> {
-  return Promise.race([
-    promise,
-    session.lost.then((lost) => {
-      throw new SshConnectionError(
-        "connection_lost",
-        `${operation} failed: SSH connection lost${path ? `: ${path}` : ""}`,
-        {
-          cause: lost,
-        },
-      );
-    }),
-  ]);
+  return new Promise<T>((resolve, reject) => {
+    const unsubscribe = session.onLost((lost) =>
+      reject(
+        new SshConnectionError(
+          "connection_lost",
+          `${operation} failed: SSH connection lost${path ? `: ${path}` : ""}`,
+          {
+            cause: lost,
+          },
+        ),
+      ),
+    );
+    promise.then(
+      (value) => {
+        unsubscribe();
+        resolve(value);
+      },
+      (error: unknown) => {
+        unsubscribe();
+        reject(error);
+      },
+    );
+  });
 }

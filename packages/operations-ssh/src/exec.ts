@@ -108,6 +108,7 @@ export class RemoteCommand {
   private stopReason: "timed-out" | "cancelled" | undefined;
   private stopping: Promise<ExecCleanup> | undefined;
   private stopDone = false;
+  private readonly unsubscribeLost: () => void;
   private readonly events = new EventTarget();
 
   constructor(
@@ -126,7 +127,7 @@ export class RemoteCommand {
       this.closed = true;
       this.poke();
     });
-    void session.lost.then(() => this.poke());
+    this.unsubscribeLost = session.onLost(() => this.poke());
     channel.end();
     this.finished = this.run();
   }
@@ -256,6 +257,7 @@ export class RemoteCommand {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       if (!this.closed) this.channel.close();
+      this.unsubscribeLost();
     }
   }
 

@@ -117,7 +117,7 @@ async function* remoteLines(
   const { queue } = state;
   const onAbort = () => poke();
   signal?.addEventListener("abort", onAbort);
-  void session.lost.then(poke);
+  const unsubscribeLost = session.onLost(poke);
   channel.end();
   try {
     for (;;) {
@@ -138,6 +138,7 @@ async function* remoteLines(
     return { exitCode: state.exitCode, stderr: rest.join("\n") };
   } finally {
     signal?.removeEventListener("abort", onAbort);
+    unsubscribeLost();
     if (state.closed) release();
     else void stopRemote(session, channel, state.stderr).finally(release);
   }
