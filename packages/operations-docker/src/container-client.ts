@@ -6,8 +6,11 @@ import { DockerOperationError, engineError } from "./engine-error.js";
 
 /** Options for one process started inside the container. */
 export interface ProcessOptions {
-  /** Bytes fed to the process's stdin, which is then closed. Without it stdin is /dev/null. */
-  stdin?: Uint8Array;
+  /**
+   * Bytes fed to the process's stdin, which is then closed; `"open"` keeps stdin open for the
+   * caller to write through `input`. Without it stdin is /dev/null.
+   */
+  stdin?: Uint8Array | "open";
   /** Environment entries `KEY=value` added to the container's own. */
   env?: string[];
   /** Working directory inside the container (default: the adapter's `workdir`). */
@@ -30,6 +33,8 @@ export interface ContainerProcess {
   exitCode(): Promise<number | undefined>;
   /** Closes the attach stream (the process itself keeps running: stop it through its group). */
   detach(): void;
+  /** The process's stdin, when started with `stdin: "open"`. */
+  readonly input?: Duplex;
 }
 
 /** Bytes a process wrote, collected, and how it exited. */
@@ -86,11 +91,12 @@ export class ContainerClient {
     }
     // An error on the socket ends the frames early; exitCode() then says what is known.
     stream.on("error", () => {});
-    if (options.stdin !== undefined) feedStdin(stream, options.stdin);
+    if (options.stdin instanceof Uint8Array) feedStdin(stream, options.stdin);
     return {
       frames: demultiplex(stream),
       exitCode: () => this.exitCodeOf(exec, operation, path),
       detach: () => stream.destroy(),
+      ...(options.stdin === "open" ? { input: stream } : {}),
     };
   }
 
@@ -149,6 +155,28 @@ export class ContainerClient {
       await delay(Math.min(5 + attempt * 5, 50));
     }
     return undefined;
+  }
+
+  /**
+   * Turns a failure without a code (a stream that ended, a socket error) into the typed error
+   * that explains it, by asking the engine about the container. Always throws.
+   */
+  async explain(error: unknown, operation: string, path?: string): Promise<never> {
+    if (error instanceof OperationError) throw error;
+    let info: Docker.ContainerInspectInfo;
+    try {
+      info = await this.container.inspect();
+    } catch (inspectError) {
+      throw this.fail(inspectError, operation, path);
+    }
+    if (!info.State.Running || info.State.Paused) {
+      throw new DockerOperationError(
+        "container_not_running",
+        `${operation}: container ${this.containerName} is not running (it stopped during the call)`,
+        { operation, ...(path ? { path } : {}), cause: error },
+      );
+    }
+    throw this.fail(error, operation, path);
   }
 
   /** True while the container runs (false when stopped, paused or gone). */

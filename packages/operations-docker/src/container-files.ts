@@ -17,6 +17,7 @@ import {
 import type { ContainerClient } from "./container-client.js";
 import { DockerOperationError } from "./engine-error.js";
 import { type FileScript, fileScript, SCRIPT_EXIT } from "./file-scripts.js";
+import { ResidentShellPool, shellQuote } from "./resident-shell.js";
 
 /** `S_IFMT` and the file-type values of `st_mode` (the same on every Linux and BSD). */
 const S_IFMT = 0xf000;
@@ -31,7 +32,20 @@ const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l:
  * run as the adapter's user so the container's own permissions apply.
  */
 export class ContainerFiles {
-  constructor(private readonly client: ContainerClient) {}
+  private readonly shells: ResidentShellPool | undefined;
+
+  /** With `resident`, scripts run in a pool of long-lived shells instead of one exec each. */
+  constructor(
+    private readonly client: ContainerClient,
+    resident: boolean,
+  ) {
+    this.shells = resident ? new ResidentShellPool(client) : undefined;
+  }
+
+  /** Ends the resident shells. */
+  close(): void {
+    this.shells?.close();
+  }
 
   async stat(path: string, options?: CallOptions): Promise<FileStat> {
     return parseStat(await this.script("stat", "stat", path, [path, "-L"], options));
@@ -161,12 +175,22 @@ export class ContainerFiles {
   ): Promise<Buffer> {
     checkPath(path, operation);
     throwIfAborted(options?.signal, operation);
-    const result = await this.client.run(["sh", "-c", fileScript(name), "sh", ...args], {
-      operation,
-      path,
-      ...(options?.signal ? { signal: options.signal } : {}),
-      ...(stdin ? { stdin } : {}),
-    });
+    const signal = options?.signal ? { signal: options.signal } : {};
+    const result = this.shells
+      ? await this.shells
+          .run(`set -- ${args.map(shellQuote).join(" ")}\n${fileScript(name)}`, {
+            operation,
+            path,
+            ...signal,
+            ...(stdin ? { data: stdin } : {}),
+          })
+          .catch((error: unknown) => this.client.explain(error, operation, path))
+      : await this.client.run(["sh", "-c", fileScript(name), "sh", ...args], {
+          operation,
+          path,
+          ...signal,
+          ...(stdin ? { stdin } : {}),
+        });
     this.check(result.exitCode, operation, path, result.stderr);
     return result.stdout;
   }

@@ -97,7 +97,10 @@ export async function startSessionContainer(options: SessionContainerOptions): P
     id: `docker://${name}`,
     containerId: container.id,
     dispose: () => {
-      disposed ??= remove();
+      disposed ??= (async () => {
+        await operations.dispose?.();
+        await remove();
+      })();
       return disposed;
     },
   };

@@ -1,0 +1,239 @@
+import { randomBytes } from "node:crypto";
+import type { Duplex } from "node:stream";
+import { OperationError } from "@tackle/operations";
+import type { ContainerClient, ContainerProcess, ProcessResult } from "./container-client.js";
+import { shellText } from "./shell-text.js";
+
+/**
+ * The loop of a resident shell: `sh -c SERVER sh BOUNDARY`, stdin kept open. Each request is a
+ * header line `<script bytes> <data bytes>`, the script, then the data. The script runs in a
+ * subshell with the data as its stdin (the rest of the data is drained whatever the script
+ * read, so the next header is found where it belongs) and its stderr discarded; then the loop
+ * writes `\n<BOUNDARY>:<exit status>\n` on stdout. `dd ... iflag=count_bytes,fullblock` reads
+ * exactly that many bytes: busybox `head -c` reads through stdio and would swallow the next
+ * request.
+ */
+const SERVER_SCRIPT = shellText`
+_b=$1
+while IFS= read -r _h; do
+  _sl=\${_h%% *}; _dl=\${_h#* }
+  _s=$(dd bs=65536 count="$_sl" iflag=count_bytes,fullblock 2>/dev/null; echo x); _s=\${_s%x}
+  if [ "$_dl" -gt 0 ]; then
+    dd bs=65536 count="$_dl" iflag=count_bytes,fullblock 2>/dev/null | { (eval "$_s") 2>/dev/null; _st=$?; cat >/dev/null; exit "$_st"; }
+  else
+    (eval "$_s") </dev/null 2>/dev/null
+  fi
+  printf '\n%s:%s\n' "$_b" "$?"
+done
+`;
+
+/** Quotes `value` for sh: inside single quotes everything is literal except `'` itself. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+interface Pending {
+  resolve(result: ProcessResult): void;
+  reject(error: unknown): void;
+  chunks: Buffer[];
+}
+
+/**
+ * One long-lived `sh` in the container that runs short scripts on request, so a file call costs
+ * a write and a read on an open exec stream instead of a new exec (a runc process start, tens of
+ * milliseconds). One request at a time; see {@link ResidentShellPool} for concurrency.
+ */
+class ResidentShell {
+  private readonly marker: Buffer;
+  private pending: Pending | undefined;
+  /** Bytes seen after the last complete response that may hold the start of a marker. */
+  private window: Buffer = Buffer.alloc(0);
+  dead = false;
+
+  private constructor(
+    private readonly process: ContainerProcess,
+    private readonly input: Duplex,
+    boundary: string,
+  ) {
+    this.marker = Buffer.from(`\n${boundary}:`, "latin1");
+    void this.pump();
+  }
+
+  static async start(client: ContainerClient): Promise<ResidentShell> {
+    const boundary = randomBytes(16).toString("hex");
+    const process = await client.start(["sh", "-c", SERVER_SCRIPT, "sh", boundary], {
+      stdin: "open",
+      operation: "connect",
+    });
+    if (!process.input) throw new Error("resident shell: no stdin");
+    return new ResidentShell(process, process.input, boundary);
+  }
+
+  /** Runs `script` with `data` on its stdin; resolves with its stdout and exit status. */
+  request(script: string, data: Uint8Array | undefined): Promise<ProcessResult> {
+    if (this.dead || this.pending) return Promise.reject(new Error("resident shell not available"));
+    return new Promise<ProcessResult>((resolve, reject) => {
+      this.pending = { resolve, reject, chunks: [] };
+      const text = Buffer.from(script, "utf8");
+      const size = data?.length ?? 0;
+      this.input.write(`${text.length} ${size}\n`);
+      this.input.write(text);
+      if (data && size > 0) this.input.write(data);
+    });
+  }
+
+  /** Ends the shell: it exits at its next `read`. A request in flight is rejected by the caller. */
+  close(): void {
+    this.dead = true;
+    this.input.end();
+    this.process.detach();
+  }
+
+  /** Waits (bounded) until the shell's process ended, e.g. after an aborted write. */
+  async settled(ms: number): Promise<void> {
+    await Promise.race([
+      this.process.exitCode().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, ms).unref()),
+    ]);
+  }
+
+  private async pump(): Promise<void> {
+    let failure: unknown;
+    try {
+      for await (const frame of this.process.frames) {
+        if (frame.stream === "stdout") this.accept(Buffer.from(frame.bytes));
+      }
+    } catch (error) {
+      failure = error;
+    }
+    this.dead = true;
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(failure ?? new Error("resident shell ended"));
+  }
+
+  /** Feeds stdout bytes; completes the pending request when its end marker has arrived whole. */
+  private accept(bytes: Buffer): void {
+    let buffer = this.window.length > 0 ? Buffer.concat([this.window, bytes]) : bytes;
+    for (;;) {
+      const pending = this.pending;
+      const at = buffer.indexOf(this.marker);
+      const newline = at === -1 ? -1 : buffer.indexOf(0x0a, at + this.marker.length);
+      if (at === -1 || newline === -1) {
+        // Keep a tail that may be the start of a marker; the rest is output.
+        const keep = at !== -1 ? buffer.length - at : Math.min(buffer.length, this.marker.length + 8);
+        if (pending) pending.chunks.push(buffer.subarray(0, buffer.length - keep));
+        this.window = Buffer.from(buffer.subarray(buffer.length - keep));
+        return;
+      }
+      const status = Number(buffer.subarray(at + this.marker.length, newline).toString("latin1"));
+      if (pending) {
+        pending.chunks.push(buffer.subarray(0, at));
+        this.pending = undefined;
+        pending.resolve({ exitCode: status, stdout: Buffer.concat(pending.chunks), stderr: Buffer.alloc(0) });
+      }
+      buffer = buffer.subarray(newline + 1);
+      this.window = Buffer.alloc(0);
+      if (buffer.length === 0) return;
+    }
+  }
+}
+
+/** Most resident shells one adapter keeps (calls beyond that wait for a free one). */
+const MAX_SHELLS = 4;
+/** Longest wait for an aborted script to finish before the caller is released. */
+const ABORT_SETTLE_MS = 2000;
+
+/**
+ * A small pool of {@link ResidentShell}s: each call takes an idle shell (starting one when all
+ * are busy, up to {@link MAX_SHELLS}), so parallel tool calls do not queue behind a long read.
+ * An aborted call closes its shell (the script sees its stdin end) rather than reuse it.
+ */
+export class ResidentShellPool {
+  private readonly idle: ResidentShell[] = [];
+  private count = 0;
+  private readonly waiting: ((shell: ResidentShell | undefined) => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly client: ContainerClient) {}
+
+  /** Runs `script` (a complete sh text, arguments already quoted in) with `data` as stdin. */
+  async run(
+    script: string,
+    options: { data?: Uint8Array; signal?: AbortSignal; operation: string; path?: string },
+  ): Promise<ProcessResult> {
+    const shell = await this.acquire(options.operation, options.path);
+    const { signal } = options;
+    let onAbort: (() => void) | undefined;
+    try {
+      const result = shell.request(script, options.data);
+      if (!signal) return await result;
+      return await Promise.race([
+        result,
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(signal.reason);
+          if (signal.aborted) onAbort();
+          else signal.addEventListener("abort", onAbort, { once: true });
+        }),
+      ]);
+    } catch (error) {
+      shell.close();
+      if (signal?.aborted) {
+        await shell.settled(ABORT_SETTLE_MS);
+        throw new OperationError("aborted", `${options.operation} aborted`, {
+          operation: options.operation,
+          cause: signal.reason,
+          ...(options.path ? { path: options.path } : {}),
+        });
+      }
+      throw error;
+    } finally {
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+      this.release(shell);
+    }
+  }
+
+  /** Closes every shell. Idempotent. */
+  close(): void {
+    this.closed = true;
+    for (const shell of this.idle.splice(0)) shell.close();
+    for (const wake of this.waiting.splice(0)) wake(undefined);
+  }
+
+  private async acquire(operation: string, path: string | undefined): Promise<ResidentShell> {
+    for (;;) {
+      if (this.closed)
+        throw new OperationError("aborted", `${operation}: the adapter was disposed`, { operation });
+      const shell = this.idle.pop();
+      if (shell && !shell.dead) return shell;
+      if (shell) {
+        this.count--;
+        continue;
+      }
+      if (this.count < MAX_SHELLS) {
+        this.count++;
+        try {
+          return await ResidentShell.start(this.client);
+        } catch (error) {
+          this.count--;
+          throw this.client.fail(error, operation, path);
+        }
+      }
+      const next = await new Promise<ResidentShell | undefined>((resolve) => this.waiting.push(resolve));
+      if (next) return next;
+    }
+  }
+
+  private release(shell: ResidentShell): void {
+    if (shell.dead || this.closed) {
+      this.count--;
+      if (!shell.dead) shell.close();
+      // A waiter may start a fresh shell in the freed slot.
+      this.waiting.shift()?.(undefined);
+      return;
+    }
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(shell);
+    else this.idle.push(shell);
+  }
+}
