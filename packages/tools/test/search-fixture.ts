@@ -86,11 +86,27 @@ export async function rgBinary(): Promise<string> {
   return module.rgPath;
 }
 
-/** Runs raw `rg` with the flags that give the search contract's rules, sorted by path. */
-export async function rawRg(cwd: string, args: string[]): Promise<string> {
+/**
+ * Runs raw `rg` with the flags that give the search contract's rules (those the local native
+ * search passes), sorted by path: `flags`, then `--glob !.git` last so no glob can re-include
+ * `.git`, then `tail` (`--`, pattern, paths). `requireGit` drops `--no-require-git`.
+ */
+export async function rawRg(
+  cwd: string,
+  flags: string[],
+  tail: string[] = [],
+  options: { requireGit?: boolean } = {},
+): Promise<string> {
   const rg = await rgBinary();
+  const common = [
+    "--hidden",
+    "--no-config",
+    "--sort",
+    "path",
+    ...(options.requireGit ? [] : ["--no-require-git"]),
+  ];
   try {
-    const pending = run(rg, ["--hidden", "--glob", "!.git", "--sort", "path", ...args], {
+    const pending = run(rg, [...common, ...flags, "--glob", "!.git", ...tail], {
       cwd,
       maxBuffer: 64 * 1024 * 1024,
     });

@@ -19,10 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => tree.cleanup());
 
-async function portableFiles(path: string, glob?: string): Promise<string[]> {
+async function portableFiles(path: string, glob?: string, search = portable): Promise<string[]> {
   const out: string[] = [];
-  for await (const file of portable.files({ path, ...(glob ? { glob } : {}) })) out.push(file);
+  for await (const file of search.files({ path, ...(glob ? { glob } : {}) })) out.push(file);
   return out;
+}
+
+async function rgFiles(cwd: string, flags: string[] = [], options: { requireGit?: boolean } = {}) {
+  return (await rawRg(cwd, ["--files", ...flags], [], options)).split("\n").filter(Boolean);
 }
 
 async function portableGrep(request: Omit<GrepRequest, "path">, path = tree.root): Promise<string[]> {
@@ -36,10 +40,10 @@ function render(event: GrepEvent): string {
 }
 
 /** rg --json events in the same rendering. */
-async function rgGrep(args: string[], cwd = tree.root, paths = ["."]): Promise<string[]> {
+async function rgGrep(flags: string[], pattern: string, cwd = tree.root, paths = ["."]): Promise<string[]> {
   const out: string[] = [];
   // A path argument keeps rg from searching its stdin; "." makes it print "./" prefixes.
-  for (const line of (await rawRg(cwd, ["--json", ...args, ...paths])).split("\n")) {
+  for (const line of (await rawRg(cwd, ["--json", ...flags], ["--", pattern, ...paths])).split("\n")) {
     if (line === "") continue;
     const message = JSON.parse(line) as { type: string; data: Record<string, any> };
     if (message.type !== "match" && message.type !== "context") continue;
@@ -52,14 +56,14 @@ async function rgGrep(args: string[], cwd = tree.root, paths = ["."]): Promise<s
 
 describe("portable search vs ripgrep", () => {
   it("lists the same files in the same order as rg --files --sort path", async () => {
-    const expected = (await rawRg(tree.root, ["--files"])).split("\n").filter(Boolean);
+    const expected = await rgFiles(tree.root);
     const actual = await portableFiles(tree.root);
     expect(actual).toEqual(expected);
     // The rules the tree exercises, spelled out so a regression names itself.
     expect(actual).toContain(".env");
     expect(actual).toContain(".hidden/secret.txt");
     expect(actual).toContain("keep.log");
-    expect(actual).toContain("nested/app.log");
+    expect(actual).toContain("nested/lib.ts");
     expect(actual).toContain("ünïcode/файл.txt");
     expect(actual).not.toContain("app.log");
     expect(actual).not.toContain("build/out.js");
@@ -71,40 +75,55 @@ describe("portable search vs ripgrep", () => {
     expect(actual.indexOf("a/x.txt")).toBeLessThan(actual.indexOf("a-b/x.txt"));
   });
 
-  it("honours the ignore files above a subdirectory it searches", async () => {
-    const expected = (await rawRg(join(tree.root, "src"), ["--files"])).split("\n").filter(Boolean);
-    expect(await portableFiles(join(tree.root, "src"))).toEqual(expected);
-    expect(expected).not.toContain("generated.ts");
+  it("applies an outer .gitignore inside a nested repository (rg --no-require-git)", async () => {
+    expect(await portableFiles(tree.root)).not.toContain("nested/app.log");
   });
 
-  it("ignores .gitignore files outside a git repository, as ripgrep does", async () => {
+  it("with requireGit, scopes .gitignore to the nearest repository like plain rg", async () => {
+    const scoped = createPortableSearch(ops, { requireGit: true });
+    const expected = await rgFiles(tree.root, [], { requireGit: true });
+    expect(await portableFiles(tree.root, undefined, scoped)).toEqual(expected);
+    expect(expected).toContain("nested/app.log");
+    expect(expected).not.toContain("nested/vendor/v.ts");
+  });
+
+  it("with requireGit, ignores .gitignore files outside a git repository like plain rg", async () => {
     const plain = await makeTree(
       { ".gitignore": "*.log\n", "a.log": "x\n", "b.txt": "x\n", ".ignore": "b.txt\n" },
       { git: false },
     );
     try {
-      const expected = (await rawRg(plain.root, ["--files"])).split("\n").filter(Boolean);
-      expect(await portableFiles(plain.root)).toEqual(expected);
-      expect(expected).toContain("a.log");
-      expect(expected).not.toContain("b.txt");
+      const scoped = createPortableSearch(ops, { requireGit: true });
+      const expected = await rgFiles(plain.root, [], { requireGit: true });
+      expect(await portableFiles(plain.root, undefined, scoped)).toEqual(expected);
+      expect(expected).toEqual([".gitignore", ".ignore", "a.log"]);
+      expect(await portableFiles(plain.root)).toEqual(await rgFiles(plain.root));
     } finally {
       await plain.cleanup();
     }
   });
 
-  it.each([["*.ts"], ["src/*.ts"], ["**/*.txt"], ["*.{md,txt}"], ["!*.ts"]])(
-    "filters by the glob %s like rg -g, ignore rules still applying",
+  it("honours the ignore files above a subdirectory it searches", async () => {
+    const expected = await rgFiles(join(tree.root, "src"));
+    expect(await portableFiles(join(tree.root, "src"))).toEqual(expected);
+    expect(expected).not.toContain("generated.ts");
+  });
+
+  it.each([["*.ts"], ["src/*.ts"], ["**/*.txt"], ["*.{md,txt}"], ["!*.ts"], ["*"], ["*.log"]])(
+    "selects files by the glob %s like rg --glob",
     async (glob) => {
-      // rg lets a --glob match override ignore rules (an ignored src/generated.ts matches
-      // 'src/*.ts'); the search contract keeps ignored files out, so compare with rg's glob
-      // selection among the files rg lists without a glob.
-      const listed = new Set((await rawRg(tree.root, ["--files"])).split("\n").filter(Boolean));
-      const globbed = (await rawRg(tree.root, ["--files", "--glob", glob])).split("\n").filter(Boolean);
-      const expected = globbed.filter((path) => listed.has(path));
+      const expected = await rgFiles(tree.root, ["--glob", glob]);
       expect(await portableFiles(tree.root, glob)).toEqual(expected);
       expect(expected.length).toBeGreaterThan(0);
     },
   );
+
+  it("lets a glob take a file the ignore rules skip, as rg --glob does, but never .git", async () => {
+    expect(await portableFiles(tree.root, "src/*.ts")).toContain("src/generated.ts");
+    expect(await portableFiles(tree.root, "*.log")).toContain("app.log");
+    const all = await portableFiles(tree.root, "*");
+    expect(all.some((path) => path.startsWith(".git/"))).toBe(false);
+  });
 
   it.each<[string, boolean]>([
     ["needle", false],
@@ -114,26 +133,31 @@ describe("portable search vs ripgrep", () => {
     ["needle (one|two)", false],
     ["crlf\\r$", false],
   ])("finds the same lines as rg for %s (ignoreCase %s)", async (pattern, ignoreCase) => {
-    const expected = await rgGrep([...(ignoreCase ? ["--ignore-case"] : []), "--", pattern]);
+    const expected = await rgGrep(ignoreCase ? ["--ignore-case"] : [], pattern);
     const actual = await portableGrep({ pattern, ignoreCase });
     expect(actual).toEqual(expected);
     expect(actual.length).toBeGreaterThan(0);
   });
 
   it("gives the same context lines as rg -C", async () => {
-    const expected = await rgGrep(["-C", "1", "--", "needle"]);
+    const expected = await rgGrep(["-C", "1"], "needle");
     expect(await portableGrep({ pattern: "needle", context: 1 })).toEqual(expected);
   });
 
+  it("greps only files the glob selects, like rg --glob", async () => {
+    const expected = await rgGrep(["--glob", "*.ts"], "needle");
+    expect(await portableGrep({ pattern: "needle", glob: "*.ts" })).toEqual(expected);
+  });
+
   it("searches a literal pattern with regex characters like rg -F", async () => {
-    const expected = await rgGrep(["-F", "--", "'./util'"]);
+    const expected = await rgGrep(["-F"], "'./util'");
     expect(await portableGrep({ pattern: "'./util'", literal: true })).toEqual(expected);
     expect(expected).toHaveLength(1);
   });
 
   it("treats flag-like patterns as patterns", async () => {
     for (const pattern of ["-e", "--files"]) {
-      const expected = await rgGrep(["--", pattern]);
+      const expected = await rgGrep([], pattern);
       expect(await portableGrep({ pattern })).toEqual(expected);
       expect(expected.length).toBeGreaterThan(0);
     }
@@ -147,7 +171,7 @@ describe("portable search vs ripgrep", () => {
       "text.txt": "needle text\n",
     });
     try {
-      const expected = await rgGrep(["--", "needle"], dir.root);
+      const expected = await rgGrep([], "needle", dir.root);
       expect(await portableGrep({ pattern: "needle" }, dir.root)).toEqual(expected);
       expect(expected).toContain("match late.bin:1:needle start");
     } finally {
@@ -156,7 +180,7 @@ describe("portable search vs ripgrep", () => {
   });
 
   it("keeps the first matches in path order when maxMatches stops the search", async () => {
-    const all = await rgGrep(["--", "needle"]);
+    const all = await rgGrep([], "needle");
     const first = await portableGrep({ pattern: "needle", maxMatches: 3 });
     expect(first).toEqual(all.slice(0, 3));
   });
@@ -169,7 +193,7 @@ describe("portable search vs ripgrep", () => {
   });
 
   it("searches a single file given as path, even one that ignore rules exclude", async () => {
-    const expected = await rgGrep(["--", "needle"], tree.root, ["app.log"]);
+    const expected = await rgGrep([], "needle", tree.root, ["app.log"]);
     expect(await portableGrep({ pattern: "needle" }, join(tree.root, "app.log"))).toEqual(expected);
     expect(expected).toHaveLength(1);
   });
@@ -177,16 +201,15 @@ describe("portable search vs ripgrep", () => {
   it("stops promptly when aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(
-      (async () => {
-        for await (const _ of portable.grep(
-          { pattern: "needle", path: tree.root },
-          { signal: controller.signal },
-        )) {
-          // nothing
-        }
-      })(),
-    ).rejects.toMatchObject({ code: "aborted" });
+    const iterate = async () => {
+      for await (const _ of portable.grep(
+        { pattern: "needle", path: tree.root },
+        { signal: controller.signal },
+      )) {
+        // nothing: the first step must already reject
+      }
+    };
+    await expect(iterate()).rejects.toMatchObject({ code: "aborted" });
   });
 
   it("picks up a .gitignore change on the next search", async () => {

@@ -33,18 +33,27 @@ type Kind = "rgignore" | "dotignore" | "gitignore" | "gitExclude";
 const KINDS_IN_PRECEDENCE: readonly Kind[] = ["rgignore", "dotignore", "gitignore", "gitExclude"];
 
 /**
- * Decides whether an entry is ignored, the way ripgrep's default walk does:
+ * Decides whether an entry is ignored, the way ripgrep's walk does:
  * - per kind of ignore file, the nearest directory whose rules match (ignore or `!` re-include)
  *   decides; `.rgignore` beats `.ignore` beats `.gitignore` beats `.git/info/exclude`;
- * - `.gitignore` and `.git/info/exclude` count only inside a git repository (some directory on
- *   the way up holds `.git`), and only up to the nearest repository root: a nested repository
- *   does not inherit the rules of the repository around it.
+ * - with `requireGit` (ripgrep's default), `.gitignore` and `.git/info/exclude` count only inside
+ *   a git repository (some directory on the way up holds `.git`), and only up to the nearest
+ *   repository root: a nested repository starts its own scope and does not inherit the rules of
+ *   the repository around it;
+ * - without it (`rg --no-require-git`, what the local native search runs), every `.gitignore` on
+ *   the way up counts, inside a nested repository too.
  *
- * `frames` runs from the outermost ancestor to the entry's own directory.
+ * `frames` runs from the outermost ancestor to the entry's own directory. `requireGit` defaults
+ * to false, the mode the local native search runs in.
  */
-export function isIgnored(frames: readonly IgnoreFrame[], relFromRoot: string, isDir: boolean): boolean {
-  let anyGit = false;
-  for (const frame of frames) {
+export function isIgnored(
+  frames: readonly IgnoreFrame[],
+  relFromRoot: string,
+  isDir: boolean,
+  requireGit = false,
+): boolean {
+  let anyGit = !requireGit;
+  for (const frame of anyGit ? [] : frames) {
     if (frame.hasGit) {
       anyGit = true;
       break;
@@ -64,7 +73,7 @@ export function isIgnored(frames: readonly IgnoreFrame[], relFromRoot: string, i
         decide(decided, "gitExclude", frame.gitExclude, rel);
       }
     }
-    sawGit ||= frame.hasGit;
+    if (requireGit) sawGit ||= frame.hasGit;
   }
   for (const kind of KINDS_IN_PRECEDENCE) {
     const verdict = decided[kind];

@@ -8,7 +8,6 @@ import type {
 } from "@tackle/operations";
 import { isOperationError, throwIfAborted } from "@tackle/operations";
 import { pathSyntax } from "../path/workspace-policy.js";
-import { compileGlob, type GlobMatcher } from "./glob.js";
 import { grepFile } from "./grep-file.js";
 import { compilePattern } from "./regex.js";
 import { type WalkedFile, walkFiles } from "./walk.js";
@@ -23,6 +22,8 @@ export type PortableSearchOperations = Pick<
 export interface PortableSearchOptions {
   /** Files searched at the same time (results still come in path order). Default 4. */
   concurrency?: number;
+  /** See `WalkOptions.requireGit`. Default false, matching the local native search. */
+  requireGit?: boolean;
 }
 
 /**
@@ -35,19 +36,28 @@ export function createPortableSearch(
   ops: PortableSearchOperations,
   options: PortableSearchOptions = {},
 ): SearchOperations {
-  const concurrency = Math.max(1, options.concurrency ?? 4);
-  return {
-    grep: (request, callOptions) => portableGrep(ops, request, callOptions, concurrency),
-    files: (request, callOptions) => portableFiles(ops, request, callOptions),
+  const settings: Settings = {
+    concurrency: Math.max(1, options.concurrency ?? 4),
+    requireGit: options.requireGit === true,
   };
+  return {
+    grep: (request, callOptions) => portableGrep(ops, request, callOptions, settings),
+    files: (request, callOptions) => portableFiles(ops, request, callOptions, settings),
+  };
+}
+
+interface Settings {
+  concurrency: number;
+  requireGit: boolean;
 }
 
 async function* portableGrep(
   ops: PortableSearchOperations,
   request: GrepRequest,
   callOptions: CallOptions | undefined,
-  concurrency: number,
+  settings: Settings,
 ): AsyncGenerator<GrepEvent> {
+  const { concurrency } = settings;
   const outer = callOptions?.signal;
   throwIfAborted(outer, "grep");
   const regex = compilePattern(request.pattern, request);
@@ -59,7 +69,7 @@ async function* portableGrep(
   const onAbort = () => local.abort(outer?.reason);
   outer?.addEventListener("abort", onAbort, { once: true });
   const signal = local.signal;
-  const files = targetFiles(ops, request.path, request, signal)[Symbol.asyncIterator]();
+  const files = targetFiles(ops, request, settings, signal)[Symbol.asyncIterator]();
   const pending: Promise<GrepEvent[] | undefined>[] = [];
   let exhausted = false;
   let matches = 0;
@@ -114,13 +124,14 @@ async function* portableFiles(
   ops: PortableSearchOperations,
   request: FilesRequest,
   callOptions: CallOptions | undefined,
+  settings: Settings,
 ): AsyncGenerator<string> {
   const signal = callOptions?.signal;
   throwIfAborted(signal, "files");
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
   if (limit <= 0) return;
   let count = 0;
-  for await (const file of targetFiles(ops, request.path, request, signal)) {
+  for await (const file of targetFiles(ops, request, settings, signal)) {
     yield file.rel;
     if (++count >= limit) return;
   }
@@ -133,18 +144,20 @@ async function* portableFiles(
  */
 async function* targetFiles(
   ops: PortableSearchOperations,
-  path: string,
-  request: { glob?: string; includeIgnored?: boolean },
+  request: { path: string; glob?: string; includeIgnored?: boolean },
+  settings: Settings,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<WalkedFile> {
+  const { path } = request;
   const stat = await ops.stat(path, { signal });
   if (stat.type !== "directory") {
     yield { rel: pathSyntax(ops.platform).basename(path), abs: path };
     return;
   }
-  const matches: GlobMatcher | undefined = request.glob ? compileGlob(request.glob) : undefined;
-  const walk = walkFiles(ops, path, { signal, includeIgnored: request.includeIgnored === true });
-  for await (const file of walk) {
-    if (matches === undefined || matches(file.rel)) yield file;
-  }
+  yield* walkFiles(ops, path, {
+    signal,
+    includeIgnored: request.includeIgnored === true,
+    requireGit: settings.requireGit,
+    ...(request.glob ? { glob: request.glob } : {}),
+  });
 }

@@ -2,6 +2,7 @@ import type { DirEntry, Operations } from "@tackle/operations";
 import { isOperationError, throwIfAborted } from "@tackle/operations";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { compareCodePoints } from "./compare-paths.js";
+import { compileGlobSelector } from "./glob.js";
 import { IGNORE_FILE_NAMES, type IgnoreFrame, isIgnored, parseIgnoreFile } from "./ignore-rules.js";
 
 /** What the portable walk needs from an environment. */
@@ -12,6 +13,17 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** List files that ignore files exclude too (`.git` stays excluded). */
   includeIgnored?: boolean;
+  /**
+   * Glob that selects entries before the ignore rules, like ripgrep's `--glob` (see
+   * `compileGlobSelector`): a match is taken even if ignored.
+   */
+  glob?: string;
+  /**
+   * Honour `.gitignore` only inside a git repository, scoped to the nearest one (ripgrep's
+   * default). Default false: every `.gitignore` counts, as with `rg --no-require-git`, which the
+   * local native search runs.
+   */
+  requireGit?: boolean;
   /** Directory listings fetched ahead of the walk, for environments where each call is a round trip. */
   prefetch?: number;
 }
@@ -35,9 +47,10 @@ interface LoadedDirectory {
 
 /**
  * Yields the files under `root` in sorted walk order (see `comparePaths`), the way ripgrep's
- * default walk chooses them: hidden files included, entries named `.git` excluded, symbolic links
- * not followed (neither files nor directories, as ripgrep without `-L`), and ignore files honoured
- * at every level, including those in the directories above `root` (see `isIgnored`).
+ * walk (`--hidden --glob '!.git'`) chooses them: hidden files included, entries named `.git`
+ * excluded whatever the glob says, symbolic links not followed (neither files nor directories, as
+ * ripgrep without `-L`), a glob checked first (see `compileGlobSelector`), then ignore files at
+ * every level, including those in the directories above `root` (see `isIgnored`).
  */
 export async function* walkFiles(
   ops: WalkOperations,
@@ -47,6 +60,8 @@ export async function* walkFiles(
   const { signal } = options;
   const flavor = pathSyntax(ops.platform);
   const useIgnore = options.includeIgnored !== true;
+  const requireGit = options.requireGit === true;
+  const select = options.glob ? compileGlobSelector(options.glob) : undefined;
   const ancestors = useIgnore ? await loadAncestorFrames(ops, root, signal) : [];
   const inFlight = new Map<string, Promise<LoadedDirectory>>();
   const limit = options.prefetch ?? DEFAULT_PREFETCH;
@@ -94,7 +109,9 @@ export async function* walkFiles(
         if (entry.type !== "file" && entry.type !== "directory") continue;
         const rel = item.rel === "" ? entry.name : `${item.rel}/${entry.name}`;
         const isDir = entry.type === "directory";
-        if (useIgnore && isIgnored(frames, rel, isDir)) continue;
+        const verdict = select?.(rel, isDir);
+        if (verdict === "exclude") continue;
+        if (verdict === undefined && useIgnore && isIgnored(frames, rel, isDir, requireGit)) continue;
         children.push({ abs: flavor.join(item.abs, entry.name), rel, frames, isDir });
       }
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);

@@ -8,7 +8,7 @@ import type { TextContent } from "@tackle/agent-core";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { displayPath, pathSyntax } from "../path/workspace-policy.js";
-import { comparePaths } from "../search/compare-paths.js";
+import { collectFiles } from "../search/collect.js";
 import { searchFor } from "../search/search-for.js";
 import { stripControl } from "../shell/sanitize.js";
 import { toToolError } from "../tool-errors.js";
@@ -107,15 +107,7 @@ async function runFind(
   const { search, engine } = searchFor(ops);
   // One path past the page tells whether more exist.
   const wanted = offset + limit + 1;
-  const found: string[] = [];
-  for await (const path of search.files(
-    { path: absolute, glob: params.pattern, limit: wanted },
-    { signal },
-  )) {
-    found.push(path);
-    if (found.length >= wanted) break;
-  }
-  found.sort(comparePaths);
+  const found = await collectFiles(search, { path: absolute, glob: params.pattern }, wanted, signal);
   const page = found.slice(offset, offset + limit);
   const hasMore = found.length > offset + limit;
   const details: FindDetails = {

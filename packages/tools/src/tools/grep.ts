@@ -8,9 +8,10 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
-import { type GrepEvent, isOperationError } from "@tackle/operations";
+import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { collectGrepEvents } from "../search/collect.js";
 import { pageGrepEvents } from "../search/grep-page.js";
 import { searchFor } from "../search/search-for.js";
 import { stripControl } from "../shell/sanitize.js";
@@ -137,23 +138,18 @@ async function runGrep(
   const isFile = stat.type !== "directory";
   const { search, engine } = searchFor(ops);
   // One match past the page tells whether more exist; context after the page's last match
-  // arrives before it because results come in path and line order.
+  // arrives before it because results come in path and line order (see collectGrepEvents).
   const wanted = offset + limit + 1;
-  const events: GrepEvent[] = [];
-  let matches = 0;
   const request = {
     pattern: params.pattern,
     path: absolute,
     ignoreCase: params.ignoreCase === true,
     literal: params.literal === true,
     context,
-    maxMatches: wanted,
     ...(params.glob ? { glob: params.glob } : {}),
   };
-  for await (const event of search.grep(request, { signal })) {
-    events.push(event);
-    if (event.type === "match" && ++matches >= wanted) break;
-  }
+  const events = await collectGrepEvents(search, request, wanted, signal);
+  const matches = events.filter((event) => event.type === "match").length;
   const page = pageGrepEvents(events, offset, limit, context);
   const toDisplay = (path: string) =>
     isFile ? display : displayPath(syntax, ctx.cwd, syntax.join(absolute, ...path.split("/")));

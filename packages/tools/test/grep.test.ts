@@ -1,0 +1,304 @@
+/**
+ * The grep tool on a real tree, through the native search (bundled ripgrep) and through the
+ * portable walk: the same output either way, plus each parameter and each notice.
+ */
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isToolError } from "@tackle/agent-core";
+import type { ExtensionContext } from "@tackle/extensions";
+import type { GrepEvent, GrepRequest, Operations } from "@tackle/operations";
+import { createLocalOperations } from "@tackle/operations-local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULTS } from "../src/defaults.js";
+import { createGrepToolDefinition, type GrepParams } from "../src/tools/grep.js";
+import { makeContext, makeTree } from "./search-fixture.js";
+
+const grep = createGrepToolDefinition();
+const nativeOps = createLocalOperations();
+const portableOps = createLocalOperations({ rgPath: false });
+let tree: { root: string; cleanup: () => Promise<void> };
+let native: ExtensionContext;
+let portable: ExtensionContext;
+
+beforeAll(async () => {
+  tree = await makeTree();
+  native = makeContext(nativeOps, tree.root);
+  portable = makeContext(portableOps, tree.root);
+});
+afterAll(() => tree.cleanup());
+
+async function run(params: GrepParams, ctx = native, tool = grep) {
+  const result = await tool.execute("call", params, undefined, undefined, ctx);
+  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  return { text, details: result.details };
+}
+
+async function failure(params: GrepParams, ctx = native) {
+  try {
+    await run(params, ctx);
+  } catch (error) {
+    if (isToolError(error)) return error;
+    throw error;
+  }
+  throw new Error("grep did not fail");
+}
+
+describe("grep", () => {
+  it("uses the native search when the environment has one, the portable walk otherwise", async () => {
+    expect((await run({ pattern: "needle" }, native)).details.engine).toBe("native");
+    expect((await run({ pattern: "needle" }, portable)).details.engine).toBe("portable");
+  });
+
+  it.each<[string, GrepParams]>([
+    ["a plain pattern", { pattern: "needle" }],
+    ["ignoreCase", { pattern: "todo", ignoreCase: true }],
+    ["context", { pattern: "needle", context: 1 }],
+    ["a glob", { pattern: "needle", glob: "*.ts" }],
+    ["a glob with /", { pattern: "needle", glob: "src/**/*.ts" }],
+    ["a subdirectory", { pattern: "needle", path: "src" }],
+    ["one file", { pattern: "needle", path: "crlf.txt" }],
+    ["limit", { pattern: "needle", limit: 3 }],
+    ["offset", { pattern: "needle", limit: 3, offset: 3, context: 1 }],
+    ["a literal", { pattern: "'./util'", literal: true }],
+    ["-e", { pattern: "-e" }],
+    ["--files", { pattern: "--files" }],
+  ])("gives the same result natively and portably for %s", async (_name, params) => {
+    const a = await run(params, native);
+    const b = await run(params, portable);
+    expect(a.text).toBe(b.text);
+    expect({ ...a.details, engine: "" }).toEqual({ ...b.details, engine: "" });
+    expect(a.details.matches).toBeGreaterThan(0);
+  });
+
+  it("answers `path:line: text` sorted by path then line, paths relative to cwd (POSIX)", async () => {
+    const { text } = await run({ pattern: "needle", path: "src" });
+    expect(text).toBe(
+      [
+        "src/deep/more.ts:2: needle deep",
+        "src/main.ts:2: // TODO: needle one",
+        "src/main.ts:5: // todo: needle two",
+        "src/util.ts:2:   return 'needle';",
+      ].join("\n"),
+    );
+  });
+
+  it("orders paths segment by segment like a sorted walk (a/x.txt before a-b/x.txt)", async () => {
+    const { text } = await run({ pattern: "needle", glob: "x.txt" });
+    expect(text).toBe(["a/x.txt:1: needle a/x.txt", "a-b/x.txt:1: needle a-b/x.txt"].join("\n"));
+  });
+
+  it("shows context lines as `path-line- text`", async () => {
+    const { text } = await run({ pattern: "needle", path: "src/main.ts", context: 1 });
+    expect(text).toBe(
+      [
+        "src/main.ts-1- import { util } from './util';",
+        "src/main.ts:2: // TODO: needle one",
+        "src/main.ts-3- const x = 1;",
+        "src/main.ts-4- const y = 2;",
+        "src/main.ts:5: // todo: needle two",
+        "src/main.ts-6- export {};",
+      ].join("\n"),
+    );
+  });
+
+  it("respects .gitignore, includes hidden files, skips .git, symlinks and binary files", async () => {
+    const { text } = await run({ pattern: "needle" });
+    expect(text).toContain(".env:1: TOKEN_NAME=needle-in-hidden");
+    expect(text).toContain(".hidden/secret.txt:1:");
+    expect(text).toContain("keep.log:1:");
+    expect(text).not.toContain("app.log");
+    expect(text).not.toContain("build/out.js");
+    expect(text).not.toContain("src/generated.ts");
+    expect(text).not.toContain("link.txt");
+    expect(text).not.toContain("binary.bin");
+    expect(text).toContain("ünïcode/файл.txt:1: needle ünïcode");
+    expect(text).toContain("utf16.txt:1: needle utf16");
+    expect(text).toContain("bom.txt:1: needle after bom");
+    expect(text).toContain("crlf.txt:2: needle crlf\n");
+  });
+
+  it("treats flag-like patterns as patterns", async () => {
+    expect((await run({ pattern: "-e" })).text).toContain("flags.txt:3: -e");
+    expect((await run({ pattern: "--files" })).text).toBe("flags.txt:2: rg --files lists");
+  });
+
+  it("matches case-insensitively with ignoreCase and literally with literal", async () => {
+    expect((await run({ pattern: "TODO", path: "src" })).details.matches).toBe(1);
+    expect((await run({ pattern: "TODO", path: "src", ignoreCase: true })).details.matches).toBe(2);
+    expect((await run({ pattern: "x.txt", literal: true, glob: "*.txt" })).text).not.toContain("ax.txt");
+    expect((await run({ pattern: "(one|two)", literal: true })).text).toBe(
+      'No matches for "(one|two)" in ..',
+    );
+  });
+
+  it("says how to continue when the limit cuts, and offset continues without overlap", async () => {
+    const all = (await run({ pattern: "needle", limit: 1000 })).text.split("\n");
+    const first = await run({ pattern: "needle", limit: 5 });
+    expect(first.text).toContain("[Showing matches 1-5; more exist. Use offset=5 to see more,");
+    expect(first.details.nextOffset).toBe(5);
+    const lines: string[] = [];
+    let offset = 0;
+    for (;;) {
+      const page = await run({ pattern: "needle", limit: 5, offset });
+      lines.push(...page.text.split("\n\n[")[0]!.split("\n"));
+      if (page.details.nextOffset === undefined) break;
+      offset = page.details.nextOffset;
+    }
+    expect(lines).toEqual(all);
+  });
+
+  it(`returns ${DEFAULTS.grepLimit} matches by default`, async () => {
+    const dir = await makeTree({ "many.txt": "hit\n".repeat(DEFAULTS.grepLimit + 20) });
+    try {
+      const ctx = makeContext(nativeOps, dir.root);
+      const { text, details } = await run({ pattern: "hit" }, ctx);
+      expect(details.matches).toBe(DEFAULTS.grepLimit);
+      expect(text).toContain(`Use offset=${DEFAULTS.grepLimit} to see more`);
+      const rest = await run({ pattern: "hit", offset: DEFAULTS.grepLimit }, ctx);
+      expect(rest.details.matches).toBe(20);
+      expect(rest.details.nextOffset).toBeUndefined();
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it(`cuts lines at ${DEFAULTS.grepMaxLineLength} characters and says so`, async () => {
+    const long = `needle ${"x".repeat(DEFAULTS.grepMaxLineLength + 100)}`;
+    const dir = await makeTree({ "long.txt": `${long}\nneedle short\n` });
+    try {
+      for (const ops of [nativeOps, portableOps]) {
+        const { text, details } = await run({ pattern: "needle" }, makeContext(ops, dir.root));
+        const first = text.split("\n")[0]!;
+        expect(first).toBe(`long.txt:1: ${long.slice(0, DEFAULTS.grepMaxLineLength)}… [107 more characters]`);
+        expect(details.linesCut).toBe(1);
+        expect(text).toContain(`1 line was longer than ${DEFAULTS.grepMaxLineLength} characters and cut`);
+      }
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it("cuts the whole output at the byte limit and names the offset that continues", async () => {
+    const small = createGrepToolDefinition({ maxBytes: 200 });
+    const { text, details } = await run({ pattern: "needle" }, native, small);
+    expect(details.truncatedBy).toBe("bytes");
+    const shown = text.split("\n\n[")[0]!.split("\n").length;
+    expect(details.nextOffset).toBe(shown);
+    expect(text).toContain(
+      `[Output cut at 200 B: showing matches 1-${shown}. Use offset=${shown} to see more`,
+    );
+  });
+
+  it("separates groups of lines that are not adjacent with --", async () => {
+    const { text } = await run({ pattern: "^(import|export)", path: "src/main.ts" });
+    expect(text).toBe("src/main.ts:1: import { util } from './util';\nsrc/main.ts:6: export {};");
+    const withContext = await run({ pattern: "^(import|export)", path: "src/main.ts", context: 1 });
+    expect(withContext.text).toBe(
+      [
+        "src/main.ts:1: import { util } from './util';",
+        "src/main.ts-2- // TODO: needle one",
+        "--",
+        "src/main.ts-5- // todo: needle two",
+        "src/main.ts:6: export {};",
+      ].join("\n"),
+    );
+  });
+
+  it("stops the search once offset + limit + 1 matches are in", async () => {
+    const requests: GrepRequest[] = [];
+    const pulled: number[] = [];
+    const counting: Operations = {
+      ...nativeOps,
+      search: {
+        files: (request, options) => nativeOps.search!.files(request, options),
+        async *grep(request, options) {
+          requests.push(request);
+          pulled.push(0);
+          for await (const event of nativeOps.search!.grep(request, options)) {
+            if (event.type === "match") pulled[pulled.length - 1]!++;
+            yield event;
+          }
+        },
+      },
+    };
+    const { details } = await run(
+      { pattern: "needle", limit: 2, offset: 1 },
+      makeContext(counting, tree.root),
+    );
+    expect(requests[0]?.maxMatches).toBe(4);
+    expect(pulled[0]).toBe(4);
+    expect(details.nextOffset).toBe(3);
+    // A second, unlimited pass happens only when the first one arrived out of path order.
+    if (requests.length > 1) expect(requests[1]?.maxMatches).toBeUndefined();
+  });
+
+  it("keeps pages exact when the engine delivers out of path order", async () => {
+    // An engine that delivers files in reverse order: the tool must still page by path.
+    const reversed: Operations = {
+      ...portableOps,
+      search: {
+        files: (request, options) => nativeOps.search!.files(request, options),
+        async *grep(request, options) {
+          const all: GrepEvent[] = [];
+          for await (const event of nativeOps.search!.grep({ ...request, maxMatches: undefined }, options))
+            all.push(event);
+          const byFile = new Map<string, GrepEvent[]>();
+          for (const event of all) byFile.set(event.path, [...(byFile.get(event.path) ?? []), event]);
+          let matches = 0;
+          for (const events of [...byFile.values()].reverse()) {
+            for (const event of events) {
+              yield event;
+              if (event.type === "match" && ++matches >= (request.maxMatches ?? Number.POSITIVE_INFINITY))
+                return;
+            }
+          }
+        },
+      },
+    };
+    const ctx = makeContext(reversed, tree.root);
+    for (const offset of [0, 4, 8]) {
+      const params = { pattern: "needle", limit: 4, offset, context: 1 };
+      expect((await run(params, ctx)).text).toBe((await run(params, portable)).text);
+    }
+  });
+
+  it("refuses an invalid regex with invalid_arguments, the engine's message and the literal hint", async () => {
+    for (const ctx of [native, portable]) {
+      const error = await failure({ pattern: "foo(" }, ctx);
+      expect(error.code).toBe("invalid_arguments");
+      expect(error.message).toContain('Invalid regular expression "foo("');
+      expect(error.message).toContain("literal=true");
+    }
+    expect((await run({ pattern: "foo(", literal: true })).text).toBe('No matches for "foo(" in ..');
+  });
+
+  it("refuses a path outside the workspace and shows the resolved path", async () => {
+    const error = await failure({ pattern: "root", path: "/etc" });
+    expect(error.code).toBe("outside_workspace");
+    expect(error.message).toContain("/etc");
+  });
+
+  it("answers a missing path with not_found", async () => {
+    const error = await failure({ pattern: "x", path: "nope" });
+    expect(error.code).toBe("not_found");
+  });
+
+  it("says plainly when nothing matches, naming the glob", async () => {
+    const { text, details } = await run({ pattern: "zebra", glob: "*.md" });
+    expect(text).toBe('No matches for "zebra" in . (files matching *.md).');
+    expect(details.matches).toBe(0);
+  });
+
+  it("sees a file written after an earlier search", async () => {
+    await writeFile(join(tree.root, "src", "fresh.ts"), "const fresh = 'needle fresh';\n");
+    try {
+      for (const ctx of [native, portable]) {
+        expect((await run({ pattern: "needle fresh" }, ctx)).text).toBe(
+          "src/fresh.ts:1: const fresh = 'needle fresh';",
+        );
+      }
+    } finally {
+      await rm(join(tree.root, "src", "fresh.ts"));
+    }
+  });
+});
