@@ -16,6 +16,8 @@ export interface AgentOptions {
   toolExecution?: "parallel" | "sequential";
   beforeToolCall?: BeforeToolCallHook;
   afterToolCall?: AfterToolCallHook;
+  /** After `abort()`, how long to wait for a tool that has not stopped (see `AgentLoopConfig.abortGraceMs`). */
+  abortGraceMs?: number;
 }
 
 /** What an {@link Agent} holds; read it through `agent.state`. */
@@ -119,7 +121,11 @@ export class Agent {
     this.#followUps.push(...toMessages(input));
   }
 
-  /** Aborts the running run: the model stream, hooks and every running tool see the signal. */
+  /**
+   * Aborts the running run: the model stream, hooks and every running tool see the signal. The
+   * run ends once each running tool has stopped, or `abortGraceMs` after the abort for a tool
+   * that ignores the signal.
+   */
   abort(): void {
     this.#controller?.abort();
   }
@@ -159,6 +165,7 @@ export class Agent {
         ...(options.toolExecution === undefined ? {} : { toolExecution: options.toolExecution }),
         ...(options.beforeToolCall === undefined ? {} : { beforeToolCall: options.beforeToolCall }),
         ...(options.afterToolCall === undefined ? {} : { afterToolCall: options.afterToolCall }),
+        ...(options.abortGraceMs === undefined ? {} : { abortGraceMs: options.abortGraceMs }),
         getSteeringMessages: () => this.#steering.splice(0),
         getFollowUpMessages: () => this.#followUps.splice(0),
       },

@@ -40,10 +40,12 @@ export interface AfterToolCallResult {
 export type BeforeToolCallHook = (
   ctx: ToolCallHookContext,
   signal: AbortSignal | undefined,
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook be `async () => {}` (Promise<void>)
 ) => Promise<BeforeToolCallResult | undefined | void> | BeforeToolCallResult | undefined | void;
 
 /** Runs after a tool executes. A throwing hook turns into an error result. */
 export type AfterToolCallHook = (
   ctx: AfterToolCallContext,
   signal: AbortSignal | undefined,
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook be `async () => {}` (Promise<void>)
 ) => Promise<AfterToolCallResult | undefined | void> | AfterToolCallResult | undefined | void;

@@ -1,3 +1,4 @@
+export { ABORT_GRACE_MS } from "./abort-race.js";
 export type { AgentListener, AgentOptions, AgentState } from "./agent.js";
 export { Agent } from "./agent.js";
 export { EventStream } from "./event-stream.js";

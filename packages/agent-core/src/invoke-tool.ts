@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
+import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
 import { normalizeArguments } from "./normalize-arguments.js";
 import type { AgentToolResult, AgentToolUpdateCallback, AnyAgentTool, ToolOutcome } from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
@@ -19,6 +20,12 @@ export interface InvokeToolOptions {
   onUpdate?: AgentToolUpdateCallback;
   /** Id handed to `execute`; defaults to a fresh one. */
   toolCallId?: string;
+  /**
+   * How long to keep waiting for the tool after `signal` fires (ms, default
+   * {@link ABORT_GRACE_MS}). A tool that stops in time reports its own result; one that does not
+   * gets an `aborted` outcome saying it may still be running. `Infinity` waits however long.
+   */
+  abortGraceMs?: number;
 }
 
 /** Result of {@link prepareToolArguments}: validated arguments, or the error outcome to return instead. */
@@ -93,18 +100,28 @@ export async function executeTool(
 ): Promise<ToolOutcome> {
   const { signal, onUpdate } = options;
   if (signal?.aborted) return abortedOutcome(tool.name);
+  let gaveUp = false;
   const update =
     onUpdate === undefined
       ? undefined
       : (partial: AgentToolResult) => {
+          // A tool the loop stopped waiting for must not report progress after its end event.
+          if (gaveUp) return;
           try {
             onUpdate(partial);
           } catch {
             // A broken progress listener must not fail the tool.
           }
         };
+  const graceMs = options.abortGraceMs ?? ABORT_GRACE_MS;
   try {
-    const result = await tool.execute(toolCallId, args, signal, update);
+    const running = promiseOf(() => tool.execute(toolCallId, args, signal, update));
+    const raced = await waitUnlessAborted(running, signal, graceMs);
+    if (!raced.settled) {
+      gaveUp = true;
+      return errorOutcome("aborted", notStoppedMessage(tool.name, graceMs), { stillRunning: true });
+    }
+    const result = raced.value;
     if (result === null || typeof result !== "object" || !Array.isArray(result.content)) {
       return errorOutcome(
         "execution_failed",
@@ -117,6 +134,11 @@ export async function executeTool(
   } catch (error) {
     return toolFailureOutcome(tool.name, error, signal);
   }
+}
+
+function notStoppedMessage(toolName: string, graceMs: number): string {
+  const after = graceMs > 0 ? ` within ${graceMs / 1000} s` : "";
+  return `Tool ${toolName} was aborted and did not stop${after}; it may still be running and its effects are unknown. Check them before calling it again.`;
 }
 
 /** Maps anything a tool threw to an error outcome: a ToolError keeps its code, message and details. */

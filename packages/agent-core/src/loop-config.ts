@@ -15,6 +15,13 @@ export interface AgentLoopConfig {
   beforeToolCall?: BeforeToolCallHook;
   /** Runs after each executed tool call: may override content, details, isError, terminate. */
   afterToolCall?: AfterToolCallHook;
+  /**
+   * After an abort, how long (ms) to keep waiting for a running tool or `afterToolCall` hook that
+   * has not stopped yet (default `ABORT_GRACE_MS`, 5 s; `Infinity` always waits). A call cut
+   * off this way gets an `aborted` result saying it may still be running. `beforeToolCall` is not
+   * waited for at all: the call will not run anyway.
+   */
+  abortGraceMs?: number;
   /** Messages to inject at the next turn boundary (after the current tool batch). Called once per turn. */
   getSteeringMessages?: () => Message[] | Promise<Message[]>;
   /** Messages to continue with when the run would otherwise end. */

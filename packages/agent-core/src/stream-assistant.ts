@@ -1,12 +1,17 @@
+import { promiseOf, waitUnlessAborted } from "./abort-race.js";
 import type { AgentEvent } from "./events.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage } from "./messages.js";
-import type { ModelContext } from "./model.js";
+import type { AssistantMessageEvent, ModelContext } from "./model.js";
+
+const ABORTED = "Request was aborted.";
 
 /**
  * Streams one assistant reply and emits `message_start`, `message_update`s and `message_end`.
  * Must not throw: a stream that throws (against the StreamFn contract) or ends without a final
- * message becomes an assistant message with `stopReason: "error"`, so the run ends cleanly.
+ * message becomes an assistant message with `stopReason: "error"`, so the run ends cleanly. On
+ * abort it stops reading at once (the partial message so far, `stopReason: "aborted"`), even
+ * when the stream itself ignores the signal.
  */
 export async function streamAssistantMessage(
   context: ModelContext,
@@ -21,13 +26,26 @@ export async function streamAssistantMessage(
     emit({ type: "message_start", message });
   };
   let final: AssistantMessage | undefined;
+  let latest: AssistantMessage | undefined;
+  const options = signal === undefined ? {} : { signal };
+  let iterator: AsyncIterator<AssistantMessageEvent> | undefined;
   try {
-    const options = signal === undefined ? {} : { signal };
-    for await (const event of config.streamFn(config.model, context, options)) {
+    iterator = config.streamFn(config.model, context, options)[Symbol.asyncIterator]();
+    for (;;) {
+      // A stream that ignores the signal must not hold the run: stop reading the moment it fires.
+      const raced = await waitUnlessAborted(iterator.next(), signal, 0);
+      if (!raced.settled) {
+        void promiseOf(() => iterator?.return?.()).catch(() => {});
+        final = abortedMessage(config, latest);
+        break;
+      }
+      if (raced.value.done === true) break;
+      const event = raced.value.value;
       if (event.type === "done" || event.type === "error") {
         final = event.message;
         break;
       }
+      latest = event.partial;
       start(event.partial);
       if (event.type !== "start")
         emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
@@ -40,10 +58,7 @@ export async function streamAssistantMessage(
   }
   if (final === undefined) {
     const aborted = signal?.aborted === true;
-    final = failedMessage(
-      config,
-      aborted ? "Request was aborted." : "Model stream ended without a final message.",
-    );
+    final = failedMessage(config, aborted ? ABORTED : "Model stream ended without a final message.");
     if (aborted) final.stopReason = "aborted";
   }
   start(final);
@@ -59,5 +74,16 @@ function failedMessage(config: AgentLoopConfig, errorMessage: string): Assistant
     errorMessage,
     model: config.model.id,
     timestamp: Date.now(),
+  };
+}
+
+/** The reply as far as it streamed, marked aborted; a copy, since the stream may still change its partial. */
+function abortedMessage(config: AgentLoopConfig, partial: AssistantMessage | undefined): AssistantMessage {
+  const base = partial ?? failedMessage(config, ABORTED);
+  return {
+    ...base,
+    content: base.content.map((block) => ({ ...block })),
+    stopReason: "aborted",
+    errorMessage: ABORTED,
   };
 }

@@ -1,3 +1,4 @@
+import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
 import type { AgentEvent } from "./events.js";
 import type { ToolCallHookContext } from "./hooks.js";
 import { errorOutcome, executeTool, prepareToolArguments } from "./invoke-tool.js";
@@ -57,9 +58,18 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
     context: scope.context,
   };
   if (scope.config.beforeToolCall === undefined) return { kind: "ready", call, hook, terminate: undefined };
-  let decision: Awaited<ReturnType<NonNullable<AgentLoopConfig["beforeToolCall"]>>>;
+  const beforeToolCall = scope.config.beforeToolCall;
+  let decision: Awaited<ReturnType<typeof beforeToolCall>>;
   try {
-    decision = await scope.config.beforeToolCall(hook, scope.signal);
+    // Not waited for after an abort: a hook asking a person must not hold the run, and the call
+    // will not run whatever it decides.
+    const raced = await waitUnlessAborted(
+      promiseOf(() => beforeToolCall(hook, scope.signal)),
+      scope.signal,
+      0,
+    );
+    if (!raced.settled) return finished(abortedBeforeStart());
+    decision = raced.value;
   } catch (error) {
     return finished(
       errorOutcome(
@@ -104,12 +114,22 @@ export async function runPreparedCall(
       args: hook.args,
       partialResult,
     });
-  const options = scope.signal === undefined ? { onUpdate } : { onUpdate, signal: scope.signal };
+  const { signal, config } = scope;
+  const options = {
+    onUpdate,
+    ...(signal === undefined ? {} : { signal }),
+    ...(config.abortGraceMs === undefined ? {} : { abortGraceMs: config.abortGraceMs }),
+  };
   let outcome = await executeTool(hook.tool, call.id, hook.args, options);
   if (ready.terminate === true && outcome.terminate === undefined) outcome = { ...outcome, terminate: true };
-  if (scope.config.afterToolCall !== undefined) {
+  const afterToolCall = config.afterToolCall;
+  if (afterToolCall !== undefined) {
     try {
-      const patch = await scope.config.afterToolCall({ ...hook, result: outcome }, scope.signal);
+      const running = promiseOf(() => afterToolCall({ ...hook, result: outcome }, signal));
+      const raced = await waitUnlessAborted(running, signal, config.abortGraceMs ?? ABORT_GRACE_MS);
+      // The hook may be the one that redacts or checks results: never pass on an unchecked one.
+      if (!raced.settled) return finishCall(call, afterHookCutOff(), scope);
+      const patch = raced.value;
       if (patch) {
         outcome = { ...outcome };
         if (patch.content !== undefined) outcome.content = patch.content;
@@ -137,6 +157,13 @@ export function finishCall(call: ToolCall, outcome: ToolOutcome, scope: CallScop
     isError: outcome.isError,
   });
   return { call, outcome };
+}
+
+function afterHookCutOff(): ToolOutcome {
+  return errorOutcome(
+    "aborted",
+    "The tool ran, but the run was aborted before the afterToolCall hook finished, so its result was discarded. Check the tool's effect before retrying.",
+  );
 }
 
 function unknownTool(name: string, tools: AnyAgentTool[]): ToolOutcome {
