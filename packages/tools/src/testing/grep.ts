@@ -1,0 +1,194 @@
+/** Conformance section for the grep tool: runs unchanged on any `Operations`. */
+import type { ExtensionContext } from "@tackle/extensions";
+import type { Operations } from "@tackle/operations";
+import { describe, expect, it } from "vitest";
+import { DEFAULTS } from "../defaults.js";
+import { createGrepToolDefinition } from "../tools/grep.js";
+import { type FixtureEntry, type ToolsConformanceEnv, textOf } from "./env.js";
+
+/**
+ * A small tree with the cases the search rules name: nested .gitignore files, a nested
+ * repository, hidden files, unicode names, names that sort differently by segment than as
+ * strings, CRLF, a link (not followed) and binary data. Created under `dir` by the section.
+ */
+export const SEARCH_FIXTURE: Record<string, FixtureEntry> = {
+  ".git/HEAD": "ref: refs/heads/main\n",
+  ".gitignore": "*.log\nbuild/\n!keep.log\n",
+  ".env": "needle hidden\n",
+  "keep.log": "needle kept\n",
+  "app.log": "needle ignored\n",
+  "build/out.js": "needle in build\n",
+  "a.txt": "needle a.txt\n",
+  "a/x.txt": "needle a/x.txt\n",
+  "a-b/x.txt": "needle a-b/x.txt\n",
+  "src/main.ts":
+    "import { util } from './util';\n// TODO: needle one\nconst x = 1;\nconst y = 2;\n// todo: needle two\nexport {};\n",
+  "src/.gitignore": "generated.ts\n",
+  "src/generated.ts": "needle generated\n",
+  "nested/.git/HEAD": "ref: refs/heads/main\n",
+  "nested/.gitignore": "vendor/\n",
+  "nested/lib.ts": "needle nested\n",
+  "nested/vendor/v.ts": "needle vendored\n",
+  "ünïcode/файл.txt": "needle ünïcode\n",
+  "crlf.txt": "first\r\nneedle crlf\r\n",
+  "flags.txt": "grep -e pattern\nrg --files lists\n",
+  "binary.bin": new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x00, 0x0a]),
+  "link.txt": { symlink: "a.txt" },
+};
+
+/**
+ * `ops` without its native search, so the tools take the portable walk. A proxy rather than a
+ * copy: an adapter may be a class whose methods live on its prototype.
+ */
+export function withoutNativeSearch(ops: Operations): Operations {
+  return new Proxy(ops, {
+    get(target, property) {
+      if (property === "search") return undefined;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    has(target, property) {
+      return property !== "search" && Reflect.has(target, property);
+    },
+  });
+}
+
+/** The same context on the portable walk. */
+export function portableContext(ctx: ExtensionContext): ExtensionContext {
+  return { ...ctx, operations: withoutNativeSearch(ctx.operations) };
+}
+
+/** The grep tool's behaviour list. */
+export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
+  const grep = createGrepToolDefinition();
+  let tree: string | undefined;
+  /** The fixture tree, created once per suite run; returns its path relative to the root. */
+  const setup = async (env: ToolsConformanceEnv): Promise<string> => {
+    if (tree === undefined) {
+      const dir = await env.freshDir("grep");
+      await env.fixture(dir, SEARCH_FIXTURE);
+      tree = dir.slice(env.root.length + 1).replaceAll("\\", "/");
+    }
+    return tree;
+  };
+
+  describe("grep", () => {
+    it("answers `path:line: text` sorted by path and line, relative POSIX paths", async () => {
+      const env = getEnv();
+      const dir = await setup(env);
+      const out = await env.run(grep, { pattern: "needle", path: `${dir}/src` });
+      expect(out.isError).toBe(false);
+      expect(textOf(out)).toBe(
+        `${dir}/src/main.ts:2: // TODO: needle one\n${dir}/src/main.ts:5: // todo: needle two`,
+      );
+      const names = textOf(await env.run(grep, { pattern: "needle", path: dir, glob: "x.txt" }));
+      expect(names).toBe(`${dir}/a/x.txt:1: needle a/x.txt\n${dir}/a-b/x.txt:1: needle a-b/x.txt`);
+    });
+
+    it("respects .gitignore at every level, includes hidden files, skips .git, links and binaries", async () => {
+      const env = getEnv();
+      const dir = await setup(env);
+      const text = textOf(await env.run(grep, { pattern: "needle", path: dir }));
+      expect(text).toContain(`${dir}/.env:1: needle hidden`);
+      expect(text).toContain(`${dir}/keep.log:1:`);
+      expect(text).toContain(`${dir}/ünïcode/файл.txt:1: needle ünïcode`);
+      expect(text).toContain(`${dir}/crlf.txt:2: needle crlf\n`);
+      for (const hidden of [
+        "app.log",
+        "build/",
+        "generated.ts",
+        "vendor/",
+        "link.txt",
+        "binary.bin",
+        ".git/",
+      ]) {
+        expect(text).not.toContain(hidden);
+      }
+    });
+
+    it("gives the same result on the native search and on the portable walk", async () => {
+      const env = getEnv();
+      const dir = await setup(env);
+      const portable = portableContext(env.ctx);
+      for (const args of [
+        { pattern: "needle", path: dir },
+        { pattern: "NEEDLE", path: dir, ignoreCase: true, context: 1 },
+        { pattern: "needle", path: dir, glob: "*.ts" },
+        { pattern: "needle", path: dir, limit: 3, offset: 2 },
+        { pattern: "-e", path: dir },
+      ]) {
+        const a = await env.run(grep, args);
+        const b = await env.run(grep, args, { ctx: portable });
+        expect(textOf(a)).toBe(textOf(b));
+      }
+    });
+
+    it("shows context lines as `path-line- text` and -- between groups", async () => {
+      const env = getEnv();
+      const dir = await setup(env);
+      const text = textOf(
+        await env.run(grep, { pattern: "^(import|export)", path: `${dir}/src/main.ts`, context: 1 }),
+      );
+      expect(text).toBe(
+        [
+          `${dir}/src/main.ts:1: import { util } from './util';`,
+          `${dir}/src/main.ts-2- // TODO: needle one`,
+          "--",
+          `${dir}/src/main.ts-5- // todo: needle two`,
+          `${dir}/src/main.ts:6: export {};`,
+        ].join("\n"),
+      );
+    });
+
+    it("treats flag-like patterns as patterns, and literal text literally", async () => {
+      const env = getEnv();
+      const dir = await setup(env);
+      expect(textOf(await env.run(grep, { pattern: "-e", path: dir }))).toBe(
+        `${dir}/flags.txt:1: grep -e pattern`,
+      );
+      expect(textOf(await env.run(grep, { pattern: "--files", path: dir }))).toBe(
+        `${dir}/flags.txt:2: rg --files lists`,
+      );
+      expect(textOf(await env.run(grep, { pattern: "'./util'", path: dir, literal: true }))).toContain(
+        "src/main.ts:1:",
+      );
+    });
+
+    it("cuts at the limit, says which offset continues, and offset continues without overlap", async () => {
+      const env = getEnv();
+      const dir = await setup(env);
+      const all = textOf(await env.run(grep, { pattern: "needle", path: dir })).split("\n");
+      const first = textOf(await env.run(grep, { pattern: "needle", path: dir, limit: 4 }));
+      expect(first).toContain("Use offset=4 to see more");
+      const second = textOf(await env.run(grep, { pattern: "needle", path: dir, limit: 100, offset: 4 }));
+      expect([...first.split("\n\n[")[0]!.split("\n"), ...second.split("\n")]).toEqual(all);
+    });
+
+    it(`cuts lines longer than ${DEFAULTS.grepMaxLineLength} characters and says so`, async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("grep-long");
+      await env.fixture(dir, { "long.txt": `needle ${"y".repeat(DEFAULTS.grepMaxLineLength * 2)}\n` });
+      const text = textOf(await env.run(grep, { pattern: "needle", path: dir }));
+      expect(text).toContain(`longer than ${DEFAULTS.grepMaxLineLength} characters and cut`);
+      expect(text.split("\n")[0]!.length).toBeLessThan(DEFAULTS.grepMaxLineLength + dir.length + 200);
+    });
+
+    it("refuses an invalid regex with the engine's message and the literal=true hint", async () => {
+      const env = getEnv();
+      const dir = await setup(env);
+      for (const ctx of [env.ctx, portableContext(env.ctx)]) {
+        const out = await env.run(grep, { pattern: "foo(", path: dir }, { ctx });
+        expect(out.isError).toBe(true);
+        expect(textOf(out)).toContain("Invalid regular expression");
+        expect(textOf(out)).toContain("literal=true");
+      }
+    });
+
+    it("refuses a path outside the workspace", async () => {
+      const env = getEnv();
+      const out = await env.run(grep, { pattern: "x", path: env.path("..") });
+      expect(out.isError).toBe(true);
+      expect(textOf(out)).toContain("outside the workspace");
+    });
+  });
+}
