@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { open, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import {
@@ -12,7 +13,7 @@ import {
   toOperationError,
 } from "@tackle/operations";
 import { checkPath } from "./guard.js";
-import { endTree, type TreeKillReport } from "./process-tree.js";
+import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
 
 /** Host-side settings of the local `exec`. */
 export interface LocalExecConfig {
@@ -23,6 +24,12 @@ export interface LocalExecConfig {
   /** How long to keep reading pipes after the shell exited, measured from the last output (ms). */
   idleGraceMs: number;
 }
+
+/**
+ * Environment variable set to a random value for each command, so its processes can be found
+ * after they left its process group and lost their parent (see `findMarked`).
+ */
+export const EXEC_MARKER_VARIABLE = "TACKLE_EXEC_ID";
 
 /** Largest delay setTimeout honours. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -52,12 +59,13 @@ export async function exec(
   const output = options.outputPath ? await openOutput(options.outputPath) : undefined;
   const direct = output !== undefined && options.streamChunks === false;
   const [file, args] = SHELL_ARGS[options.shell](command);
+  const markerValue = randomBytes(12).toString("hex");
   const started = Date.now();
   let child: ChildProcess;
   try {
     child = await spawnShell(file, args, {
       cwd: options.cwd,
-      env: mergeEnv(config.baseEnv, options.env),
+      env: { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue },
       stdio: direct ? ["ignore", output!.handle.fd, output!.handle.fd] : ["ignore", "pipe", "pipe"],
     });
   } catch (error) {
@@ -65,7 +73,12 @@ export async function exec(
     throw error;
   }
   // Construct first: it attaches the exit listener synchronously, before any other await.
-  const run = new RunningCommand(child, options, config, direct ? undefined : output?.handle);
+  const tree: CommandTree = {
+    pgid: child.pid!,
+    known: new Set([child.pid!]),
+    marker: `${EXEC_MARKER_VARIABLE}=${markerValue}`,
+  };
+  const run = new RunningCommand(child, tree, options, config, direct ? undefined : output?.handle);
   // The shell holds its own copy of the descriptor; the host's copy is not needed.
   if (direct) await output!.handle.close();
   const result = await run.finished;
@@ -168,18 +181,17 @@ class RunningCommand {
   private stderrBytes = 0;
   private stopReason: "timed-out" | "cancelled" | undefined;
   private stopping: Promise<TreeKillReport> | undefined;
-  private readonly known: Set<number>;
   private readonly pgid: number;
   private lastOutputAt = Date.now();
 
   constructor(
     private readonly child: ChildProcess,
+    private readonly tree: CommandTree,
     private readonly options: ExecOptions,
     private readonly config: LocalExecConfig,
     output: Awaited<ReturnType<typeof open>> | undefined,
   ) {
-    this.pgid = child.pid!;
-    this.known = new Set([this.pgid]);
+    this.pgid = tree.pgid;
     // The stream owns the handle from here on and closes it when ended.
     const sink = output?.createWriteStream();
     // A failing output file (disk full) must not crash the host; the command's result still counts.
@@ -218,7 +230,7 @@ class RunningCommand {
     const stop = (reason: "timed-out" | "cancelled") => {
       if (this.stopReason) return;
       this.stopReason = reason;
-      this.stopping = endTree(this.pgid, this.known, grace);
+      this.stopping = endTree(this.tree, grace);
     };
     // setTimeout fires at once above 2^31-1 ms; such a timeout means "practically never".
     const timer =
@@ -237,7 +249,7 @@ class RunningCommand {
       signal?.removeEventListener("abort", onAbort);
       // Stopped by us: finish that sequence. Otherwise end what the command left behind in its
       // group (a `cmd &` child); the contract is that nothing outlives the call.
-      const report = this.stopping ? await this.stopping : await endTree(this.pgid, this.known, grace);
+      const report = this.stopping ? await this.stopping : await endTree(this.tree, grace);
       if (sink) await closeSink(sink);
       return this.outcome(exitCode, exitSignal, report);
     } finally {

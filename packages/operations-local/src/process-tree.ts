@@ -1,6 +1,18 @@
 import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 
+/**
+ * Everything that identifies one command's processes: its process group, the pids seen so far,
+ * and (Linux) a random marker in the environment every descendant inherits.
+ */
+export interface CommandTree {
+  pgid: number;
+  /** Pids found so far; grows with each walk, so a tree is still followed after its leader exited. */
+  known: Set<number>;
+  /** `NAME=value` set in the command's environment; finds processes that left both group and parent. */
+  marker?: string;
+}
+
 /** One live process as the kernel reports it. */
 interface ProcessInfo {
   pid: number;
@@ -18,21 +30,47 @@ async function listProcesses(): Promise<ProcessInfo[]> {
   return listFromPs();
 }
 
-async function listFromProc(): Promise<ProcessInfo[]> {
+/** Numeric entries of /proc, i.e. every process id. */
+async function procPids(): Promise<number[]> {
   const names = await readdir("/proc");
+  return names.filter((name) => /^\d+$/.test(name)).map(Number);
+}
+
+async function listFromProc(): Promise<ProcessInfo[]> {
   const result: ProcessInfo[] = [];
   await Promise.all(
-    names.map(async (name) => {
-      if (!/^\d+$/.test(name)) return;
-      const text = await readFile(`/proc/${name}/stat`, "utf8").catch(() => "");
+    (await procPids()).map(async (pid) => {
+      const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
       // The command name is in parentheses and may itself contain spaces or parentheses.
       const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
       const [state, ppid, pgid] = fields;
       if (!state || state === "Z" || state === "X") return;
-      result.push({ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid) });
+      result.push({ pid, ppid: Number(ppid), pgid: Number(pgid) });
     }),
   );
   return result;
+}
+
+/**
+ * Pids whose environment holds `marker` (Linux; elsewhere none). Catches what the tree walk
+ * cannot: a child that left with `setsid` and whose parent already exited, so it hangs off
+ * init in a group of its own. Only processes that clear their environment escape this.
+ * Processes of other users are unreadable and skipped (they could not be signalled anyway).
+ */
+export async function findMarked(marker: string | undefined): Promise<number[]> {
+  if (marker === undefined || process.platform !== "linux") return [];
+  const needle = Buffer.from(`${marker}\0`);
+  const found: number[] = [];
+  await Promise.all(
+    (await procPids()).map(async (pid) => {
+      const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
+      if (environ === undefined || pid === process.pid) return;
+      const at = environ.indexOf(needle);
+      // Whole variable only: at the start, or right after the NUL that ends the one before.
+      if (at === 0 || (at > 0 && environ[at - 1] === 0)) found.push(pid);
+    }),
+  );
+  return found;
 }
 
 function listFromPs(): Promise<ProcessInfo[]> {
@@ -51,12 +89,13 @@ function listFromPs(): Promise<ProcessInfo[]> {
 }
 
 /**
- * Every live process that belongs to a command: its process group `pgid` plus all descendants
- * of the `known` pids (a descendant may have moved to its own group or session with `setsid`).
- * `known` grows with what is found, so a tree is still followed after its leader has exited.
+ * Every live process that belongs to a command: its process group, all descendants of the
+ * `known` pids (a descendant may have moved to its own group or session with `setsid`), and
+ * the processes carrying its environment marker, with their descendants. Adds what it finds to
+ * `tree.known`.
  */
-export async function findTree(pgid: number, known: Set<number>): Promise<Set<number>> {
-  const processes = await listProcesses();
+export async function findTree(tree: CommandTree): Promise<Set<number>> {
+  const [processes, marked] = await Promise.all([listProcesses(), findMarked(tree.marker)]);
   const children = new Map<number, number[]>();
   for (const info of processes) {
     const list = children.get(info.ppid) ?? [];
@@ -66,14 +105,14 @@ export async function findTree(pgid: number, known: Set<number>): Promise<Set<nu
   const alive = new Set(processes.map((info) => info.pid));
   const found = new Set<number>();
   const queue: number[] = [];
-  for (const info of processes) if (info.pgid === pgid) queue.push(info.pid);
-  for (const pid of known) if (alive.has(pid)) queue.push(pid);
+  for (const info of processes) if (info.pgid === tree.pgid) queue.push(info.pid);
+  for (const pid of [...tree.known, ...marked]) if (alive.has(pid)) queue.push(pid);
   for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
     if (found.has(pid) || pid === process.pid) continue;
     found.add(pid);
     for (const child of children.get(pid) ?? []) queue.push(child);
   }
-  for (const pid of found) known.add(pid);
+  for (const pid of found) tree.known.add(pid);
   return found;
 }
 
@@ -107,10 +146,10 @@ function trySignal(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** Polls until the tree is empty or `ms` passed; resolves true when it was observed empty. */
-export async function waitForTreeGone(pgid: number, known: Set<number>, ms: number): Promise<boolean> {
+export async function waitForTreeGone(tree: CommandTree, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
-    if ((await findTree(pgid, known)).size === 0) return true;
+    if ((await findTree(tree)).size === 0) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -124,23 +163,27 @@ export interface TreeKillReport {
 }
 
 /**
- * Ends a command's whole tree: SIGTERM to the group and every descendant, then SIGKILL to what
- * is left after `graceMs`, then confirms the tree is gone. Never throws.
+ * Ends a command's whole tree: SIGTERM to the group and every process of the tree, then SIGKILL
+ * to what is left after `graceMs`, then confirms the tree is gone. Never throws.
  */
-export async function endTree(pgid: number, known: Set<number>, graceMs: number): Promise<TreeKillReport> {
+export async function endTree(tree: CommandTree, graceMs: number): Promise<TreeKillReport> {
   const report: TreeKillReport = { termSent: false, killSent: false, confirmed: false };
-  // Fast path for the common clean exit: the group is empty and no known pid lives, so there is
-  // no tree to walk (a full process listing costs a few ms on a busy machine).
-  if (!groupExists(pgid) && [...known].every((pid) => !pidExists(pid))) return { ...report, confirmed: true };
   try {
-    const tree = await findTree(pgid, known);
-    if (tree.size === 0) return { ...report, confirmed: true };
-    signalTree(pgid, tree, "SIGTERM");
+    // Fast path for the common clean exit: the group is empty, no known pid lives and nothing
+    // carries the marker, so there is no tree to walk (a full listing costs a few ms more).
+    const quiet =
+      !groupExists(tree.pgid) &&
+      [...tree.known].every((pid) => !pidExists(pid)) &&
+      (await findMarked(tree.marker)).length === 0;
+    if (quiet) return { ...report, confirmed: true };
+    const found = await findTree(tree);
+    if (found.size === 0) return { ...report, confirmed: true };
+    signalTree(tree.pgid, found, "SIGTERM");
     report.termSent = true;
-    if (await waitForTreeGone(pgid, known, graceMs)) return { ...report, confirmed: true };
-    signalTree(pgid, await findTree(pgid, known), "SIGKILL");
+    if (await waitForTreeGone(tree, graceMs)) return { ...report, confirmed: true };
+    signalTree(tree.pgid, await findTree(tree), "SIGKILL");
     report.killSent = true;
-    report.confirmed = await waitForTreeGone(pgid, known, KILL_CONFIRM_MS);
+    report.confirmed = await waitForTreeGone(tree, KILL_CONFIRM_MS);
   } catch {
     // Listing processes failed: report what was sent, unconfirmed.
   }

@@ -56,6 +56,24 @@ describe("local exec: process groups and trees", () => {
     expect(isAlive(pid!)).toBe(false);
   });
 
+  it("ends a setsid child whose parent already exited (found by the environment marker)", async () => {
+    // The inner sh exits at once: its sleep now hangs off init in a session and group of its own.
+    const { result, stdout } = await run("sh -c 'setsid sleep 60 >/dev/null 2>&1 & echo $!'; sleep 0.1");
+    const [pid] = pidsIn(stdout);
+    expect(pid).toBeDefined();
+    expect(result.status).toBe("completed");
+    expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+    expect(isAlive(pid!)).toBe(false);
+  });
+
+  it("gives each command its own TACKLE_EXEC_ID marker", async () => {
+    const first = await run('printf "%s" "$TACKLE_EXEC_ID"');
+    const second = await run('printf "%s" "$TACKLE_EXEC_ID"');
+    expect(first.stdout).toMatch(/^[0-9a-f]{24}$/);
+    expect(second.stdout).toMatch(/^[0-9a-f]{24}$/);
+    expect(second.stdout).not.toBe(first.stdout);
+  });
+
   it("a SIGTERM-ignoring tree is killed with SIGKILL and confirmed gone by pid", async () => {
     const { result, stdout } = await run("trap '' TERM; sleep 60 & echo $!; echo $$; wait", {
       timeoutMs: 500,
