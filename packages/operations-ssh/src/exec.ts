@@ -22,6 +22,8 @@ export interface SshExecConfig {
 
 /** Upper bound on the wait for pipes after exit, however chatty a background child is. */
 const MAX_DRAIN_AFTER_EXIT_MS = 2000;
+/** How long a stop waits for the wrapper to report the process group before giving up on it. */
+const PGID_WAIT_MS = 2000;
 /** How long to wait for the command's channel to close once its group was killed. */
 const CLOSE_AFTER_KILL_MS = 2000;
 
@@ -208,17 +210,30 @@ export class RemoteCommand {
 
   /** Kills the group once its id is known (it arrives first thing on stderr). */
   private async endGroup(): Promise<ExecCleanup> {
+    // A login shell stuck in its profile never reaches the wrapper: wait a bounded time only.
+    const deadline = Date.now() + Math.max(this.options.killGraceMs ?? this.config.killGraceMs, PGID_WAIT_MS);
     while (
       this.pgid === undefined &&
       !this.exit &&
       !this.closed &&
       !this.session.isLost &&
-      !this.startError
+      !this.startError &&
+      Date.now() < deadline
     ) {
-      await this.nextEvent();
+      await this.nextEvent(deadline - Date.now());
     }
     if (this.pgid === undefined) {
-      return { termSent: false, killSent: false, confirmed: this.exit !== undefined || this.closed };
+      const ended = this.exit !== undefined || this.closed;
+      return {
+        termSent: false,
+        killSent: false,
+        confirmed: ended,
+        ...(ended
+          ? {}
+          : {
+              note: "the remote shell never started the command wrapper; closing the channel may not stop it",
+            }),
+      };
     }
     return killGroup(this.session, this.pgid, this.options.killGraceMs ?? this.config.killGraceMs);
   }
@@ -239,7 +254,8 @@ export class RemoteCommand {
       if (this.startError !== undefined && !this.stopReason) throw this.startFailure(this.startError);
       if (this.stopping) {
         const cleanup = await this.stopping;
-        await this.waitClosed(CLOSE_AFTER_KILL_MS);
+        // Killed for sure: the channel closes at once and may still carry the exit signal.
+        if (cleanup.confirmed) await this.waitClosed(CLOSE_AFTER_KILL_MS);
         return this.outcome(cleanup);
       }
       if (this.session.isLost && !this.exit) return this.outcome(undefined);

@@ -22,6 +22,28 @@ export const SSH_DEFAULTS = {
   idleGraceMs: 100,
 } as const;
 
+/**
+ * The ripgrep probe runs through the remote login shell; a slow profile must not hold the
+ * connection hostage. No answer in time counts as "no rg" (the tools' portable search then runs).
+ */
+const PROBE_TIMEOUT_MS = 5000;
+
+function probeWithin(probe: Promise<boolean>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    probe.then(
+      (found) => {
+        clearTimeout(timer);
+        resolve(found);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
+    );
+  });
+}
+
 /** An `Operations` on a remote host, plus connection control. */
 export interface SshOperations extends Operations {
   /** `options.root`: the remote workspace directory a host chose, if any. */
@@ -95,7 +117,9 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     const sftp = await session.sftp();
     const [home, rgFound] = await Promise.all([
       call<string>((cb) => sftp.realpath(".", cb)).catch(() => undefined),
-      rg === "auto" ? remoteHasRipgrep(session, "rg").catch(() => false) : Promise.resolve(hasRipgrep),
+      rg === "auto"
+        ? probeWithin(remoteHasRipgrep(session, "rg"), PROBE_TIMEOUT_MS)
+        : Promise.resolve(hasRipgrep),
     ]);
     homeDir = home;
     hasRipgrep = rgFound;

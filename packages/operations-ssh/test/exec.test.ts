@@ -36,7 +36,9 @@ async function codeOf(action: Promise<unknown>): Promise<string | undefined> {
 describe("exec over ssh", () => {
   it("runs the command as its own process group leader and reports that group", async () => {
     const output: string[] = [];
-    const result = await ops.exec("ps -o pgid= -p $$", {
+    // Field 5 of /proc/PID/stat is the process group (no `ps` needed on the host).
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+    const result = await ops.exec('read -r l </proc/$$/stat; set -- ${l##*) }; echo "$3"', {
       shell: "sh",
       cwd: "/",
       onChunk: (chunk) => output.push(new TextDecoder().decode(chunk.bytes)),

@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOperationError, type OutputChunk } from "@tackle/operations";
 import { afterEach, describe, expect, it } from "vitest";
@@ -130,7 +131,15 @@ describe("authentication", () => {
 describe("connection", () => {
   it("is opened lazily and shared by every call and channel", async () => {
     const server = await serve();
+    // The start-up port probe leaves a short-lived sshd child: let it go first.
+    expect(
+      await eventually(
+        () => descendantsOf(server.pid),
+        (pids) => pids.length === 0,
+      ),
+    ).toEqual([]);
     const ops = adapter(server);
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await descendantsOf(server.pid)).toEqual([]);
     const parents = await Promise.all(
       Array.from({ length: 12 }, () =>
@@ -231,6 +240,28 @@ describe("stopping commands", () => {
       ),
     ).toEqual([]);
     expect(isOperationError(await rejection(ops.stat("/")), "connection_lost")).toBe(true);
+  });
+
+  it("a login shell stuck before the wrapper: a timeout resolves unknown after a bounded wait", async () => {
+    // bash sources $BASH_ENV before it runs the command string: a profile that hangs.
+    const profileDir = await mkdtemp(join(tmpdir(), "tackle-profile-"));
+    try {
+      const profile = join(profileDir, "slow-profile.sh");
+      await writeFile(profile, "sleep 20\n");
+      const server = await startSshServer({ env: { BASH_ENV: profile } });
+      servers.push(server);
+      // No ripgrep probe: it would go through the same slow profile.
+      const ops = adapter(server, { killGraceMs: 200, ripgrep: false });
+      const result = await ops.exec("true", { shell: "sh", cwd: "/", timeoutMs: 200 });
+      expect(result.status).toBe("unknown");
+      expect(result.cleanup).toMatchObject({ termSent: false, confirmed: false });
+      expect(result.cleanup.note).toContain("never started");
+      // The adapter said it could not stop it: the test ends the stuck shell itself, by pid,
+      // while it is still under this server's sshd.
+      for (const pid of await descendantsOf(server.pid)) process.kill(pid, "SIGKILL");
+    } finally {
+      await rm(profileDir, { recursive: true, force: true });
+    }
   });
 
   it("an abort while waiting for a channel slot rejects with aborted", async () => {
