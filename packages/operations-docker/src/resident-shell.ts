@@ -56,7 +56,18 @@ class ResidentShell {
     boundary: string,
   ) {
     this.marker = Buffer.from(`\n${boundary}:`, "latin1");
+    this.hold(false);
     void this.pump();
+  }
+
+  /**
+   * An idle shell must not keep the host process alive (a CLI that never disposes would hang at
+   * exit); a request in flight must, or Node could exit with the call pending.
+   */
+  private hold(busy: boolean): void {
+    const socket = this.input as Duplex & { ref?: () => void; unref?: () => void };
+    if (busy) socket.ref?.();
+    else socket.unref?.();
   }
 
   static async start(client: ContainerClient): Promise<ResidentShell> {
@@ -73,7 +84,18 @@ class ResidentShell {
   request(script: string, data: Uint8Array | undefined): Promise<ProcessResult> {
     if (this.dead || this.pending) return Promise.reject(new Error("resident shell not available"));
     return new Promise<ProcessResult>((resolve, reject) => {
-      this.pending = { resolve, reject, chunks: [] };
+      this.hold(true);
+      this.pending = {
+        resolve: (result) => {
+          this.hold(false);
+          resolve(result);
+        },
+        reject: (error) => {
+          this.hold(false);
+          reject(error);
+        },
+        chunks: [],
+      };
       const text = Buffer.from(script, "utf8");
       const size = data?.length ?? 0;
       this.input.write(`${text.length} ${size}\n`);
