@@ -196,7 +196,9 @@ export interface SearchOperations {
   /**
    * Streams matches and context lines, per file in line order (file order unspecified). Hidden
    * files included, `.git` excluded, .gitignore files honoured whether or not the tree is a git
-   * work tree, a nested repository's own .gitignore inside it; symbolic links are not followed.
+   * work tree, a nested repository's own .gitignore inside it. Symbolic links below `path` are
+   * not followed: a link (to a file or a directory) is neither searched nor listed, nor is
+   * anything behind it, so a link loop or a link out of the workspace cannot widen a search.
    * Errors surface from the iterator:
    * `invalid_argument` for an invalid pattern or glob (with the engine's message), `not_found`
    * for a missing path, `aborted`. Stopping the loop early stops the search process.

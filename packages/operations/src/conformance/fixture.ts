@@ -123,3 +123,32 @@ export async function buildSearchFixture(ops: Operations, root: string): Promise
   }
   return dir;
 }
+
+/**
+ * The link fixture (below `<root>/search-links`): one real file, and links that a search must
+ * not follow: to that file, to its directory, a loop, and one out of the tree into the search
+ * fixture (whose files hold NEEDLE). Only `real/needle.txt` may be found.
+ */
+export const LINKS_TREE = {
+  real: "real/needle.txt",
+  realText: "NEEDLE behind links\n",
+  /** Link name -> target, as stored. */
+  links: {
+    "link-to-file": "real/needle.txt",
+    "link-to-dir": "real",
+    "loop-a": "loop-b",
+    "loop-b": "loop-a",
+    "link-out": "../search/src",
+  },
+} as const;
+
+/** Builds the link fixture through the adapter under test (after the search fixture). */
+export async function buildLinksFixture(ops: Operations, root: string): Promise<string> {
+  const dir = joinPath(ops.platform, root, "search-links");
+  await ops.mkdir(joinPath(ops.platform, dir, "real"), { recursive: true });
+  await ops.writeFile(joinPath(ops.platform, dir, ...LINKS_TREE.real.split("/")), LINKS_TREE.realText);
+  for (const [name, target] of Object.entries(LINKS_TREE.links)) {
+    await ops.symlink(target, joinPath(ops.platform, dir, name));
+  }
+  return dir;
+}

@@ -19,7 +19,7 @@ import type { ConformanceOptions, ConformanceSubject, MakeOperations, SuiteConte
 import { joinPath } from "./context.js";
 import { describeExecChecks } from "./exec.js";
 import { describeReadChecks } from "./files.js";
-import { buildFileFixture, buildSearchFixture } from "./fixture.js";
+import { buildFileFixture, buildLinksFixture, buildSearchFixture } from "./fixture.js";
 import { describeMutationChecks } from "./mutations.js";
 import { describeSearchChecks } from "./search.js";
 
@@ -64,7 +64,10 @@ export function describeOperationsConformance(
         timeout: (ms) => ms * resolved.slowFactor,
       };
       await buildFileFixture(ops, root, resolved.bigFileBytes);
-      if (resolved.search) await buildSearchFixture(ops, root);
+      if (resolved.search) {
+        await buildSearchFixture(ops, root);
+        await buildLinksFixture(ops, root);
+      }
     }, 300_000 * resolved.slowFactor);
 
     afterAll(async () => {

@@ -8,7 +8,7 @@ import {
   scaledIt,
   sorted,
 } from "./context.js";
-import { IGNORED_NEEDLE_FILES, NEEDLE_MATCHES, SEARCH_TREE } from "./fixture.js";
+import { IGNORED_NEEDLE_FILES, LINKS_TREE, NEEDLE_MATCHES, SEARCH_TREE } from "./fixture.js";
 
 /** Checks of `ops.search` against the search fixture (a repo with a nested repo). */
 export function describeSearchChecks(get: () => SuiteContext, options: Required<ConformanceOptions>): void {
@@ -113,6 +113,23 @@ export function describeSearchChecks(get: () => SuiteContext, options: Required<
         }
       };
       await expectCode(during, "aborted");
+    });
+  });
+
+  describe("search: symbolic links are not followed", () => {
+    const links = () => get().path("search-links");
+    check(
+      "grep searches no file through a link (to a file, a directory, a loop, out of the tree)",
+      async () => {
+        const events = await collect(
+          search().grep({ pattern: "NEEDLE", path: links(), includeIgnored: true }),
+        );
+        expect(matches(events)).toEqual([`${LINKS_TREE.real}:1`]);
+      },
+    );
+    check("files lists no link and nothing behind one", async () => {
+      const listed = await collect(search().files({ path: links(), includeIgnored: true }));
+      expect(sorted(listed)).toEqual([LINKS_TREE.real]);
     });
   });
 
