@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { isOperationError } from "@tackle/operations";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { createDockerOperations, DockerOperationError, type SessionContainer } from "../src/index.js";
@@ -40,6 +43,25 @@ describe("engine and container errors", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a host user without access to the socket gets engine_permission_denied", async () => {
+    // Only a real other user shows it (root passes every permission check): run the built
+    // adapter as `nobody` against the private engine, whose directory is 0700 root.
+    const entry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    expect(existsSync(entry), "build the package first (turbo runs build before test)").toBe(true);
+    const script = `import { createDockerOperations } from ${JSON.stringify(entry)};
+      createDockerOperations({ container: "x", docker: { socketPath: ${JSON.stringify(inject("dockerSocket"))} } })
+        .then(() => console.log("connected"), (e) => console.log(JSON.stringify({ code: e.code, reason: e.reason })));`;
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["--input-type=module", "-e", script],
+        { uid: 65534, gid: 65534, timeout: 20_000 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      );
+    });
+    expect(JSON.parse(out)).toEqual({ code: "permission_denied", reason: "engine_permission_denied" });
   });
 
   it("a missing container is container_not_found (code not_found)", async () => {
