@@ -152,11 +152,13 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
       30_000,
     );
     check(
-      "a grandchild holding stderr in a subshell does not hang the call",
+      "a grandchild holding stderr in a subshell does not hang the call and does not outlive it",
       async () => {
-        const { result, stdout } = await run("(sh -c 'sleep 100' >&2 &) ; echo done");
+        const { result, stdout } = await run("(sh -c 'sleep 100' >&2 & echo $!) ; echo done");
         expect(result.status).toBe("completed");
-        expect(stdout).toBe("done\n");
+        const [pid, done] = stdout.split("\n");
+        expect(done).toBe("done");
+        expect(await isRunning(pid!)).toBe(false);
       },
       30_000,
     );
