@@ -13,6 +13,8 @@ import {
   type MakeToolsContext,
   type ToolsConformanceEnv,
 } from "./env.js";
+import { defineFindConformance } from "./find.js";
+import { defineGrepConformance } from "./grep.js";
 import { defineLsConformance } from "./ls.js";
 import { defineReadConformance } from "./read.js";
 import { defineWriteConformance } from "./write.js";
@@ -20,6 +22,8 @@ import { defineWriteConformance } from "./write.js";
 export { defineEditConformance } from "./edit.js";
 export type { FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
 export { createConformanceEnv, disposeConformanceEnv, textOf } from "./env.js";
+export { defineFindConformance } from "./find.js";
+export { defineGrepConformance, portableContext, withoutNativeSearch } from "./grep.js";
 export { defineLsConformance } from "./ls.js";
 export { defineReadConformance } from "./read.js";
 export { defineWriteConformance } from "./write.js";
@@ -55,6 +59,8 @@ export function describeToolsConformance(
     defineReadConformance(getEnv);
     defineWriteConformance(getEnv);
     defineEditConformance(getEnv);
+    defineGrepConformance(getEnv);
+    defineFindConformance(getEnv);
     defineLsConformance(getEnv);
   });
 }
