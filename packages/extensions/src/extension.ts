@@ -44,10 +44,12 @@ export interface ExtensionHandlers {
   tool_call: (
     event: ToolCallEvent,
     ctx: ExtensionContext,
+    // biome-ignore lint/suspicious/noConfusingVoidType: lets a handler be `async () => {}` or return nothing
   ) => Awaitable<ToolCallEventResult | undefined | void>;
   tool_result: (
     event: ToolResultEvent,
     ctx: ExtensionContext,
+    // biome-ignore lint/suspicious/noConfusingVoidType: lets a handler be `async () => {}` or return nothing
   ) => Awaitable<ToolResultPatch | undefined | void>;
 }
 

@@ -1,6 +1,6 @@
 import type { AfterToolCallResult, BeforeToolCallResult } from "@tackle/agent-core";
 import type { ExtensionContext } from "./context.js";
-import type { ExtensionHandlers, ToolCallEvent, ToolResultEvent, ToolResultPatch } from "./extension.js";
+import type { ExtensionHandlers, ToolCallEvent, ToolResultEvent } from "./extension.js";
 
 /** A handler with the extension that registered it. */
 export interface Registered<THandler> {
@@ -60,7 +60,7 @@ export async function runToolResultChain(
   let current = event;
   let patched = false;
   for (const { extension, handler } of handlers) {
-    let patch: ToolResultPatch | undefined | void;
+    let patch: Awaited<ReturnType<typeof handler>>;
     try {
       patch = await handler(current, ctx);
     } catch (error) {
