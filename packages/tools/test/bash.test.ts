@@ -107,7 +107,7 @@ describe("bash tool", () => {
     expect(details.run?.status).toBe("timed-out");
     const setsidPid = await pidFrom("setsid.pid");
     const nohupPid = await pidFrom("nohup.pid");
-    expect(details.run?.escapes?.found).toEqual(expect.arrayContaining([setsidPid]));
+    // Whoever got them first (the adapter's own cleanup or the pipeline's marker hunt), none is left.
     expect(details.run?.escapes?.remaining).toEqual([]);
     expect(alive(setsidPid)).toBe(false);
     expect(alive(nohupPid)).toBe(false);

@@ -75,9 +75,17 @@ export function envFilterPrelude(shell: ShellKind, options: ShellEnvOptions = {}
       'ForEach-Object { Remove-Item -LiteralPath "env:$($_.Name)" }\n'
     );
   }
-  // POSIX sh (bash and dash): list names with `env`, test them with grep -E -i, unset each.
-  const keepCase = keep.length > 0 ? `${keep.join("|")}) ;; ` : "";
   const quoted = `'${source.replaceAll("'", "'\\''")}'`;
+  const keepCase = keep.length > 0 ? `${keep.join("|")}) ;; ` : "";
+  if (shell === "bash") {
+    // Builtins only (compgen, [[ =~ ]]): no process is started before the command.
+    return (
+      `__re=${quoted}; shopt -s nocasematch; for __t in $(compgen -e); do ` +
+      `if [[ $__t =~ $__re ]]; then case "$__t" in ${keepCase}*) unset "$__t" ;; esac; fi; done; ` +
+      "shopt -u nocasematch; unset __t __re\n"
+    );
+  }
+  // POSIX sh: list names with `env`, test them with grep -E -i, unset each.
   return (
     `for __t in $(env | sed -n 's/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p' | grep -E -i ${quoted}); do ` +
     `case "$__t" in ${keepCase}*) unset "$__t" ;; esac; done; unset __t\n`

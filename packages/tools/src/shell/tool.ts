@@ -272,7 +272,6 @@ async function startBackground(
     command: params.command,
     cwd,
     keepAlive: params.keepAlive ?? false,
-    ...(params.timeout !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
   });
   let ready: ShellToolDetails["ready"];
   if (pattern || params.readyPort !== undefined) {
