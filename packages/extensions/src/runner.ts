@@ -23,6 +23,7 @@ import type { AnyToolDefinition } from "./tool-definition.js";
 import {
   type ExtensionContextFactory,
   type ToolCallInfo,
+  withSignal,
   wrapToolDefinition,
 } from "./wrap-tool-definition.js";
 
@@ -355,7 +356,9 @@ export class ExtensionRunner {
 
   async #contextForHook(hook: ToolCallHookContext, signal: AbortSignal | undefined) {
     try {
-      return await this.context({ toolCallId: hook.toolCall.id, toolName: hook.tool.name, signal });
+      const context = await this.context({ toolCallId: hook.toolCall.id, toolName: hook.tool.name, signal });
+      // Handlers get the run's signal in ctx.signal, as the tool itself does.
+      return withSignal(context, signal);
     } catch (error) {
       this.#report("runner", "context", error);
       return undefined;

@@ -89,7 +89,7 @@ export function createToolDefinitionFromAgentTool<TParams extends TSchema, TDeta
  * The context with `signal` set to the call's signal. A proxy rather than a copy, so a guarded
  * (stale-checking) context keeps checking every read, and `{ ...ctx }` still copies every field.
  */
-function withSignal(context: ExtensionContext, signal: AbortSignal | undefined): ExtensionContext {
+export function withSignal(context: ExtensionContext, signal: AbortSignal | undefined): ExtensionContext {
   if (context.signal === signal) return context;
   return new Proxy(context, {
     get: (target, property, receiver) =>

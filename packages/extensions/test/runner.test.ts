@@ -119,12 +119,13 @@ describe("tool_call handlers", () => {
       defineExtension({
         name: "ctx",
         setup(api) {
-          api.on("tool_call", (_event, ctx) => void seen.push(ctx.cwd, ctx.session.id));
+          api.on("tool_call", (_event, ctx) => void seen.push(ctx.cwd, ctx.session.id, ctx.signal));
         },
       }),
     ]);
-    await runner.beforeToolCall(hookFor(runner, { text: "x" }), undefined);
-    expect(seen).toEqual([dir, "test-session"]);
+    const signal = new AbortController().signal;
+    await runner.beforeToolCall(hookFor(runner, { text: "x" }), signal);
+    expect(seen).toEqual([dir, "test-session", signal]);
   });
 });
 

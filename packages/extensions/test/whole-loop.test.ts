@@ -86,3 +86,49 @@ it("whole loop: an extension blocks one call and another patches the next, and t
   await agent.waitForIdle();
   expect(seen).toEqual(["agent_end:5"]);
 });
+
+it("whole loop: input rewritten by a tool_call handler is validated again; an invalid rewrite never runs", async () => {
+  const rewrite = defineExtension({
+    name: "rewrite",
+    setup(api) {
+      api.on("tool_call", (event) =>
+        event.toolCallId === "moved"
+          ? { input: { ...event.input, path: "elsewhere.md" } }
+          : // A buggy rewrite: drops a required field.
+            { input: { path: event.input.path } },
+      );
+    },
+  });
+  const runner = new ExtensionRunner({
+    context: () => createTestContext(dir),
+    builtinTools: [writeDefinition],
+  });
+  expect((await runner.load([rewrite])).errors).toEqual([]);
+  const faux = createFauxModel([
+    {
+      content: [
+        fauxToolCall("write", { path: "a.md", content: "moved" }, "moved"),
+        fauxToolCall("write", { path: "b.md", content: "lost" }, "broken"),
+      ],
+    },
+    "ok",
+  ]);
+  const agent = new Agent({
+    ...faux,
+    tools: runner.tools(),
+    beforeToolCall: runner.beforeToolCall,
+    afterToolCall: runner.afterToolCall,
+  });
+  await agent.prompt("write both");
+  const results = (faux.contexts[1]?.messages ?? []).filter((m) => m.role === "toolResult");
+  expect(results.map((r) => [r.toolCallId, r.isError])).toEqual([
+    ["moved", false],
+    ["broken", true],
+  ]);
+  const text = results[1]?.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  expect(text).toContain("Not run: arguments set by the beforeToolCall hook are invalid.");
+  expect(text).toContain("- content: expected string, received nothing.");
+  expect(await readFile(path.join(dir, "elsewhere.md"), "utf8")).toBe("moved");
+  expect(await stat(path.join(dir, "a.md")).catch(() => undefined)).toBeUndefined();
+  expect(await stat(path.join(dir, "b.md")).catch(() => undefined)).toBeUndefined();
+});
