@@ -7,6 +7,8 @@ import { join } from "node:path";
 import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadIgnoreFrames } from "../src/search/ignore-frames.js";
+import { isIgnored } from "../src/search/ignore-rules.js";
 import { createPortableSearch } from "../src/search/portable-search.js";
 import { makeTree, rawRg } from "./search-fixture.js";
 
@@ -210,6 +212,17 @@ describe("portable search vs ripgrep", () => {
       }
     };
     await expect(iterate()).rejects.toMatchObject({ code: "aborted" });
+  });
+
+  it("loadIgnoreFrames gives one directory the walk's verdicts", async () => {
+    const dir = join(tree.root, "src");
+    const entries = await ops.readdir(dir);
+    const frames = await loadIgnoreFrames(ops, dir, entries, undefined);
+    const kept = entries
+      .filter((entry) => !isIgnored(frames, entry.name, entry.type === "directory"))
+      .map((entry) => entry.name)
+      .sort();
+    expect(kept).toEqual([".gitignore", "deep", "main.ts", "util.ts"]);
   });
 
   it("picks up a .gitignore change on the next search", async () => {

@@ -3,7 +3,8 @@ import { isOperationError, throwIfAborted } from "@tackle/operations";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { compareCodePoints } from "./compare-paths.js";
 import { compileGlobSelector } from "./glob.js";
-import { IGNORE_FILE_NAMES, type IgnoreFrame, isIgnored, parseIgnoreFile } from "./ignore-rules.js";
+import { emptyFrame, loadAncestorFrames, readFrame } from "./ignore-frames.js";
+import { type IgnoreFrame, isIgnored } from "./ignore-rules.js";
 
 /** What the portable walk needs from an environment. */
 export type WalkOperations = Pick<Operations, "platform" | "readdir" | "readFile">;
@@ -36,8 +37,6 @@ export interface WalkedFile {
   abs: string;
 }
 
-/** Largest ignore file read; bigger ones are skipped rather than stall the walk. */
-const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 const DEFAULT_PREFETCH = 8;
 
 interface LoadedDirectory {
@@ -135,78 +134,4 @@ async function loadDirectory(
   const strip = rel === "" ? 0 : rel.length + 1;
   const frame = useIgnore ? await readFrame(ops, abs, entries, { strip, prefix: "" }, signal) : emptyFrame();
   return { entries, frame };
-}
-
-/**
- * Frames of the directories above `root`, outermost first. ripgrep reads the ignore files of
- * every parent of a search path, so a search in `src/` still honours the repository's root
- * `.gitignore`.
- */
-async function loadAncestorFrames(
-  ops: WalkOperations,
-  root: string,
-  signal: AbortSignal | undefined,
-): Promise<IgnoreFrame[]> {
-  const flavor = pathSyntax(ops.platform);
-  const frames: IgnoreFrame[] = [];
-  let below = "";
-  let current = root;
-  for (;;) {
-    const parent = flavor.dirname(current);
-    if (parent === current) break;
-    below = below === "" ? flavor.basename(current) : `${flavor.basename(current)}/${below}`;
-    current = parent;
-    let entries: DirEntry[];
-    try {
-      entries = await ops.readdir(current, { signal });
-    } catch (error) {
-      if (isOperationError(error, "aborted")) throw error;
-      continue;
-    }
-    frames.unshift(await readFrame(ops, current, entries, { strip: 0, prefix: `${below}/` }, signal));
-  }
-  return frames;
-}
-
-async function readFrame(
-  ops: WalkOperations,
-  dir: string,
-  entries: readonly DirEntry[],
-  position: { strip: number; prefix: string },
-  signal: AbortSignal | undefined,
-): Promise<IgnoreFrame> {
-  const flavor = pathSyntax(ops.platform);
-  const frame: IgnoreFrame = { ...emptyFrame(), ...position };
-  for (const entry of entries) {
-    if (entry.name === ".git") {
-      frame.hasGit = true;
-      if (entry.type === "directory") {
-        frame.gitExclude = await readIgnoreFile(ops, flavor.join(dir, ".git", "info", "exclude"), signal);
-      }
-      continue;
-    }
-    if (entry.type === "directory") continue;
-    const index = (IGNORE_FILE_NAMES as readonly string[]).indexOf(entry.name);
-    if (index < 0) continue;
-    const rules = await readIgnoreFile(ops, flavor.join(dir, entry.name), signal);
-    if (entry.name === ".rgignore") frame.rgignore = rules;
-    else if (entry.name === ".ignore") frame.dotignore = rules;
-    else frame.gitignore = rules;
-  }
-  return frame;
-}
-
-async function readIgnoreFile(ops: WalkOperations, path: string, signal: AbortSignal | undefined) {
-  try {
-    const bytes = await ops.readFile(path, { signal, maxBytes: MAX_IGNORE_FILE_BYTES });
-    return parseIgnoreFile(new TextDecoder().decode(bytes));
-  } catch (error) {
-    if (isOperationError(error, "aborted")) throw error;
-    // Missing, unreadable, too large or a dangling link: ripgrep skips it too.
-    return undefined;
-  }
-}
-
-function emptyFrame(): IgnoreFrame {
-  return { hasGit: false, strip: 0, prefix: "" };
 }

@@ -2,20 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { createFindToolDefinition } from "../tools/find.js";
 import { type ToolsConformanceEnv, textOf } from "./env.js";
-import { portableContext, SEARCH_FIXTURE } from "./grep.js";
+import { portableContext, searchFixtureOnce } from "./grep.js";
 
 /** The find tool's behaviour list. */
 export function defineFindConformance(getEnv: () => ToolsConformanceEnv): void {
   const find = createFindToolDefinition();
-  let tree: string | undefined;
-  const setup = async (env: ToolsConformanceEnv): Promise<string> => {
-    if (tree === undefined) {
-      const dir = await env.freshDir("find");
-      await env.fixture(dir, SEARCH_FIXTURE);
-      tree = dir.slice(env.root.length + 1).replaceAll("\\", "/");
-    }
-    return tree;
-  };
+  const setup = searchFixtureOnce("find");
 
   describe("find", () => {
     it("lists files by a name glob at any depth, sorted, relative POSIX paths", async () => {

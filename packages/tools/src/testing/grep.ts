@@ -58,19 +58,26 @@ export function portableContext(ctx: ExtensionContext): ExtensionContext {
   return { ...ctx, operations: withoutNativeSearch(ctx.operations) };
 }
 
-/** The grep tool's behaviour list. */
-export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
-  const grep = createGrepToolDefinition();
+/**
+ * Returns a function that creates {@link SEARCH_FIXTURE} under a fresh directory on first use
+ * (once per section) and gives its path relative to the suite root, POSIX separators.
+ */
+export function searchFixtureOnce(name: string): (env: ToolsConformanceEnv) => Promise<string> {
   let tree: string | undefined;
-  /** The fixture tree, created once per suite run; returns its path relative to the root. */
-  const setup = async (env: ToolsConformanceEnv): Promise<string> => {
+  return async (env) => {
     if (tree === undefined) {
-      const dir = await env.freshDir("grep");
+      const dir = await env.freshDir(name);
       await env.fixture(dir, SEARCH_FIXTURE);
       tree = dir.slice(env.root.length + 1).replaceAll("\\", "/");
     }
     return tree;
   };
+}
+
+/** The grep tool's behaviour list. */
+export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
+  const grep = createGrepToolDefinition();
+  const setup = searchFixtureOnce("grep");
 
   describe("grep", () => {
     it("answers `path:line: text` sorted by path and line, relative POSIX paths", async () => {
