@@ -101,7 +101,22 @@ export class ContainerFiles {
       );
     }
     throwIfAborted(options.signal, "openRead");
-    const process = await this.client.start(["sh", "-c", fileScript("read"), "sh", path, "", String(start)], {
+    const args = [path, "", String(start)];
+    if (this.shells) {
+      let status: number;
+      try {
+        status = yield* this.shells.stream(this.residentScript("read", args), {
+          operation: "openRead",
+          path,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } catch (error) {
+        return await this.client.explain(error, "openRead", path);
+      }
+      this.check(status, "openRead", path);
+      return;
+    }
+    const process = await this.client.start(["sh", "-c", fileScript("read"), "sh", ...args], {
       operation: "openRead",
       path,
     });
@@ -178,7 +193,7 @@ export class ContainerFiles {
     const signal = options?.signal ? { signal: options.signal } : {};
     const result = this.shells
       ? await this.shells
-          .run(`set -- ${args.map(shellQuote).join(" ")}\n${fileScript(name)}`, {
+          .run(this.residentScript(name, args), {
             operation,
             path,
             ...signal,
@@ -193,6 +208,11 @@ export class ContainerFiles {
         });
     this.check(result.exitCode, operation, path, result.stderr);
     return result.stdout;
+  }
+
+  /** A file script with its arguments quoted into a `set --` line, for a resident shell. */
+  private residentScript(name: FileScript, args: string[]): string {
+    return `set -- ${args.map(shellQuote).join(" ")}\n${fileScript(name)}`;
   }
 
   private check(exitCode: number | undefined, operation: string, path: string, stderr?: Buffer): void {

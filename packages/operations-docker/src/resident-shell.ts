@@ -36,7 +36,12 @@ interface Pending {
   resolve(result: ProcessResult): void;
   reject(error: unknown): void;
   chunks: Buffer[];
+  /** Streaming request: output goes here as it arrives instead of into `chunks`. */
+  onChunk: ((chunk: Buffer) => void) | undefined;
 }
+
+/** Streamed output not yet taken by the consumer above which the shell's socket is not read. */
+const HIGH_WATER_BYTES = 1 << 20;
 
 /**
  * One long-lived `sh` in the container that runs short scripts on request, so a file call costs
@@ -48,6 +53,9 @@ class ResidentShell {
   private pending: Pending | undefined;
   /** Bytes seen after the last complete response that may hold the start of a marker. */
   private window: Buffer = Buffer.alloc(0);
+  /** Streamed bytes handed out and not yet consumed, and who waits for them to drain. */
+  private queued = 0;
+  private readonly drained: (() => void)[] = [];
   dead = false;
 
   private constructor(
@@ -80,8 +88,16 @@ class ResidentShell {
     return new ResidentShell(process, process.input, boundary);
   }
 
-  /** Runs `script` with `data` on its stdin; resolves with its stdout and exit status. */
-  request(script: string, data: Uint8Array | undefined): Promise<ProcessResult> {
+  /**
+   * Runs `script` with `data` on its stdin; resolves with its stdout and exit status. With
+   * `onChunk`, stdout goes there as it arrives (and is not in the result); the caller reports
+   * what it took with {@link consumed} so a slow consumer pauses the socket.
+   */
+  request(
+    script: string,
+    data: Uint8Array | undefined,
+    onChunk?: (chunk: Buffer) => void,
+  ): Promise<ProcessResult> {
     if (this.dead || this.pending) return Promise.reject(new Error("resident shell not available"));
     return new Promise<ProcessResult>((resolve, reject) => {
       this.hold(true);
@@ -95,6 +111,7 @@ class ResidentShell {
           reject(error);
         },
         chunks: [],
+        onChunk,
       };
       const text = Buffer.from(script, "utf8");
       const size = data?.length ?? 0;
@@ -104,11 +121,18 @@ class ResidentShell {
     });
   }
 
+  /** Streamed bytes the consumer has taken: reading resumes below the high-water mark. */
+  consumed(bytes: number): void {
+    this.queued -= bytes;
+    if (this.queued <= HIGH_WATER_BYTES) for (const wake of this.drained.splice(0)) wake();
+  }
+
   /** Ends the shell: it exits at its next `read`. A request in flight is rejected by the caller. */
   close(): void {
     this.dead = true;
     this.input.end();
     this.process.detach();
+    for (const wake of this.drained.splice(0)) wake();
   }
 
   /** Waits (bounded) until the shell's process ended, e.g. after an aborted write. */
@@ -124,6 +148,9 @@ class ResidentShell {
     try {
       for await (const frame of this.process.frames) {
         if (frame.stream === "stdout") this.accept(Buffer.from(frame.bytes));
+        while (this.queued > HIGH_WATER_BYTES && !this.dead) {
+          await new Promise<void>((resolve) => this.drained.push(resolve));
+        }
       }
     } catch (error) {
       failure = error;
@@ -144,13 +171,13 @@ class ResidentShell {
       if (at === -1 || newline === -1) {
         // Keep a tail that may be the start of a marker; the rest is output.
         const keep = at !== -1 ? buffer.length - at : Math.min(buffer.length, this.marker.length + 8);
-        if (pending) pending.chunks.push(buffer.subarray(0, buffer.length - keep));
+        if (pending) this.output(pending, buffer.subarray(0, buffer.length - keep));
         this.window = Buffer.from(buffer.subarray(buffer.length - keep));
         return;
       }
       const status = Number(buffer.subarray(at + this.marker.length, newline).toString("latin1"));
       if (pending) {
-        pending.chunks.push(buffer.subarray(0, at));
+        this.output(pending, buffer.subarray(0, at));
         this.pending = undefined;
         pending.resolve({ exitCode: status, stdout: Buffer.concat(pending.chunks), stderr: Buffer.alloc(0) });
       }
@@ -158,6 +185,17 @@ class ResidentShell {
       this.window = Buffer.alloc(0);
       if (buffer.length === 0) return;
     }
+  }
+
+  private output(pending: Pending, bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    if (!pending.onChunk) {
+      pending.chunks.push(bytes);
+      return;
+    }
+    // Copied: the window buffer behind `bytes` is reused.
+    this.queued += bytes.length;
+    pending.onChunk(Buffer.from(bytes));
   }
 }
 
@@ -211,6 +249,68 @@ export class ResidentShellPool {
       throw error;
     } finally {
       if (onAbort) signal?.removeEventListener("abort", onAbort);
+      this.release(shell);
+    }
+  }
+
+  /**
+   * Runs `script` and yields its stdout as it arrives, with constant memory: the shell's socket
+   * is not read while the consumer holds more than the high-water mark. Returns the exit status.
+   * Leaving early (break, abort) retires the shell: the rest of the output is not drained.
+   */
+  async *stream(
+    script: string,
+    options: { signal?: AbortSignal; operation: string; path?: string },
+  ): AsyncGenerator<Uint8Array, number> {
+    const shell = await this.acquire(options.operation, options.path);
+    const { signal } = options;
+    const queue: Buffer[] = [];
+    let wake: (() => void) | undefined;
+    let outcome: { status: number } | { error: unknown } | undefined;
+    const onAbort = () => wake?.();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    shell
+      .request(script, undefined, (chunk) => {
+        queue.push(chunk);
+        wake?.();
+      })
+      .then(
+        (result) => {
+          outcome = { status: result.exitCode ?? 1 };
+        },
+        (error: unknown) => {
+          outcome = { error };
+        },
+      )
+      .finally(() => wake?.());
+    let finished = false;
+    try {
+      for (;;) {
+        if (signal?.aborted) {
+          throw new OperationError("aborted", `${options.operation} aborted`, {
+            operation: options.operation,
+            cause: signal.reason,
+            ...(options.path ? { path: options.path } : {}),
+          });
+        }
+        const chunk = queue.shift();
+        if (chunk) {
+          shell.consumed(chunk.length);
+          yield chunk;
+          continue;
+        }
+        if (outcome) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+      if ("error" in outcome) throw outcome.error;
+      finished = true;
+      return outcome.status;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      if (!finished) shell.close();
       this.release(shell);
     }
   }

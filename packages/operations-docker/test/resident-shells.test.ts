@@ -83,6 +83,25 @@ describe("resident shells", () => {
     expect(after).toBe(before - 1);
   });
 
+  it("openRead streams through a resident shell; leaving early retires it and later calls work", async () => {
+    const ops = await startTestContainer();
+    sessions.push(ops);
+    const size = 8 * 1024 * 1024;
+    const data = new Uint8Array(size).map((_, i) => i % 251);
+    await ops.writeFile("/tmp/stream.bin", data);
+    let first: Uint8Array | undefined;
+    for await (const chunk of ops.openRead("/tmp/stream.bin", { start: 1000 })) {
+      first = chunk;
+      break;
+    }
+    expect(first && first.length > 0 && first.length < size).toBe(true);
+    expect([...(first ?? []).subarray(0, 4)]).toEqual([...data.subarray(1000, 1004)]);
+    let total = 0;
+    for await (const chunk of ops.openRead("/tmp/stream.bin")) total += chunk.length;
+    expect(total).toBe(size);
+    expect(decoder.decode(await ops.readFile("/etc/group")).startsWith("root:")).toBe(true);
+  });
+
   it("with residentShells false every call is its own exec and nothing stays running", async () => {
     const ops = await startTestContainer({ residentShells: false });
     sessions.push(ops);
