@@ -6,6 +6,7 @@
  * ```
  */
 import { afterAll, beforeAll, describe } from "vitest";
+import { defineBashConformance } from "./bash.js";
 import { defineEditConformance } from "./edit.js";
 import {
   createConformanceEnv,
@@ -19,6 +20,7 @@ import { defineLsConformance } from "./ls.js";
 import { defineReadConformance } from "./read.js";
 import { defineWriteConformance } from "./write.js";
 
+export { defineBashConformance } from "./bash.js";
 export { defineEditConformance } from "./edit.js";
 export type { FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
 export { createConformanceEnv, disposeConformanceEnv, textOf } from "./env.js";
@@ -62,5 +64,6 @@ export function describeToolsConformance(
     defineGrepConformance(getEnv);
     defineFindConformance(getEnv);
     defineLsConformance(getEnv);
+    defineBashConformance(getEnv);
   });
 }
