@@ -6,7 +6,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isToolError } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
-import type { GrepEvent, GrepRequest, Operations } from "@tackle/operations";
+import { type GrepEvent, type GrepRequest, OperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/defaults.js";
@@ -260,6 +260,26 @@ describe("grep", () => {
       const params = { pattern: "needle", limit: 4, offset, context: 1 };
       expect((await run(params, ctx)).text).toBe((await run(params, portable)).text);
     }
+  });
+
+  it("hands over to the portable walk when the native search says not_supported", async () => {
+    const unsupported: Operations = {
+      ...portableOps,
+      search: {
+        // biome-ignore lint/correctness/useYield: fails before any result, as an adapter without rg does.
+        async *grep() {
+          throw new OperationError("not_supported", "no rg here");
+        },
+        // biome-ignore lint/correctness/useYield: same.
+        async *files() {
+          throw new OperationError("not_supported", "no rg here");
+        },
+      },
+    };
+    const ctx = makeContext(unsupported, tree.root);
+    expect((await run({ pattern: "needle", path: "src" }, ctx)).text).toBe(
+      (await run({ pattern: "needle", path: "src" }, portable)).text,
+    );
   });
 
   it("refuses an invalid regex with invalid_arguments, the engine's message and the literal hint", async () => {
