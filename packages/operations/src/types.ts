@@ -291,42 +291,33 @@ export interface Operations {
   dispose?(): Promise<void>;
 }
 
-/** What each tool needs from `Operations`: a host may hand a partial adapter to one tool. */
-export type ReadOperations = Pick<
-  Operations,
-  "id" | "platform" | "stat" | "realpath" | "readFile" | "openRead" | "readdir"
->;
-export type WriteOperations = Pick<
-  Operations,
-  "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile" | "mkdir"
->;
-export type EditOperations = Pick<
-  Operations,
-  "id" | "platform" | "stat" | "lstat" | "realpath" | "readFile" | "writeFile"
->;
-export type LsOperations = Pick<
-  Operations,
-  "id" | "platform" | "stat" | "lstat" | "realpath" | "readdir" | "readlink" | "readFile"
->;
-export type FindOperations = Pick<
-  Operations,
-  "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "search"
->;
+/**
+ * What every tool's path policy calls: `realpath` to resolve a path, `lstat` + `readlink` to
+ * follow a link that does not resolve (a dangling link to a new file).
+ */
+type PathPolicyCalls = "id" | "platform" | "stat" | "realpath" | "lstat" | "readlink";
+
+/**
+ * What each tool needs from `Operations`, path policy included: a host may hand a partial
+ * adapter to one tool. The read tool: `stat`, `openRead` (text), `readFile` (images),
+ * `readdir` (near-miss names).
+ */
+export type ReadOperations = Pick<Operations, PathPolicyCalls | "readFile" | "openRead" | "readdir">;
+/** The write tool: `readFile` (style and staleness of an existing file), `mkdir`, `writeFile`. */
+export type WriteOperations = Pick<Operations, PathPolicyCalls | "readFile" | "writeFile" | "mkdir">;
+/** The edit tool: reads the file and writes it back atomically. */
+export type EditOperations = Pick<Operations, PathPolicyCalls | "readFile" | "writeFile">;
+/** The ls tool: `readdir`, `lstat` (sizes), `readlink` (link targets), `readFile` (ignore files). */
+export type LsOperations = Pick<Operations, PathPolicyCalls | "readdir" | "readFile">;
+/** The find tool: native `search` when offered, else a walk with `readdir` and ignore files. */
+export type FindOperations = Pick<Operations, PathPolicyCalls | "readdir" | "readFile" | "search">;
+/** The grep tool: native `search` when offered, else a walk that streams files with `openRead`. */
 export type GrepOperations = Pick<
   Operations,
-  "id" | "platform" | "stat" | "realpath" | "readdir" | "readFile" | "openRead" | "search"
+  PathPolicyCalls | "readdir" | "readFile" | "openRead" | "search"
 >;
+/** The bash and powershell tools: `exec`, plus the files of output artifacts and job metadata. */
 export type ShellOperations = Pick<
   Operations,
-  | "id"
-  | "platform"
-  | "stat"
-  | "realpath"
-  | "exec"
-  | "readFile"
-  | "openRead"
-  | "mkdir"
-  | "writeFile"
-  | "remove"
-  | "chmod"
+  PathPolicyCalls | "exec" | "readFile" | "openRead" | "mkdir" | "writeFile" | "remove" | "chmod"
 >;
