@@ -139,7 +139,11 @@ export async function* openRead(
   try {
     for (;;) {
       while (pending.length < READ_AHEAD) {
-        pending.push(readAt(sftp, handle, requested, READ_SIZE));
+        const request = readAt(sftp, handle, requested, READ_SIZE);
+        // Marked handled now: while the consumer holds a chunk, the generator is suspended and a
+        // dropped connection rejects these read-aheads with nobody awaiting them yet.
+        request.catch(() => {});
+        pending.push(request);
         requested += READ_SIZE;
       }
       let part: Buffer;
@@ -157,13 +161,11 @@ export async function* openRead(
       yield new Uint8Array(part.buffer, part.byteOffset, part.length);
       if (part.length < READ_SIZE) {
         // A short read is the end of the file unless it is still growing; one more round decides.
-        for (const late of pending) late.catch(() => {});
         pending.length = 0;
         requested = position;
       }
     }
   } finally {
-    for (const late of pending) late.catch(() => {});
     if (!session.isLost) closeQuietly(sftp, handle);
   }
 }

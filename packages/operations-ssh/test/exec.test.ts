@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { isOperationError } from "@tackle/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSshOperations, type SshOperations } from "../src/index.js";
@@ -32,6 +33,14 @@ async function codeOf(action: Promise<unknown>): Promise<string | undefined> {
     return isOperationError(error) ? error.code : `untyped: ${String(error)}`;
   }
 }
+
+describe("connect", () => {
+  it("learns the remote home directory", async () => {
+    await ops.connect();
+    expect(ops.homeDir).toBe(userInfo().homedir);
+    expect(ops.id).toBe(`ssh://${server.username}@127.0.0.1:${server.port}`);
+  });
+});
 
 describe("exec over ssh", () => {
   it("runs the command as its own process group leader and reports that group", async () => {

@@ -1,3 +1,5 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -104,7 +106,6 @@ describe("host key verification", () => {
 
   it("matches hashed known_hosts entries", async () => {
     const server = await serve();
-    const { execFileSync } = await import("node:child_process");
     execFileSync("ssh-keygen", ["-H", "-f", server.knownHostsPath], { stdio: "ignore" });
     expect((await adapter(server).stat("/")).type).toBe("directory");
   });
@@ -116,6 +117,26 @@ describe("authentication", () => {
     const error = await rejection(adapter(server, { privateKey: server.unauthorizedKey }).stat("/"));
     expect(isSshConnectionError(error, "auth_failed")).toBe(true);
     expect(isOperationError(error, "permission_denied")).toBe(true);
+  });
+
+  it("authenticates through an ssh-agent (socket path)", async () => {
+    const server = await serve();
+    const socket = join(server.dir, "agent.sock");
+    // A private agent, in the foreground so it is ours to end by pid.
+    const agent = spawn("ssh-agent", ["-D", "-a", socket], { stdio: "ignore" });
+    try {
+      await eventually(
+        async () => existsSync(socket),
+        (ready) => ready,
+      );
+      execFileSync("ssh-add", ["-q", server.privateKeyPath], {
+        env: { ...process.env, SSH_AUTH_SOCK: socket },
+      });
+      const ops = adapter(server, { privateKey: undefined, agent: socket });
+      expect((await ops.stat("/")).type).toBe("directory");
+    } finally {
+      agent.kill("SIGTERM");
+    }
   });
 
   it("nothing listening is connect_failed with code connection_lost", async () => {
