@@ -1,6 +1,7 @@
 /**
- * The grep and find sections of the tools conformance suite on this machine, with the native
- * search (bundled ripgrep) and without it (portable walk only).
+ * The grep and find sections of the tools conformance suite on this machine without a native
+ * search, so every call takes the portable walk (test/conformance-local.test.ts runs the whole
+ * suite, these sections included, with the bundled ripgrep).
  */
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe } from "vitest";
@@ -9,24 +10,19 @@ import { createConformanceEnv, disposeConformanceEnv, type ToolsConformanceEnv }
 import { defineFindConformance } from "../src/testing/find.js";
 import { defineGrepConformance } from "../src/testing/grep.js";
 
-for (const [name, rgPath] of [
-  ["native", undefined],
-  ["portable", false],
-] as const) {
-  describe(`search conformance: local, ${name}`, () => {
-    const operations = createLocalOperations(rgPath === false ? { rgPath } : {});
-    let env: ToolsConformanceEnv | undefined;
-    const getEnv = () => {
-      if (!env) throw new Error("environment not set up");
-      return env;
-    };
-    beforeAll(async () => {
-      env = await createConformanceEnv((cwd) => createToolContext({ cwd, operations }), "/tmp");
-    });
-    afterAll(async () => {
-      if (env) await disposeConformanceEnv(env);
-    });
-    defineGrepConformance(getEnv);
-    defineFindConformance(getEnv);
+describe("search conformance: local, portable walk only", () => {
+  const operations = createLocalOperations({ rgPath: false });
+  let env: ToolsConformanceEnv | undefined;
+  const getEnv = () => {
+    if (!env) throw new Error("environment not set up");
+    return env;
+  };
+  beforeAll(async () => {
+    env = await createConformanceEnv((cwd) => createToolContext({ cwd, operations }), "/tmp");
   });
-}
+  afterAll(async () => {
+    if (env) await disposeConformanceEnv(env);
+  });
+  defineGrepConformance(getEnv);
+  defineFindConformance(getEnv);
+});
