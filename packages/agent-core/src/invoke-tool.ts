@@ -146,7 +146,10 @@ export function toolFailureOutcome(toolName: string, error: unknown, signal?: Ab
   if (isToolError(error)) return errorOutcome(error.code, error.message, error.details);
   if (signal?.aborted) return abortedOutcome(toolName);
   const reason = error instanceof Error ? error.message : String(error);
-  return errorOutcome("execution_failed", `Tool ${toolName} failed: ${reason}`);
+  return errorOutcome(
+    "execution_failed",
+    `Tool ${toolName} failed: ${reason.replace(/[.\s]+$/, "")}. Check the arguments, or try another way.`,
+  );
 }
 
 /** An error outcome with a code and a model-facing message. */
@@ -160,7 +163,10 @@ export function errorOutcome(code: ToolErrorCode, message: string, details: unkn
 }
 
 function abortedOutcome(toolName: string): ToolOutcome {
-  return errorOutcome("aborted", `Tool ${toolName} was aborted before it finished.`);
+  return errorOutcome(
+    "aborted",
+    `Tool ${toolName} was aborted before it finished. Check its effects before calling it again.`,
+  );
 }
 
 interface Checker {

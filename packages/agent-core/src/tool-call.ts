@@ -29,7 +29,10 @@ export interface FinishedCall {
 
 /** Outcome of a call the run never reached because it was aborted. */
 export function abortedBeforeStart(): ToolOutcome {
-  return errorOutcome("aborted", "Not run: the run was aborted before this call started.");
+  return errorOutcome(
+    "aborted",
+    "Not run: the run was aborted before this call started. Call it again if it is still needed.",
+  );
 }
 
 /**
@@ -81,7 +84,8 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
   if (decision?.block === true) {
     const outcome = errorOutcome(
       "blocked",
-      decision.reason ?? `Not run: ${call.name} was blocked by the host.`,
+      decision.reason ??
+        `Not run: ${call.name} was blocked by the host. Do not retry the same call; ask the user how to proceed.`,
     );
     if (decision.terminate === true) outcome.terminate = true;
     return finished(outcome);
@@ -168,7 +172,10 @@ function afterHookCutOff(): ToolOutcome {
 
 function unknownTool(name: string, tools: AnyAgentTool[]): ToolOutcome {
   const names = tools.map((tool) => tool.name).join(", ");
-  return errorOutcome("tool_not_found", `Unknown tool ${name}. Available tools: ${names || "none"}.`);
+  return errorOutcome(
+    "tool_not_found",
+    `Unknown tool ${name}. Available tools: ${names || "none"}. Call one of them by its exact name.`,
+  );
 }
 
 function reasonOf(error: unknown): string {

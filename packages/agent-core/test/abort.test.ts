@@ -130,7 +130,7 @@ describe("abort: the run stops waiting for what ignores the signal", () => {
     const { result } = await collect(stream);
     expect(log).toEqual([]);
     expect(textOf(result.at(-1) as ToolResultMessage)).toBe(
-      "Not run: the run was aborted before this call started.",
+      "Not run: the run was aborted before this call started. Call it again if it is still needed.",
     );
   });
 

@@ -162,7 +162,9 @@ describe("invokeTool: error mapping", () => {
     const outcome = await invokeTool(tool, { path: "a.ts" });
     expect(outcome.isError).toBe(true);
     expect(outcome.errorCode).toBe("execution_failed");
-    expect(outcome.content).toEqual([{ type: "text", text: "Tool read failed: boom" }]);
+    expect(outcome.content).toEqual([
+      { type: "text", text: "Tool read failed: boom. Check the arguments, or try another way." },
+    ]);
   });
 
   it("maps a failure after abort to an aborted outcome, and does not start a tool when already aborted", async () => {

@@ -223,7 +223,12 @@ describe("agentLoop: parallel and sequential batches", () => {
     const { result } = await run([{ content: [fauxToolCall("nope", {})] }, "ok"], [echoTool()]).done;
     expect(resultsOf(result)[0]).toMatchObject({
       isError: true,
-      content: [{ type: "text", text: "Unknown tool nope. Available tools: echo." }],
+      content: [
+        {
+          type: "text",
+          text: "Unknown tool nope. Available tools: echo. Call one of them by its exact name.",
+        },
+      ],
     });
   });
 });
@@ -250,7 +255,10 @@ describe("agentLoop: abort", () => {
       ["w", true],
     ]);
     expect(results[1]?.content).toEqual([
-      { type: "text", text: "Tool wait was aborted before it finished." },
+      {
+        type: "text",
+        text: "Tool wait was aborted before it finished. Check its effects before calling it again.",
+      },
     ]);
     expect(events.at(-1)?.type).toBe("agent_end");
     expect(result.filter((m) => m.role === "assistant")).toHaveLength(1);
@@ -287,7 +295,10 @@ describe("agentLoop: abort", () => {
     expect(results.map((r) => r.isError)).toEqual([false, true, true]);
     for (const unreached of results.slice(1)) {
       expect(unreached.content).toEqual([
-        { type: "text", text: "Not run: the run was aborted before this call started." },
+        {
+          type: "text",
+          text: "Not run: the run was aborted before this call started. Call it again if it is still needed.",
+        },
       ]);
     }
     // The hooks got the run's signal: abort reaches them too.
@@ -310,7 +321,12 @@ describe("agentLoop: abort", () => {
     ).done;
     expect(resultsOf(result)[0]).toMatchObject({
       isError: true,
-      content: [{ type: "text", text: "Tool wait was aborted before it finished." }],
+      content: [
+        {
+          type: "text",
+          text: "Tool wait was aborted before it finished. Check its effects before calling it again.",
+        },
+      ],
     });
 
     const second = new AbortController();

@@ -36,7 +36,12 @@ export async function runToolCallChain(
       };
     }
     if (decision?.block === true) {
-      return { block: true, reason: decision.reason ?? `Blocked by the ${extension} extension.` };
+      return {
+        block: true,
+        reason:
+          decision.reason ??
+          `Blocked by the ${extension} extension. Do not retry the same call; ask the user how to proceed.`,
+      };
     }
     if (decision?.input !== undefined) {
       input = decision.input;

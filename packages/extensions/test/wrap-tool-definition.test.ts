@@ -82,7 +82,9 @@ describe("wrapToolDefinition", () => {
     });
     const outcome = await invokeTool(tool, { path: "note.txt" });
     expect(outcome.isError).toBe(true);
-    expect(outcome.content).toEqual([{ type: "text", text: "Tool cat failed: no environment" }]);
+    expect(outcome.content).toEqual([
+      { type: "text", text: "Tool cat failed: no environment. Check the arguments, or try another way." },
+    ]);
   });
 
   it("fails a call whose context went stale, with code stale_context", async () => {
