@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, copyFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ExecResult } from "@tackle/operations";
@@ -13,12 +14,32 @@ import { isAlive, tempDir } from "./helpers.js";
  * not signal (EPERM), as after `sudo`. To build one without sudo: the adapter runs as `nobody`
  * (a child process on the built dist), and the command starts a setuid-root copy of `setpriv`
  * that makes itself fully root (real uid too) and runs `sleep`. That sleep stays in the
- * command's process group, and `nobody` may not signal it.
+ * command's process group, and `nobody` may not signal it. Skipped unless the suite runs as root
+ * on a temp directory whose mount honours setuid bits.
  */
 const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const NOBODY = 65_534;
 const SETPRIV = "/usr/bin/setpriv";
-const canBuild = process.getuid?.() === 0 && existsSync(SETPRIV);
+
+/** True when setuid bits take effect below `dir` (its mount has no `nosuid`), from /proc/self/mountinfo. */
+function suidAllowed(dir: string): boolean {
+  let best: { point: string; options: string } | undefined;
+  for (const line of readFileSync("/proc/self/mountinfo", "utf8").split("\n")) {
+    const fields = line.split(" ");
+    const point = fields[4]?.replace(/\\040/g, " ");
+    const options = fields[5];
+    if (point === undefined || options === undefined) continue;
+    const inside = point === "/" || dir === point || dir.startsWith(`${point}/`);
+    if (inside && (best === undefined || point.length > best.point.length)) best = { point, options };
+  }
+  return best !== undefined && !best.options.split(",").includes("nosuid");
+}
+
+const canBuild =
+  process.getuid?.() === 0 &&
+  existsSync(SETPRIV) &&
+  existsSync("/proc/self/mountinfo") &&
+  suidAllowed(tmpdir());
 
 const probe = `
 const { createLocalOperations } = await import(process.argv[1]);
