@@ -16,7 +16,8 @@ import { shellText } from "./shell-text.js";
  *   command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
  *   redirection when not, so nothing is streamed back);
- * - ends with `\0tackle:end:<n>\n` on stderr (n: bytes appended to OUTPUT when not streaming):
+ * - ends with `\0tackle:end:<token>:<n>\n` on stderr (token: the random end of CTL's name; n:
+ *   bytes appended to OUTPUT when not streaming):
  *   a wrapper that ends without it was killed, i.e. the container went down under it.
  */
 export const WRAPPER_SCRIPT = shellText`
@@ -59,7 +60,7 @@ else
   reap
 fi
 rm -rf "$_ctl"
-printf '\0tackle:end:%s\n' "$_count" >&2
+printf '\0tackle:end:%s:%s\n' "\${_ctl##*-}" "$_count" >&2
 exit "$_st"
 `;
 

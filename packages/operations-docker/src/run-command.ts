@@ -10,15 +10,14 @@ import {
 } from "@tackle/operations";
 import type { ContainerClient } from "./container-client.js";
 import { STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
+import { WrapperOutput } from "./wrapper-output.js";
 
 /** Milliseconds between SIGTERM and SIGKILL when the caller gives none (DESIGN section 8). */
 export const DEFAULT_KILL_GRACE_MS = 2000;
 /** How long the exec stream may stay open after the stop script confirmed the group gone. */
 const STREAM_DRAIN_MS = 3000;
 
-const MARKER_PREFIX = "\0tackle:";
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const END_MARKER = Buffer.from("\0tackle:end:", "latin1");
 const SETUP_CODES = new Set<OperationErrorCode>([
   "not_found",
   "not_directory",
@@ -47,24 +46,9 @@ export async function runCommand(
   throwIfAborted(options.signal, "exec");
   const startedAt = Date.now();
   const { client } = context;
-  const control = `${context.tempDir}/.tackle-exec-${randomBytes(8).toString("hex")}`;
-  const env: string[] = [];
-  const unset: string[] = [];
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (key.length === 0 || key.includes("=") || key.includes("\0")) {
-      throw new OperationError(
-        "invalid_argument",
-        `exec: invalid environment variable name: ${JSON.stringify(key)}`,
-        {
-          operation: "exec",
-        },
-      );
-    }
-    // sh can only unset a name that is a shell identifier; any other name cannot be set by it either.
-    if (value === undefined) {
-      if (SHELL_NAME.test(key)) unset.push(key);
-    } else env.push(`${key}=${value}`);
-  }
+  const token = randomBytes(8).toString("hex");
+  const control = `${context.tempDir}/.tackle-exec-${token}`;
+  const { env, unset } = splitEnv(options.env);
   const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
   const process = await client.start(
     [
@@ -82,31 +66,20 @@ export async function runCommand(
     ],
     { env, operation: "exec", path: options.cwd },
   );
-
-  let seq = 0;
-  let stdoutBytes = 0;
-  let stderrBytes = 0;
-  let marker = "";
-  let markerDone = false;
-  let setupError: OperationErrorCode | undefined;
-  let started!: () => void;
-  const startedSignal = new Promise<void>((resolve) => {
-    started = resolve;
-  });
+  const output = new WrapperOutput(token, options.onChunk);
 
   let stopReason: "timed-out" | "cancelled" | undefined;
   let stopping: Promise<ExecCleanup> | undefined;
   const stop = (reason: "timed-out" | "cancelled") => {
     if (stopReason) return;
     stopReason = reason;
-    stopping = startedSignal.then(() =>
-      stopGroup(context, control, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS).then((cleanup) => {
-        // The group is gone: the wrapper exits within its idle grace. If the engine still holds
-        // the stream open (a wedged container), stop waiting for it.
-        setTimeout(() => process.detach(), STREAM_DRAIN_MS).unref();
-        return cleanup;
-      }),
-    );
+    stopping = output.started.then(async () => {
+      const cleanup = await stopGroup(context, control, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+      // The group is gone: the wrapper exits within its idle grace. If the engine still holds
+      // the stream open (a wedged container), stop waiting for it.
+      setTimeout(() => process.detach(), STREAM_DRAIN_MS).unref();
+      return cleanup;
+    });
   };
   const timer =
     options.timeoutMs !== undefined
@@ -115,53 +88,20 @@ export async function runCommand(
   const onAbort = () => stop("cancelled");
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
-  let ended: string | undefined;
-  const deliver = (stream: "stdout" | "stderr", bytes: Uint8Array) => {
-    if (stream === "stderr" && ended === undefined) {
-      // The wrapper's end marker is the last thing it writes: cut it off the command's stderr.
-      const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(END_MARKER);
-      if (at !== -1) {
-        const rest = Buffer.from(bytes.subarray(at + END_MARKER.length)).toString("latin1");
-        ended = rest.slice(0, Math.max(0, rest.indexOf("\n")));
-        bytes = bytes.subarray(0, at);
-      }
-    }
-    if (bytes.length === 0) return;
-    if (stream === "stdout") stdoutBytes += bytes.length;
-    else stderrBytes += bytes.length;
-    options.onChunk?.({ seq: seq++, stream, bytes });
-  };
-
   let streamError: unknown;
   try {
-    for await (const frame of process.frames) {
-      if (frame.stream === "stdout" || markerDone) {
-        deliver(frame.stream, frame.bytes);
-        continue;
-      }
-      // The wrapper's marker line is always the first stderr bytes; strip it, then pass the rest.
-      const text = Buffer.from(frame.bytes).toString("latin1");
-      const newline = text.indexOf("\n");
-      marker += newline === -1 ? text : text.slice(0, newline);
-      if (newline === -1) continue;
-      markerDone = true;
-      const status = marker.startsWith(MARKER_PREFIX) ? marker.slice(MARKER_PREFIX.length) : "";
-      if (status.startsWith("err:")) setupError = status.slice(4) as OperationErrorCode;
-      else started();
-      deliver("stderr", frame.bytes.subarray(newline + 1));
-    }
+    for await (const frame of process.frames) output.accept(frame);
   } catch (error) {
     // The engine dropped the stream (engine gone, or detached after a stop): judged below.
     streamError = error;
   } finally {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
+    output.finish();
   }
-  // Never started: nothing to stop; a pending stop must not wait for a start that will not come.
-  if (!markerDone || setupError) started();
 
-  if (setupError) {
-    const code = SETUP_CODES.has(setupError) ? setupError : "unknown";
+  if (output.setupError) {
+    const code = SETUP_CODES.has(output.setupError) ? output.setupError : "unknown";
     const what =
       code === "not_supported" ? `shell ${options.shell} not found in the container` : `cwd ${options.cwd}`;
     throw new OperationError(code, `exec: cannot start: ${what} (${code})`, {
@@ -177,31 +117,30 @@ export async function runCommand(
   } catch (error) {
     lost = error instanceof Error ? error.message : String(error);
   }
-  // A wrapper that ended without its end marker was killed: the container went down (every
-  // process gets SIGKILL then). That is not the command's own failure; its outcome is unknown.
-  if (markerDone && !setupError && ended === undefined && lost === undefined) {
-    lost = `container ${client.containerName} stopped while the command ran (exit ${exitCode ?? "unknown"})`;
-    exitCode = undefined;
-  }
-  if (exitCode === undefined && lost === undefined && streamError !== undefined) {
-    lost = `the engine stream broke: ${streamError instanceof Error ? streamError.message : String(streamError)}`;
-  }
-  if (exitCode === undefined && lost === undefined) {
-    lost = `container ${client.containerName} stopped while the command ran; its exit code is not known`;
-  }
-  if (!markerDone && exitCode !== undefined && lost === undefined) {
+  if (!output.startSeen && exitCode !== undefined && lost === undefined) {
     throw new OperationError("not_supported", `exec: the container has no usable sh (exit ${exitCode})`, {
       operation: "exec",
     });
   }
+  if (lost === undefined && output.ended === undefined) {
+    // A wrapper that ended without its end marker was killed: the container went down (every
+    // process gets SIGKILL then), or the engine stream broke. Not the command's own failure:
+    // its outcome is unknown.
+    lost =
+      streamError !== undefined && exitCode === undefined
+        ? `the engine stream broke: ${streamError instanceof Error ? streamError.message : String(streamError)}`
+        : `container ${client.containerName} stopped while the command ran (exit ${exitCode ?? "unknown"})`;
+  }
   const cleanup: ExecCleanup = stopping
     ? await stopping
     : { termSent: false, killSent: false, confirmed: true };
-  // Not streaming: the file holds both streams interleaved; the split is not known, so the
-  // appended byte count the wrapper reported all counts as stdout.
-  if (!streamChunks && ended) stdoutBytes = Number(ended);
-  const elapsedMs = Date.now() - startedAt;
-  const counts = { elapsedMs, stdoutBytes, stderrBytes };
+  const counts = {
+    elapsedMs: Date.now() - startedAt,
+    // Not streaming: the file holds both streams interleaved; the split is not known, so the
+    // appended byte count the wrapper reported all counts as stdout.
+    stdoutBytes: streamChunks ? output.stdoutBytes : Number(output.ended ?? 0),
+    stderrBytes: streamChunks ? output.stderrBytes : 0,
+  };
 
   if (lost !== undefined) {
     return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
@@ -212,6 +151,30 @@ export async function runCommand(
     return { status: stopReason, ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
   }
   return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...counts, cleanup };
+}
+
+/**
+ * Splits `ExecOptions.env` into `KEY=value` entries for the exec and names for the wrapper to
+ * unset. sh can only unset a shell identifier; any other name cannot be set by it either.
+ */
+function splitEnv(values: ExecOptions["env"]): { env: string[]; unset: string[] } {
+  const env: string[] = [];
+  const unset: string[] = [];
+  for (const [key, value] of Object.entries(values ?? {})) {
+    if (key.length === 0 || key.includes("=") || key.includes("\0")) {
+      throw new OperationError(
+        "invalid_argument",
+        `exec: invalid environment variable name: ${JSON.stringify(key)}`,
+        {
+          operation: "exec",
+        },
+      );
+    }
+    if (value === undefined) {
+      if (SHELL_NAME.test(key)) unset.push(key);
+    } else env.push(`${key}=${value}`);
+  }
+  return { env, unset };
 }
 
 /** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */

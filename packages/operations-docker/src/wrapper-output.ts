@@ -1,0 +1,80 @@
+import type { OperationErrorCode, OutputChunk } from "@tackle/operations";
+import type { StreamFrame } from "./demux.js";
+
+const START_PREFIX = "\0tackle:";
+
+/**
+ * Reads the exec stream of the command wrapper (`WRAPPER_SCRIPT`): takes its start marker off
+ * the front of stderr and its end marker off the back, and hands everything in between to the
+ * caller as sequenced chunks, counting bytes per stream.
+ *
+ * - Start: `\0tackle:ok\n`, or `\0tackle:err:<code>\n` when the command could not start. It is
+ *   always the first stderr bytes (nothing else runs yet), possibly split across frames.
+ * - End: `\0tackle:end:<token>:<count>\n`, the wrapper's last write, one atomic pipe write, so
+ *   inside one frame. `token` is random per command, so output that happens to contain a marker
+ *   is not mistaken for it.
+ */
+export class WrapperOutput {
+  stdoutBytes = 0;
+  stderrBytes = 0;
+  /** The start marker has been read (the command runs, or `setupError` says why not). */
+  startSeen = false;
+  /** Why the wrapper could not start the command. */
+  setupError: OperationErrorCode | undefined;
+  /** The end marker's count field, once seen (the wrapper ended by itself). */
+  ended: string | undefined;
+  /** Settles when the command has started, or when it is known it never will. */
+  readonly started: Promise<void>;
+
+  private markStarted!: () => void;
+  private startText = "";
+  private seq = 0;
+  private readonly endMarker: Buffer;
+
+  constructor(
+    token: string,
+    private readonly onChunk: ((chunk: OutputChunk) => void) | undefined,
+  ) {
+    this.endMarker = Buffer.from(`\0tackle:end:${token}:`, "latin1");
+    this.started = new Promise<void>((resolve) => {
+      this.markStarted = resolve;
+    });
+  }
+
+  /** Takes one frame of the exec stream. */
+  accept(frame: StreamFrame): void {
+    if (frame.stream === "stdout" || this.startSeen) {
+      this.deliver(frame.stream, frame.bytes);
+      return;
+    }
+    const text = Buffer.from(frame.bytes).toString("latin1");
+    const newline = text.indexOf("\n");
+    this.startText += newline === -1 ? text : text.slice(0, newline);
+    if (newline === -1) return;
+    this.startSeen = true;
+    const status = this.startText.startsWith(START_PREFIX) ? this.startText.slice(START_PREFIX.length) : "";
+    if (status.startsWith("err:")) this.setupError = status.slice(4) as OperationErrorCode;
+    else this.markStarted();
+    this.deliver("stderr", frame.bytes.subarray(newline + 1));
+  }
+
+  /** The stream is over: a stop still waiting for the start must not wait forever. */
+  finish(): void {
+    this.markStarted();
+  }
+
+  private deliver(stream: "stdout" | "stderr", bytes: Uint8Array): void {
+    if (stream === "stderr" && this.ended === undefined) {
+      const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(this.endMarker);
+      if (at !== -1) {
+        const rest = Buffer.from(bytes.subarray(at + this.endMarker.length)).toString("latin1");
+        this.ended = rest.slice(0, Math.max(0, rest.indexOf("\n")));
+        bytes = bytes.subarray(0, at);
+      }
+    }
+    if (bytes.length === 0) return;
+    if (stream === "stdout") this.stdoutBytes += bytes.length;
+    else this.stderrBytes += bytes.length;
+    this.onChunk?.({ seq: this.seq++, stream, bytes });
+  }
+}
