@@ -32,6 +32,8 @@ const calls = {
   stat: () => ops.stat(dir + "/closed-dir/f.txt"),
   exec: () => ops.exec("true", { shell: "sh", cwd: dir + "/closed-dir" }),
   grep: async () => { for await (const _ of ops.search.grep({ pattern: "x", path: dir + "/closed-file" })) {} },
+  grepClosedDir: async () => { for await (const _ of ops.search.grep({ pattern: "x", path: dir + "/closed-dir" })) {} },
+  files: async () => { for await (const _ of ops.search.files({ path: dir + "/closed-dir" })) {} },
 };
 const codes = {};
 for (const [name, call] of Object.entries(calls)) {

@@ -103,7 +103,7 @@ describe("local search on ripgrep", () => {
         (events) => events.length,
         (error: { code?: string }) => error.code,
       );
-      // root reads through mode 0 (CAP_DAC_OVERRIDE); permission-test.test.ts covers this as nobody.
+      // root reads through mode 0 (CAP_DAC_OVERRIDE); permissions.test.ts covers this as nobody.
       expect(outcome).toBe(process.getuid?.() === 0 ? 1 : "permission_denied");
     } finally {
       await chmod(join(dir, "closed"), 0o755);
