@@ -93,13 +93,11 @@ process.once("exit", () => {
   for (const pid of running) killQuietly(pid, "SIGKILL");
 });
 
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** True while `pid` runs; a zombie (this machine's init may never reap it) counts as gone. */
+async function isAlive(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  return state !== "" && state !== "Z" && state !== "X";
 }
 
 /**
@@ -208,8 +206,8 @@ export async function startSshServer(options = {}) {
         killQuietly(pid, "SIGTERM");
         for (const child of tree) killQuietly(child, "SIGKILL");
         const until = Date.now() + 2000;
-        while (isAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-        killQuietly(pid, "SIGKILL");
+        while ((await isAlive(pid)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        if (await isAlive(pid)) killQuietly(pid, "SIGKILL");
         running.delete(pid);
         await rm(dir, { recursive: true, force: true });
       },
