@@ -3,6 +3,7 @@
 // of SEARCH_FILES files (default 100,000). Both scan the whole tree: the grep pattern has few
 // matches and the limits are large enough that nothing stops early. Several runs, alternating,
 // median; prints the ratio tool / raw (target <= 1.10). The tree is removed afterwards.
+// SEARCH_PORTABLE=1 also times the portable walk once (information, no target).
 // Run `pnpm --filter @tackle/tools build` first: this imports ../dist.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -64,6 +65,15 @@ try {
   }
   report("grep", samples.grepTool, samples.grepRaw);
   report("find", samples.findTool, samples.findRaw);
+  if (process.env.SEARCH_PORTABLE === "1") {
+    // For information only (no target): the same calls on the portable walk, one run each.
+    const portable = createToolContext({ cwd: root, operations: createLocalOperations({ rgPath: false }) });
+    const g = await time(() => grep.execute("bench", grepParams, undefined, undefined, portable));
+    const f = await time(() => find.execute("bench", findParams, undefined, undefined, portable));
+    console.log(
+      `portable walk: grep ${g.toFixed(0)} ms (${(g / median(samples.grepRaw)).toFixed(1)}x raw rg), find ${f.toFixed(0)} ms (${(f / median(samples.findRaw)).toFixed(1)}x raw rg)`,
+    );
+  }
 } finally {
   await rm(root, { recursive: true, force: true });
 }

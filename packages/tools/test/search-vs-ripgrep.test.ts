@@ -214,6 +214,23 @@ describe("portable search vs ripgrep", () => {
     await expect(iterate()).rejects.toMatchObject({ code: "aborted" });
   });
 
+  it("stops with aborted when the signal fires during the walk", async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const iterate = async () => {
+      for await (const event of portable.grep(
+        { pattern: "needle", path: tree.root },
+        { signal: controller.signal },
+      )) {
+        seen.push(event.path);
+        controller.abort();
+      }
+    };
+    await expect(iterate()).rejects.toMatchObject({ code: "aborted" });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThan(5);
+  });
+
   it("loadIgnoreFrames gives one directory the walk's verdicts", async () => {
     const dir = join(tree.root, "src");
     const entries = await ops.readdir(dir);

@@ -1,7 +1,13 @@
-import type { GrepEvent, Operations } from "@tackle/operations";
+import { type GrepEvent, isOperationError, type Operations } from "@tackle/operations";
 
 /** Bytes ripgrep's line buffer holds before it grows (its binary check runs per fill). */
 const BUFFER_CAPACITY = 64 * 1024;
+
+/**
+ * Files up to this size are read in one `readFile` call (one round trip, no stream set-up);
+ * larger ones are streamed through `openRead` so memory stays constant.
+ */
+const WHOLE_READ_MAX_BYTES = 1024 * 1024;
 
 /** What {@link grepFile} needs to search one file. */
 export interface GrepFileRequest {
@@ -18,20 +24,19 @@ export interface GrepFileRequest {
 }
 
 /**
- * Searches one file line by line with constant memory (streamed through `openRead`) and returns
- * its events in line order. Like ripgrep on a file found by a directory walk:
+ * Searches one file line by line and returns its events in line order. A small file is read
+ * whole; a larger one is streamed through `openRead` with constant memory. Like ripgrep on a file found by a directory walk:
  * - a UTF-8 byte order mark is dropped and a UTF-16 file with a byte order mark is decoded;
  * - a NUL byte marks binary data: the search stops there and keeps only matches from before the
  *   64 KiB buffer fill that held it (a NUL in the first 64 KiB means no result at all);
  * - lines end at `\n`; a `\r` before it stays part of the line, as ripgrep matches it.
  */
 export async function grepFile(
-  ops: Pick<Operations, "openRead">,
+  ops: Pick<Operations, "openRead" | "readFile">,
   request: GrepFileRequest,
 ): Promise<GrepEvent[]> {
   const collector = new LineMatcher(request);
-  const stream = ops.openRead(request.abs, { signal: request.signal });
-  const iterator = stream[Symbol.asyncIterator]();
+  const iterator = await openChunks(ops, request);
   try {
     const first = await readPrefix(iterator);
     const encoding = sniffEncoding(first.bytes);
@@ -45,6 +50,23 @@ export async function grepFile(
     await iterator.return?.();
   }
   return collector.events;
+}
+
+/** The file as chunks: one chunk for a small file, the stream for a large one. */
+async function openChunks(
+  ops: Pick<Operations, "openRead" | "readFile">,
+  request: GrepFileRequest,
+): Promise<AsyncIterator<Uint8Array>> {
+  const { signal } = request;
+  try {
+    const bytes = await ops.readFile(request.abs, { signal, maxBytes: WHOLE_READ_MAX_BYTES });
+    return (async function* () {
+      yield bytes;
+    })();
+  } catch (error) {
+    if (!isOperationError(error, "too_large")) throw error;
+    return ops.openRead(request.abs, { signal })[Symbol.asyncIterator]();
+  }
 }
 
 type Encoding = "utf-8" | "utf-8-bom" | "utf-16le" | "utf-16be";

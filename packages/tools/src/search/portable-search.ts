@@ -9,6 +9,7 @@ import type {
 import { isOperationError, throwIfAborted } from "@tackle/operations";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { grepFile } from "./grep-file.js";
+import { linkedSignal } from "./linked-signal.js";
 import { compilePattern } from "./regex.js";
 import { type WalkedFile, walkFiles } from "./walk.js";
 
@@ -65,9 +66,7 @@ async function* portableGrep(
   const maxMatches = request.maxMatches ?? Number.POSITIVE_INFINITY;
   if (maxMatches <= 0) return;
   // Aborted when the consumer stops early, so searches already started end their reads.
-  const local = new AbortController();
-  const onAbort = () => local.abort(outer?.reason);
-  outer?.addEventListener("abort", onAbort, { once: true });
+  const local = linkedSignal(outer);
   const signal = local.signal;
   const files = targetFiles(ops, request, settings, signal)[Symbol.asyncIterator]();
   const pending: Promise<GrepEvent[] | undefined>[] = [];
@@ -109,12 +108,12 @@ async function* portableGrep(
           matches++;
           lastMatchLine = event.lineNumber;
         }
+        throwIfAborted(signal, "grep");
         yield event;
       }
       if (matches >= maxMatches) return;
     }
   } finally {
-    outer?.removeEventListener("abort", onAbort);
     local.abort();
     await files.return?.(undefined);
   }

@@ -5,6 +5,7 @@ import { compareCodePoints } from "./compare-paths.js";
 import { compileGlobSelector } from "./glob.js";
 import { emptyFrame, loadAncestorFrames, readFrame } from "./ignore-frames.js";
 import { type IgnoreFrame, isIgnored } from "./ignore-rules.js";
+import { linkedSignal } from "./linked-signal.js";
 
 /** What the portable walk needs from an environment. */
 export type WalkOperations = Pick<Operations, "platform" | "readdir" | "readFile">;
@@ -56,12 +57,12 @@ export async function* walkFiles(
   root: string,
   options: WalkOptions = {},
 ): AsyncGenerator<WalkedFile> {
-  const { signal } = options;
+  const local = linkedSignal(options.signal);
+  const { signal } = local;
   const flavor = pathSyntax(ops.platform);
   const useIgnore = options.includeIgnored !== true;
   const requireGit = options.requireGit === true;
   const select = options.glob ? compileGlobSelector(options.glob) : undefined;
-  const ancestors = useIgnore ? await loadAncestorFrames(ops, root, signal) : [];
   const inFlight = new Map<string, Promise<LoadedDirectory>>();
   const limit = options.prefetch ?? DEFAULT_PREFETCH;
   const load = (abs: string, rel: string): Promise<LoadedDirectory> => {
@@ -83,8 +84,10 @@ export async function* walkFiles(
   // Depth-first pre-order with each directory's entries sorted by name, files and directories
   // interleaved (`b/x` comes between `a.txt` and `c.txt`), which is the order of `comparePaths`.
   type Item = { abs: string; rel: string; frames: IgnoreFrame[]; isDir: boolean };
-  const stack: Item[] = [{ abs: root, rel: "", frames: ancestors, isDir: true }];
+  const stack: Item[] = [];
   try {
+    const ancestors = useIgnore ? await loadAncestorFrames(ops, root, signal) : [];
+    stack.push({ abs: root, rel: "", frames: ancestors, isDir: true });
     while (stack.length > 0) {
       throwIfAborted(signal);
       const item = stack.pop()!;
@@ -117,6 +120,8 @@ export async function* walkFiles(
       for (const child of children) if (child.isDir) prefetch(child.abs, child.rel);
     }
   } finally {
+    // Listings fetched ahead and never used stop here.
+    local.abort();
     inFlight.clear();
   }
 }

@@ -1,0 +1,22 @@
+import { setMaxListeners } from "node:events";
+
+/**
+ * A signal that aborts with `outer` and when `abort()` is called (the consumer stopped early),
+ * so work started ahead of the consumer ends its I/O. Many calls run on it at once (prefetched
+ * listings, concurrent file searches), each adding an abort listener: the listener cap is raised
+ * so Node does not warn about a leak that is not one.
+ */
+export function linkedSignal(outer: AbortSignal | undefined): { signal: AbortSignal; abort(): void } {
+  const controller = new AbortController();
+  setMaxListeners(256, controller.signal);
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    abort() {
+      outer?.removeEventListener("abort", onAbort);
+      controller.abort();
+    },
+  };
+}
