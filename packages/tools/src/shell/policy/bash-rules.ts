@@ -41,6 +41,8 @@ const WRAPPERS: Record<string, ReadonlySet<string>> = {
 
 const MAX_NESTING = 3;
 
+const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "fish"]);
+
 function expandHome(value: string, scope: PolicyScope): string | undefined {
   if (value !== HOME_TOKEN && !value.startsWith(`${HOME_TOKEN}/`)) return value;
   return scope.homeDir ? scope.homeDir + value.slice(1) : undefined;
@@ -308,6 +310,24 @@ function containsDownload(node: SyntaxNode): boolean {
   return false;
 }
 
+/**
+ * Whether an interpreter at the end of a pipe runs what arrives on stdin as code: `sh`,
+ * `bash -s`, `python3`, `python3 -` do; `python3 -m json.tool`, `bash -c '...'`, `node script.js`
+ * read it as data.
+ */
+function readsProgramFromStdin(inv: Invocation): boolean {
+  for (const arg of inv.args) {
+    const v = arg.value;
+    if (v === undefined) return false;
+    if (v === "-s" || v === "-") return true;
+    // Shells take code with -c (also in a cluster like -ec); interpreters with -c/-m/-e/-r.
+    const codeFlag = SHELLS.has(inv.name) ? /^-[a-zA-Z]*c[a-zA-Z]*$/ : /^-([a-zA-Z]*[cme]|E|r)$/;
+    if (codeFlag.test(v)) return false;
+    if (!v.startsWith("-")) return false; // a script file: stdin is its input
+  }
+  return true;
+}
+
 function checkPipeline(pipeline: SyntaxNode, hits: PolicyHit[]): void {
   let download = false;
   for (const stage of pipeline.namedChildren) {
@@ -317,7 +337,7 @@ function checkPipeline(pipeline: SyntaxNode, hits: PolicyHit[]): void {
     const inv = toInvocation(cmd);
     if (!inv) continue;
     const effective = unwrap(inv) ?? inv;
-    if (download && SCRIPT_RUNNERS.has(effective.name)) {
+    if (download && SCRIPT_RUNNERS.has(effective.name) && readsProgramFromStdin(effective)) {
       hits.push({
         rule: "download-to-shell",
         text: pipeline.text,
