@@ -161,6 +161,31 @@ describe("bash tool", () => {
     expect(textOf(py)).toMatch(/non-interactively/);
   });
 
+  it("gives the command no stdin: a reader gets end-of-file at once", async () => {
+    const outcome = await env.run(bash, { command: "cat; read -r line || echo eof-after-read" });
+    expect(outcome.isError).toBe(false);
+    expect(textOf(outcome)).toContain("eof-after-read");
+  });
+
+  it("reports status unknown with the pid when the environment cannot confirm cleanup", async () => {
+    // An environment (e.g. an SSH session that ignores signals) whose exec could not confirm
+    // the tree ended: the real local exec runs the command, its report says unconfirmed.
+    const real = env.ctx.operations;
+    const unsure = Object.create(real) as typeof real;
+    unsure.exec = async (command, options) => {
+      const result = await real.exec(command, options);
+      if (options.shell === "sh") return result; // the escape hunt itself
+      return { ...result, status: "unknown", cleanup: { ...result.cleanup, confirmed: false, pid: 4242 } };
+    };
+    const { createToolContext } = await import("../src/context/create-tool-context.js");
+    const ctx = createToolContext({ cwd: env.workspace, operations: unsure, artifacts: env.ctx.artifacts });
+    const outcome = await env.run(bash, { command: "echo hi" }, { ctx });
+    expect(outcome.isError).toBe(true);
+    expect(textOf(outcome)).toContain("status unknown");
+    expect(textOf(outcome)).toContain("pid 4242");
+    expect((outcome.details as ShellToolDetails).run?.status).toBe("unknown");
+  });
+
   it("cancels on abort", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
