@@ -1,4 +1,4 @@
-import type { Operations, SearchOperations } from "@tackle/operations";
+import { OperationError, type Operations, type SearchOperations } from "@tackle/operations";
 import type { ConnectConfig } from "ssh2";
 import { SshConnection } from "./connection.js";
 import { execRemote, type RunningSet } from "./exec.js";
@@ -71,6 +71,16 @@ export interface SshOperations extends Operations {
  * ```
  */
 export function createSshOperations(options: SshOperationsOptions): SshOperations {
+  const agentSocket = options.agent === true ? process.env.SSH_AUTH_SOCK : options.agent;
+  if (options.privateKey === undefined && !agentSocket) {
+    // Fail here, with the fix, rather than as a vague auth error on the first call.
+    throw new OperationError(
+      "invalid_argument",
+      options.agent === true
+        ? "createSshOperations: agent: true but SSH_AUTH_SOCK is not set; pass the agent socket path or a privateKey"
+        : "createSshOperations: pass privateKey or agent",
+    );
+  }
   const port = options.port ?? SSH_DEFAULTS.port;
   const config: ConnectConfig = {
     host: options.host,
@@ -86,13 +96,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
             typeof options.privateKey === "string" ? options.privateKey : Buffer.from(options.privateKey),
         }),
     ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
-    ...(options.agent === undefined
-      ? {}
-      : options.agent === true
-        ? process.env.SSH_AUTH_SOCK
-          ? { agent: process.env.SSH_AUTH_SOCK }
-          : {}
-        : { agent: options.agent }),
+    ...(agentSocket ? { agent: agentSocket } : {}),
   };
   const connection = new SshConnection({
     config,

@@ -139,6 +139,16 @@ describe("authentication", () => {
     }
   });
 
+  it("no credential at all is refused when the adapter is made", () => {
+    let error: unknown;
+    try {
+      createSshOperations({ host: "127.0.0.1", username: "nobody", hostKey: { insecureAcceptAny: true } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isOperationError(error, "invalid_argument")).toBe(true);
+  });
+
   it("nothing listening is connect_failed with code connection_lost", async () => {
     const server = await serve();
     await server.stop();
