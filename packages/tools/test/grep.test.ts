@@ -162,6 +162,14 @@ describe("grep", () => {
     }
   });
 
+  it("caps limit at the number of lines the output can show", async () => {
+    const small = createGrepToolDefinition({ maxLines: 3 });
+    const { text, details } = await run({ pattern: "needle", limit: 1000 }, native, small);
+    expect(details.limit).toBe(3);
+    expect(details.matches).toBe(3);
+    expect(text).toContain("Use offset=3 to see more");
+  });
+
   it(`cuts lines at ${DEFAULTS.grepMaxLineLength} characters and says so`, async () => {
     const long = `needle ${"x".repeat(DEFAULTS.grepMaxLineLength + 100)}`;
     const dir = await makeTree({ "long.txt": `${long}\nneedle short\n` });

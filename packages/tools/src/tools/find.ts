@@ -21,7 +21,10 @@ const findParameters = Type.Object({
   }),
   path: Type.Optional(Type.String({ description: "Directory to search. Default: the working directory." })),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, description: `Most paths to return. Default ${DEFAULTS.findLimit}.` }),
+    Type.Integer({
+      minimum: 1,
+      description: `Most paths to return. Default ${DEFAULTS.findLimit}, at most ${DEFAULTS.maxLines}.`,
+    }),
   ),
   offset: Type.Optional(
     Type.Integer({ minimum: 0, description: "Paths to skip, to continue a cut result. Default 0." }),
@@ -101,7 +104,8 @@ async function runFind(
   const ops = ctx.operations;
   const syntax = pathSyntax(ops.platform);
   const offset = params.offset ?? 0;
-  const limit = params.limit ?? limits.defaultLimit;
+  // More than the output can show (one line each) would only be collected to be cut.
+  const limit = Math.min(params.limit ?? limits.defaultLimit, limits.maxLines);
   const stat = await ops.stat(absolute, { signal });
   const isFile = stat.type !== "directory";
   const { search, engine } = searchFor(ops);

@@ -38,7 +38,10 @@ const grepParameters = Type.Object({
     Type.Integer({ minimum: 0, description: "Lines to show before and after each match. Default 0." }),
   ),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, description: `Most matches to return. Default ${DEFAULTS.grepLimit}.` }),
+    Type.Integer({
+      minimum: 1,
+      description: `Most matches to return. Default ${DEFAULTS.grepLimit}, at most ${DEFAULTS.maxLines}.`,
+    }),
   ),
   offset: Type.Optional(
     Type.Integer({ minimum: 0, description: "Matches to skip, to continue a cut result. Default 0." }),
@@ -132,7 +135,8 @@ async function runGrep(
   const ops = ctx.operations;
   const syntax = pathSyntax(ops.platform);
   const offset = params.offset ?? 0;
-  const limit = params.limit ?? limits.defaultLimit;
+  // More than the output can show (one line each) would only be collected to be cut.
+  const limit = Math.min(params.limit ?? limits.defaultLimit, limits.maxLines);
   const context = params.context ?? 0;
   const stat = await ops.stat(absolute, { signal });
   const isFile = stat.type !== "directory";
