@@ -84,7 +84,9 @@ export async function createDockerOperations(options: DockerOperationsOptions): 
   let rg = facts.rg;
   if (rg === undefined && options.ripgrepPath !== false) {
     const hostRg = options.ripgrepPath ?? (await bundledRipgrepFor(facts.machine));
-    if (hostRg) rg = await placeRipgrep(client, tempDir, hostRg);
+    // A container that refuses the copy (read-only root, no tempDir) still works: the tools
+    // then use their portable search.
+    if (hostRg) rg = await placeRipgrep(client, tempDir, hostRg).catch(() => undefined);
   }
   const search: SearchOperations | undefined = rg ? createContainerSearch(client, files, rg) : undefined;
   const context = { client, tempDir };

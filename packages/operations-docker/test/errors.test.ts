@@ -145,6 +145,9 @@ describe("running as a non-root user", () => {
     }
     const id = await ops.exec("id -u", { shell: "sh", cwd: "/", onChunk: () => {} });
     expect(id.status).toBe("completed");
+    const found: string[] = [];
+    for await (const path of ops.search?.files({ path: IMAGE_TEST_USER.home }) ?? []) found.push(path);
+    expect(found).toEqual(["mine.txt"]);
   });
 });
 
