@@ -27,9 +27,10 @@ const S_IFLNK = 0xa000;
 const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l: "symlink", o: "other" };
 
 /**
- * The file half of `Operations` inside a container: each call is one exec of a short POSIX sh
- * script using busybox-level tools only (`stat -c`, `realpath`, `readlink`, `tail -c +N`, `mv`),
- * run as the adapter's user so the container's own permissions apply.
+ * The file half of `Operations` inside a container: each call runs a short POSIX sh script using
+ * busybox-level tools only (`stat -c`, `realpath`, `readlink`, `tail -c +N`, `mv`) as the
+ * adapter's user, so the container's own permissions apply; on a resident shell, or as an exec
+ * of its own.
  */
 export class ContainerFiles {
   private readonly shells: ResidentShellPool | undefined;
