@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { OperationError } from "@tackle/operations";
 import type { ContainerClient, ContainerProcess, ProcessResult } from "./container-client.js";
+import { DockerOperationError } from "./engine-error.js";
 import { shellText } from "./shell-text.js";
 
 /**
@@ -40,6 +41,9 @@ interface Pending {
   onChunk: ((chunk: Buffer) => void) | undefined;
 }
 
+/** How often a pending request checks that the container still runs (a paused one hangs it). */
+const WATCHDOG_MS = 2000;
+
 /** Streamed output not yet taken by the consumer above which the shell's socket is not read. */
 const HIGH_WATER_BYTES = 1 << 20;
 
@@ -59,6 +63,7 @@ class ResidentShell {
   dead = false;
 
   private constructor(
+    private readonly client: ContainerClient,
     private readonly process: ContainerProcess,
     private readonly input: Duplex,
     boundary: string,
@@ -85,7 +90,7 @@ class ResidentShell {
       operation: "connect",
     });
     if (!process.input) throw new Error("resident shell: no stdin");
-    return new ResidentShell(process, process.input, boundary);
+    return new ResidentShell(client, process, process.input, boundary);
   }
 
   /**
@@ -101,12 +106,16 @@ class ResidentShell {
     if (this.dead || this.pending) return Promise.reject(new Error("resident shell not available"));
     return new Promise<ProcessResult>((resolve, reject) => {
       this.hold(true);
+      const watchdog = setInterval(() => void this.checkContainer(), WATCHDOG_MS);
+      watchdog.unref();
       this.pending = {
         resolve: (result) => {
+          clearInterval(watchdog);
           this.hold(false);
           resolve(result);
         },
         reject: (error) => {
+          clearInterval(watchdog);
           this.hold(false);
           reject(error);
         },
@@ -119,6 +128,31 @@ class ResidentShell {
       this.input.write(text);
       if (data && size > 0) this.input.write(data);
     });
+  }
+
+  /**
+   * A paused container freezes the shell without ending its stream: a request would wait
+   * forever. While one is pending, the container's state is checked every {@link WATCHDOG_MS};
+   * a container that is not running fails the request and retires the shell.
+   */
+  private async checkContainer(): Promise<void> {
+    let running: boolean;
+    try {
+      running = await this.client.isRunning();
+    } catch {
+      return; // The engine itself is unreachable: the stream breaking will say so.
+    }
+    const pending = this.pending;
+    if (running || !pending) return;
+    this.pending = undefined;
+    this.close();
+    pending.reject(
+      new DockerOperationError(
+        "container_not_running",
+        `Container ${this.client.containerName} is not running (paused or stopped during the call)`,
+        {},
+      ),
+    );
   }
 
   /** Streamed bytes the consumer has taken: reading resumes below the high-water mark. */

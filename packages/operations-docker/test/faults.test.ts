@@ -51,6 +51,25 @@ describe("faults on a real engine", () => {
     }
   });
 
+  it("a paused container fails calls with container_not_running instead of hanging", async () => {
+    const ops = await session();
+    await ops.stat("/");
+    const container = testEngine().getContainer(ops.containerId);
+    await container.pause();
+    try {
+      await expect(ops.stat("/")).rejects.toMatchObject({
+        code: "connection_lost",
+        reason: "container_not_running",
+      });
+      await expect(ops.exec("true", { shell: "sh", cwd: "/" })).rejects.toMatchObject({
+        reason: "container_not_running",
+      });
+    } finally {
+      await container.unpause();
+    }
+    expect((await ops.stat("/")).type).toBe("directory");
+  });
+
   it("a removed container rejects with container_not_found (code not_found)", async () => {
     const ops = await session();
     await testEngine().getContainer(ops.containerId).remove({ force: true });
