@@ -8,10 +8,11 @@ import {
   type GrepRequest,
   OperationError,
   type SearchOperations,
+  throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
 import { checkPath } from "./guard.js";
-import { ripgrepRecords } from "./ripgrep-process.js";
+import { ripgrepBatches } from "./ripgrep-process.js";
 
 /**
  * Flags of every run. `--no-require-git`: .gitignore files count even outside a git work tree
@@ -64,12 +65,15 @@ async function* grep(
     operation: "grep",
     path: request.path,
   };
-  for await (const record of ripgrepRecords({ ...run, cwd: root.cwd, signal: options.signal })) {
-    const event = parseGrepRecord(record);
-    if (!event) continue;
-    yield event;
-    // Returning ends the loop above, whose cleanup kills rg: no draining past the limit.
-    if (event.type === "match" && ++found >= limit) return;
+  for await (const batch of ripgrepBatches({ ...run, cwd: root.cwd, signal: options.signal })) {
+    for (const record of batch) {
+      const event = parseGrepRecord(record);
+      if (!event) continue;
+      throwIfAborted(options.signal, "grep");
+      yield event;
+      // Returning ends the loop above, whose cleanup kills rg: no draining past the limit.
+      if (event.type === "match" && ++found >= limit) return;
+    }
   }
 }
 
@@ -93,9 +97,12 @@ async function* files(
     operation: "files",
     path: request.path,
   };
-  for await (const record of ripgrepRecords({ ...run, cwd: root.cwd, signal: options.signal })) {
-    yield relativePath(record);
-    if (++count >= limit) return;
+  for await (const batch of ripgrepBatches({ ...run, cwd: root.cwd, signal: options.signal })) {
+    for (const record of batch) {
+      throwIfAborted(options.signal, "files");
+      yield relativePath(record);
+      if (++count >= limit) return;
+    }
   }
 }
 
