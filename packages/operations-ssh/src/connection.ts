@@ -202,12 +202,6 @@ export class SshConnection {
     return raceAbort(this.current, signal, operation);
   }
 
-  /** The session if one is open now (no connect). */
-  async openSession(): Promise<Session | undefined> {
-    const session = await this.current?.catch(() => undefined);
-    return session && !session.isLost ? session : undefined;
-  }
-
   private async connect(): Promise<Session> {
     const check = await this.settings.hostKeyChecker();
     const client = new ssh2.Client();
@@ -245,7 +239,12 @@ export class SshConnection {
       client.end();
       throw new OperationError("connection_lost", "SSH operations were disposed");
     }
-    await this.onConnect?.(session);
+    try {
+      await this.onConnect?.(session);
+    } catch (error) {
+      client.end();
+      throw error;
+    }
     return session;
   }
 

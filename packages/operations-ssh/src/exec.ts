@@ -264,10 +264,17 @@ export class RemoteCommand {
       if (!this.closed) this.channel.close();
       // Anything the command left in its group (a `cmd &` child) is ended too: nothing outlives
       // the call, as with the local adapter.
-      const cleanup =
-        this.pgid === undefined || this.session.isLost
+      const cleanup: ExecCleanup =
+        this.pgid === undefined
           ? { termSent: false, killSent: false, confirmed: true }
-          : await killGroup(this.session, this.pgid, this.options.killGraceMs ?? this.config.killGraceMs);
+          : this.session.isLost
+            ? {
+                termSent: false,
+                killSent: false,
+                confirmed: false,
+                note: `the command exited, then the SSH connection was lost: processes it left in group ${this.pgid} could not be checked`,
+              }
+            : await killGroup(this.session, this.pgid, this.options.killGraceMs ?? this.config.killGraceMs);
       return this.outcome(cleanup);
     } finally {
       clearTimeout(timer);

@@ -118,9 +118,12 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
   let homeDir: string | undefined;
 
   connection.onConnect = async (session) => {
-    const sftp = await session.sftp();
+    // Neither answer is worth failing the connection over: without SFTP, commands still work.
     const [home, rgFound] = await Promise.all([
-      call<string>((cb) => sftp.realpath(".", cb)).catch(() => undefined),
+      session
+        .sftp()
+        .then((sftp) => call<string>((cb) => sftp.realpath(".", cb)))
+        .catch(() => undefined),
       rg === "auto"
         ? probeWithin(remoteHasRipgrep(session, "rg"), PROBE_TIMEOUT_MS)
         : Promise.resolve(hasRipgrep),

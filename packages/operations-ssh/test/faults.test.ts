@@ -41,6 +41,15 @@ function adapter(server: TestSshServer, overrides: Partial<SshOperationsOptions>
   return ops;
 }
 
+/** SIGKILL by pid; a process that ended since it was listed is fine. */
+function killIfRunning(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
 async function rejection(action: Promise<unknown>): Promise<unknown> {
   try {
     await action;
@@ -223,7 +232,7 @@ describe("connection", () => {
     const ops = adapter(server);
     expect((await ops.stat("/")).type).toBe("directory");
     // Kill only the per-connection sshd processes; the listener stays.
-    for (const pid of await descendantsOf(server.pid)) process.kill(pid, "SIGKILL");
+    for (const pid of await descendantsOf(server.pid)) killIfRunning(pid);
     await eventually(
       () =>
         ops.stat("/").then(
@@ -289,7 +298,7 @@ describe("stopping commands", () => {
       expect(result.cleanup.note).toContain("never started");
       // The adapter said it could not stop it: the test ends the stuck shell itself, by pid,
       // while it is still under this server's sshd.
-      for (const pid of await descendantsOf(server.pid)) process.kill(pid, "SIGKILL");
+      for (const pid of await descendantsOf(server.pid)) killIfRunning(pid);
     } finally {
       await rm(profileDir, { recursive: true, force: true });
     }
