@@ -162,6 +162,24 @@ describe("grep", () => {
     }
   });
 
+  it("asks for less context when context alone fills the output before the first match", async () => {
+    const dir = await makeTree({ "ctx.txt": `${"filler line of some length\n".repeat(30)}needle\n` });
+    try {
+      const small = createGrepToolDefinition({ maxBytes: 200 });
+      const { text, details } = await run(
+        { pattern: "needle", context: 30 },
+        makeContext(nativeOps, dir.root),
+        small,
+      );
+      expect(text).toContain(
+        "[Output cut at 200 B before the first match; call again with a smaller context.]",
+      );
+      expect(details.nextOffset).toBeUndefined();
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
   it("caps limit at the number of lines the output can show", async () => {
     const small = createGrepToolDefinition({ maxLines: 3 });
     const { text, details } = await run({ pattern: "needle", limit: 1000 }, native, small);

@@ -198,11 +198,16 @@ async function runGrep(
     // Continue after the last match whose line made it into the output.
     const shown = matchLine.filter((index) => index < cut.outputLines).length;
     details.truncatedBy = cut.truncatedBy;
-    details.nextOffset = offset + shown;
     const by = cut.truncatedBy === "bytes" ? formatBytes(limits.maxBytes) : `${limits.maxLines} lines`;
-    notices.push(
-      `Output cut at ${by}: showing matches ${first}-${offset + shown}. Use offset=${offset + shown} to see more, or narrow the search with path, glob or a more specific pattern.`,
-    );
+    if (shown === 0) {
+      // Only context lines fit: an offset would not move forward, so ask for less context.
+      notices.push(`Output cut at ${by} before the first match; call again with a smaller context.`);
+    } else {
+      details.nextOffset = offset + shown;
+      notices.push(
+        `Output cut at ${by}: showing matches ${first}-${offset + shown}. Use offset=${offset + shown} to see more, or narrow the search with path, glob or a more specific pattern.`,
+      );
+    }
   } else if (page.hasMore) {
     details.nextOffset = offset + page.matches;
     notices.push(
