@@ -115,17 +115,27 @@ async function checkPolicy(
   config: PolicyConfig | undefined,
   signal: AbortSignal | undefined,
 ): Promise<PolicyHit[]> {
-  const verdict = await evaluateCommandPolicy(
-    shell,
-    command,
-    {
-      cwd,
-      roots: ctx.workspace.roots,
-      platform: ctx.operations.platform,
-      ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
-    },
-    config,
-  );
+  let verdict: Awaited<ReturnType<typeof evaluateCommandPolicy>>;
+  try {
+    verdict = await evaluateCommandPolicy(
+      shell,
+      command,
+      {
+        cwd,
+        roots: ctx.workspace.roots,
+        platform: ctx.operations.platform,
+        ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
+      },
+      config,
+    );
+  } catch (error) {
+    // Fail closed: a policy that cannot run must not wave every command through.
+    throw new ToolError(
+      "policy_denied",
+      `The command policy could not check this command (${(error as Error).message}); nothing was run.`,
+      { cause: error },
+    );
+  }
   if (verdict.decision === "deny")
     throw new ToolError("policy_denied", policyMessage(verdict.hits, "refused"), {
       details: { hits: verdict.hits },
@@ -207,33 +217,38 @@ export function createShellToolDefinition(
 
       const artifactDir = await ctx.artifacts.directory();
       if (!ctx.workspace.roots.includes(artifactDir)) ctx.workspace.addRoot(artifactDir);
-      const outcome = await ctx.mutations.withExclusive(
-        () =>
-          runShellCommand(
-            ctx.operations,
-            ctx.artifacts,
-            {
-              shell,
-              command: params.command,
-              cwd: resolved.real,
-              timeoutMs: timeoutSeconds * 1000,
-              ...(signal ? { signal } : {}),
-              ...(onUpdate
-                ? {
-                    onProgress: (tail: string) => {
-                      const lines = tail.split("\n");
-                      onUpdate({
-                        content: [{ type: "text", text: lines.slice(-50).join("\n") }],
-                        details: base,
-                      });
-                    },
-                  }
-                : {}),
-            },
-            options,
-          ),
-        signal ? { signal } : {},
-      );
+      const outcome = await ctx.mutations
+        .withExclusive(
+          () =>
+            runShellCommand(
+              ctx.operations,
+              ctx.artifacts,
+              {
+                shell,
+                command: params.command,
+                cwd: resolved.real,
+                timeoutMs: timeoutSeconds * 1000,
+                ...(signal ? { signal } : {}),
+                ...(onUpdate
+                  ? {
+                      onProgress: (tail: string) => {
+                        const lines = tail.split("\n");
+                        onUpdate({
+                          content: [{ type: "text", text: lines.slice(-50).join("\n") }],
+                          details: base,
+                        });
+                      },
+                    }
+                  : {}),
+              },
+              options,
+            ),
+          signal ? { signal } : {},
+        )
+        .catch((error: unknown) => {
+          // exec could not start (cwd gone, shell missing, connection lost): a typed ToolError.
+          throw toToolError(error, resolved.display);
+        });
       const { artifactHash: _hash, output: _output, ...run } = outcome;
       const details: ShellToolDetails = { ...base, run };
       let text = formatRun(outcome, name, timeoutSeconds, maxTimeout);
