@@ -147,6 +147,13 @@ async function parent() {
         pass = okMem && okTime;
       }
     }
+    if (results["exec-direct"]?.length && results.tool?.length) {
+      const execMin = Math.min(...results["exec-direct"].map((r) => r.ms));
+      const toolMin = Math.min(...results.tool.map((r) => r.ms));
+      console.log(
+        `tool vs ops.exec alone (the pipeline's own cost): ${(toolMin / execMin).toFixed(2)}x (min of runs)`,
+      );
+    }
     if (!pass) process.exitCode = 1;
   } finally {
     await rm(dir, { recursive: true, force: true });
