@@ -77,6 +77,7 @@ export async function exec(
     pgid: child.pid!,
     known: new Set([child.pid!]),
     marker: `${EXEC_MARKER_VARIABLE}=${markerValue}`,
+    startedAt: started,
   };
   const run = new RunningCommand(child, tree, options, config, direct ? undefined : output?.handle);
   // The shell holds its own copy of the descriptor; the host's copy is not needed.

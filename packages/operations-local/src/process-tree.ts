@@ -11,7 +11,16 @@ export interface CommandTree {
   known: Set<number>;
   /** `NAME=value` set in the command's environment; finds processes that left both group and parent. */
   marker?: string;
+  /** When the command started (`Date.now()`); bounds which pids the marker scan reads. */
+  startedAt?: number;
 }
+
+/**
+ * Up to this age, the marker scan reads only pids allocated since the command's own (Linux
+ * hands out pids cyclically, and a pid from before the command cannot carry its marker). An
+ * older command might have seen the pid counter wrap all the way round, so every pid is read.
+ */
+const RECENT_PIDS_ONLY_MS = 1000;
 
 /** One live process as the kernel reports it. */
 interface ProcessInfo {
@@ -52,25 +61,42 @@ async function listFromProc(): Promise<ProcessInfo[]> {
 }
 
 /**
- * Pids whose environment holds `marker` (Linux; elsewhere none). Catches what the tree walk
- * cannot: a child that left with `setsid` and whose parent already exited, so it hangs off
+ * Pids whose environment holds the tree's marker (Linux; elsewhere none). Catches what the tree
+ * walk cannot: a child that left with `setsid` and whose parent already exited, so it hangs off
  * init in a group of its own. Only processes that clear their environment escape this.
  * Processes of other users are unreadable and skipped (they could not be signalled anyway).
  */
-export async function findMarked(marker: string | undefined): Promise<number[]> {
+export async function findMarked(tree: CommandTree): Promise<number[]> {
+  const { marker } = tree;
   if (marker === undefined || process.platform !== "linux") return [];
   const needle = Buffer.from(`${marker}\0`);
+  const recent =
+    tree.startedAt !== undefined && Date.now() - tree.startedAt <= RECENT_PIDS_ONLY_MS
+      ? await allocatedSince(tree.pgid)
+      : undefined;
+  const candidates = (await procPids()).filter((pid) => pid !== process.pid && (recent?.(pid) ?? true));
   const found: number[] = [];
   await Promise.all(
-    (await procPids()).map(async (pid) => {
+    candidates.map(async (pid) => {
       const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
-      if (environ === undefined || pid === process.pid) return;
+      if (environ === undefined) return;
       const at = environ.indexOf(needle);
       // Whole variable only: at the start, or right after the NUL that ends the one before.
       if (at === 0 || (at > 0 && environ[at - 1] === 0)) found.push(pid);
     }),
   );
   return found;
+}
+
+/**
+ * A test for "allocated after `first`": pids in the cyclic range (first, last], where `last` is
+ * the most recently allocated pid (the last field of /proc/loadavg). Undefined when unknown.
+ */
+async function allocatedSince(first: number): Promise<((pid: number) => boolean) | undefined> {
+  const text = await readFile("/proc/loadavg", "utf8").catch(() => "");
+  const last = Number(text.trim().split(/\s+/)[4]);
+  if (!Number.isInteger(last) || last <= 0) return undefined;
+  return last >= first ? (pid) => pid > first && pid <= last : (pid) => pid > first || pid <= last;
 }
 
 function listFromPs(): Promise<ProcessInfo[]> {
@@ -95,7 +121,7 @@ function listFromPs(): Promise<ProcessInfo[]> {
  * `tree.known`.
  */
 export async function findTree(tree: CommandTree): Promise<Set<number>> {
-  const [processes, marked] = await Promise.all([listProcesses(), findMarked(tree.marker)]);
+  const [processes, marked] = await Promise.all([listProcesses(), findMarked(tree)]);
   const children = new Map<number, number[]>();
   for (const info of processes) {
     const list = children.get(info.ppid) ?? [];
@@ -174,7 +200,7 @@ export async function endTree(tree: CommandTree, graceMs: number): Promise<TreeK
     const quiet =
       !groupExists(tree.pgid) &&
       [...tree.known].every((pid) => !pidExists(pid)) &&
-      (await findMarked(tree.marker)).length === 0;
+      (await findMarked(tree)).length === 0;
     if (quiet) return { ...report, confirmed: true };
     const found = await findTree(tree);
     if (found.size === 0) return { ...report, confirmed: true };

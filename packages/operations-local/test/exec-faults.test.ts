@@ -66,6 +66,13 @@ describe("local exec: process groups and trees", () => {
     expect(isAlive(pid!)).toBe(false);
   });
 
+  it("also finds such a child after a command that ran longer than a second (every pid is read)", async () => {
+    const { result, stdout } = await run("sh -c 'setsid sleep 60 >/dev/null 2>&1 & echo $!'; sleep 1.2");
+    const [pid] = pidsIn(stdout);
+    expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+    expect(isAlive(pid!)).toBe(false);
+  });
+
   it("gives each command its own TACKLE_EXEC_ID marker", async () => {
     const first = await run('printf "%s" "$TACKLE_EXEC_ID"');
     const second = await run('printf "%s" "$TACKLE_EXEC_ID"');
