@@ -81,8 +81,12 @@ export async function startPrivateEngine(options: PrivateEngineOptions = {}): Pr
     exited = `dockerd could not start: ${error.message}`;
   });
   const pid = child.pid ?? 0;
+  const watcher = watchParent(pid, dir);
   const docker = new Docker({ socketPath });
-  const stop = () => stopEngine(docker, child, dir);
+  const stop = async () => {
+    await stopEngine(docker, child, dir);
+    stopWatcher(watcher);
+  };
   const deadline = started + (options.startTimeoutMs ?? 60_000);
   for (;;) {
     if (exited !== undefined || Date.now() > deadline) {
@@ -121,6 +125,40 @@ async function stopEngine(docker: Docker, child: ChildProcess, dir: string): Pro
   }
   unmountBelow(dir);
   await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * If this process dies without calling `stop()` (a killed test run), a detached sh ends the
+ * engine anyway: it polls this process's pid, then sends TERM to dockerd (which stops its
+ * containers and containerd), unmounts what is left below `dir` and removes it.
+ */
+const WATCHER_SCRIPT = [
+  'while kill -0 "$1" 2>/dev/null; do sleep 1; done',
+  'kill -TERM "$2" 2>/dev/null',
+  'i=0; while kill -0 "$2" 2>/dev/null && [ "$i" -lt 150 ]; do sleep 0.2; i=$((i + 1)); done',
+  'kill -KILL "$2" 2>/dev/null',
+  'grep " $3/" /proc/self/mountinfo | cut -d\' \' -f5 | sort -r | while read -r m; do umount -l "$m"; done',
+  'rm -rf "$3"',
+].join("\n");
+
+function watchParent(enginePid: number, dir: string): ChildProcess | undefined {
+  if (enginePid <= 0) return undefined;
+  const watcher = spawn("sh", ["-c", WATCHER_SCRIPT, "sh", String(process.pid), String(enginePid), dir], {
+    stdio: "ignore",
+    detached: true,
+  });
+  watcher.unref();
+  return watcher;
+}
+
+function stopWatcher(watcher: ChildProcess | undefined): void {
+  if (watcher?.pid !== undefined && watcher.exitCode === null && watcher.signalCode === null) {
+    try {
+      process.kill(-watcher.pid, "SIGTERM"); // Its group: the sh and its `sleep`.
+    } catch {
+      // Already gone.
+    }
+  }
 }
 
 /** Lazily unmounts anything still mounted below `dir` (deepest first). */
