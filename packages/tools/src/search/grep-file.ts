@@ -29,7 +29,8 @@ export interface GrepFileRequest {
  * - a UTF-8 byte order mark is dropped and a UTF-16 file with a byte order mark is decoded;
  * - a NUL byte marks binary data: the search stops there and keeps only matches from before the
  *   64 KiB buffer fill that held it (a NUL in the first 64 KiB means no result at all);
- * - lines end at `\n`; a `\r` before it stays part of the line, as ripgrep matches it.
+ * - lines end at `\n`; a `\r` before it stays part of the line while matching (so `x$` does not
+ *   match `x\r\n`, as in ripgrep) and is dropped from the event, as the contract asks.
  */
 export async function grepFile(
   ops: Pick<Operations, "openRead" | "readFile">,
@@ -219,7 +220,9 @@ class LineMatcher {
   private emit(type: "match" | "context", lineNumber: number, line: string) {
     if (lineNumber <= this.lastEmitted) return;
     this.lastEmitted = lineNumber;
-    this.events.push({ type, path: this.request.rel, lineNumber, line });
+    // Events carry the line without its terminator, `\r` of a CRLF included (the contract).
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+    this.events.push({ type, path: this.request.rel, lineNumber, line: text });
   }
 }
 
