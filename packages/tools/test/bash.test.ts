@@ -186,6 +186,29 @@ describe("bash tool", () => {
     expect((outcome.details as ShellToolDetails).run?.status).toBe("unknown");
   });
 
+  it("streams live updates of the output while the command runs", async () => {
+    const { invokeTool } = await import("@tackle/agent-core");
+    const { wrapToolDefinition } = await import("@tackle/extensions");
+    const updates: string[] = [];
+    const tool = wrapToolDefinition(createBashToolDefinition({ pollIntervalMs: 100 }), () => env.ctx);
+    await invokeTool(
+      tool,
+      { command: "echo first; sleep 1; echo second" },
+      {
+        onUpdate: (partial) =>
+          updates.push(partial.content.map((c) => (c.type === "text" ? c.text : "")).join("")),
+      },
+    );
+    expect(updates.some((u) => u.includes("first") && !u.includes("second"))).toBe(true);
+  });
+
+  it("clamps a timeout above the maximum and says so", async () => {
+    const tool = createBashToolDefinition({ maxTimeoutSeconds: 5 });
+    const outcome = await env.run(tool, { command: "echo ok", timeout: 9999 });
+    expect(textOf(outcome)).toContain("timeout 9999 s was above the maximum; 5 s was used");
+    expect((await env.run(tool, { command: "echo ok", timeout: -1 })).isError).toBe(true);
+  });
+
   it("cancels on abort", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
