@@ -324,6 +324,18 @@ describe("grep", () => {
     expect(error.message).toContain("/etc");
   });
 
+  it("stops with aborted when the call is aborted, on both engines", async () => {
+    for (const ctx of [native, portable]) {
+      const controller = new AbortController();
+      controller.abort();
+      await expect(
+        grep.execute("call", { pattern: "needle" }, controller.signal, undefined, ctx),
+      ).rejects.toMatchObject({
+        code: "aborted",
+      });
+    }
+  });
+
   it("answers a missing path with not_found", async () => {
     const error = await failure({ pattern: "x", path: "nope" });
     expect(error.code).toBe("not_found");
