@@ -6,7 +6,7 @@ import { OutputCapture } from "./capture.js";
 import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
 import { type EscapeHuntResult, huntEscapedProcesses } from "./escape.js";
 import { detectPrompt, wantedInput } from "./prompt.js";
-import { hashFile, readTail } from "./read-back.js";
+import { hashFile, readRange, readTail } from "./read-back.js";
 import { sanitizeOutput } from "./sanitize.js";
 
 /** What the pipeline needs from an environment. */
@@ -235,13 +235,7 @@ function watchOutput(
     if (size <= seenBytes) return;
     const start = Math.max(seenBytes, size - PEEK_BYTES);
     live.skip(start - seenBytes);
-    let remaining = size - start;
-    for await (const chunk of ops.openRead(path, { start })) {
-      const piece = chunk.length > remaining ? chunk.subarray(0, remaining) : chunk;
-      live.push(piece);
-      remaining -= piece.length;
-      if (remaining <= 0) break;
-    }
+    live.push(await readRange(ops, path, start, size));
     seenBytes = size;
     lastChange = Date.now();
   }
