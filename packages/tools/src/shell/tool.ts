@@ -215,7 +215,8 @@ export function createShellToolDefinition(
       if (params.background)
         return startBackground(ctx, shell, params, resolved.real, timeoutSeconds, base, options, signal);
 
-      const artifactDir = await ctx.artifacts.directory();
+      // Roots are real paths: /tmp may be a link (macOS), so resolve before adding.
+      const artifactDir = await ctx.operations.realpath(await ctx.artifacts.directory());
       if (!ctx.workspace.roots.includes(artifactDir)) ctx.workspace.addRoot(artifactDir);
       const outcome = await ctx.mutations
         .withExclusive(
