@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOperationError, type OutputChunk } from "@tackle/operations";
@@ -225,6 +225,34 @@ describe("connection", () => {
     expect(isOperationError(inFlight, "connection_lost")).toBe(true);
     // The next call tries to reconnect: nothing listens any more, so it fails typed, promptly.
     expect(isOperationError(await rejection(ops.stat("/")), "connection_lost")).toBe(true);
+  });
+
+  it("a frozen server (no RST, no replies) is detected by keepalive: the call in flight fails, no hang", async () => {
+    const server = await serve();
+    const ops = adapter(server, { keepaliveIntervalMs: 200, keepaliveCountMax: 2 });
+    const started = firstOutput();
+    const running = ops.exec("echo started; sleep 30", { shell: "sh", cwd: "/", onChunk: started.onChunk });
+    await started.seen;
+    // Freeze only the per-connection sshd processes: the TCP connection stays open, silent.
+    const frozen: number[] = [];
+    for (const pid of await descendantsOf(server.pid)) {
+      const exe = await readlink(`/proc/${pid}/exe`).catch(() => "");
+      if (exe === "/usr/sbin/sshd") {
+        process.kill(pid, "SIGSTOP");
+        frozen.push(pid);
+      }
+    }
+    try {
+      expect(frozen.length).toBeGreaterThan(0);
+      const reading = rejection(ops.readFile("/etc/hostname"));
+      const result = await running;
+      expect(result.status).toBe("unknown");
+      expect(isOperationError(await reading, "connection_lost")).toBe(true);
+    } finally {
+      // Listed before anything dies: the command's shell leaves this tree once its sshd is gone.
+      const tree = await descendantsOf(server.pid);
+      for (const pid of tree) killIfRunning(pid);
+    }
   });
 
   it("reconnects on the next call after the connection dropped", async () => {
