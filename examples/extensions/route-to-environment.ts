@@ -6,22 +6,24 @@ import {
   defineExtension,
   type Extension,
   type ExtensionContext,
-  type WorkspacePolicy,
 } from "@tackle/extensions";
-import type { Operations } from "@tackle/operations";
 
-/** The environment calls are sent to. */
-export interface TargetEnvironment {
+/**
+ * The environment calls are sent to: everything in a context that belongs to one environment.
+ * The mutation queue, artifact store and read ledger go with the operations: a shell writes its
+ * output artifact through the target's own files, and a read recorded on this machine says
+ * nothing about a file of the same path in a container.
+ */
+export interface TargetEnvironment
+  extends Pick<ExtensionContext, "cwd" | "operations" | "workspace" | "mutations" | "artifacts" | "reads"> {
   /** A name for logs and results. */
   name: string;
-  cwd: string;
-  operations: Operations;
-  workspace: WorkspacePolicy;
 }
 
 /**
  * An extension that overrides `definition` (usually a built-in of the same name) with a copy
- * whose calls run in `target`. Everything else in the context (ui, session, logger) stays.
+ * whose calls run in `target`. What belongs to the person and the session (ui, session,
+ * logger, signal) stays.
  */
 export function routeToEnvironment(definition: AnyToolDefinition, target: TargetEnvironment): Extension {
   return defineExtension({
@@ -36,6 +38,9 @@ export function routeToEnvironment(definition: AnyToolDefinition, target: Target
             cwd: target.cwd,
             operations: target.operations,
             workspace: target.workspace,
+            mutations: target.mutations,
+            artifacts: target.artifacts,
+            reads: target.reads,
           };
           return definition.execute(toolCallId, params, signal, onUpdate, routed);
         },

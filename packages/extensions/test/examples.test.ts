@@ -2,10 +2,12 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Type } from "@sinclair/typebox";
 import { Agent, createFauxModel, fauxToolCall, invokeTool } from "@tackle/agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ExtensionContext, ToolUI } from "../src/context.js";
 import { createHeadlessUI } from "../src/defaults.js";
+import { defineTool } from "../src/define-tool.js";
 import { ExtensionRunner } from "../src/runner.js";
 import { createTestContext } from "./support/context.js";
 import { bashDefinition, scriptedUI, writeDefinition } from "./support/inline-tools.js";
@@ -144,6 +146,30 @@ describe("example: tool override routing a tool to another environment", () => {
       const write = tools.find((t) => t.name === "write")!;
       await invokeTool(write, { path: "local.txt", content: "here" });
       expect(await readFile(path.join(dir, "local.txt"), "utf8")).toBe("here");
+
+      // What is bound to the environment moves with it; the person's UI and the session stay.
+      const seen: Record<string, unknown> = {};
+      const probe = defineTool({
+        name: "probe",
+        label: "Probe",
+        description: "Reports its context.",
+        annotations: {},
+        parameters: Type.Object({}),
+        async execute(_id, _params, _signal, _onUpdate, ctx) {
+          Object.assign(seen, ctx);
+          return { content: [{ type: "text", text: "ok" }], details: {} };
+        },
+      });
+      const ui = createHeadlessUI();
+      const home = createTestContext(dir, { ui, sessionId: "home-session" });
+      const probeRunner = new ExtensionRunner({ context: () => home, builtinTools: [probe] });
+      await probeRunner.load([routeToEnvironment(probe, { name: "sandbox", ...target })]);
+      await invokeTool(probeRunner.tools()[0]!, {});
+      for (const key of ["cwd", "operations", "workspace", "mutations", "artifacts", "reads"] as const) {
+        expect(seen[key], key).toBe(target[key]);
+      }
+      expect(seen.ui).toBe(ui);
+      expect(seen.session).toEqual({ id: "home-session" });
     } finally {
       await rm(sandbox, { recursive: true, force: true });
     }
