@@ -58,6 +58,12 @@ describe("workspace policy", () => {
     });
   });
 
+  it("displays a name starting with dots as relative, and a path above cwd as absolute", async () => {
+    const policy = createWorkspacePolicy({ operations: ops, cwd: root, outside: "allow" });
+    expect((await policy.resolve("..cache/x", "write")).display).toBe("..cache/x");
+    expect((await policy.resolve("../secret.txt", "read")).display).toBe(join(base, "secret.txt"));
+  });
+
   it("checks a new file by its nearest existing parent", async () => {
     const policy = createWorkspacePolicy({ operations: ops, cwd: root });
     const resolved = await policy.resolve("src/new/deep/file.ts", "write");

@@ -123,7 +123,9 @@ export function isInside(
 export function displayPath(syntax: PathSyntax, cwd: string, absolute: string): string {
   const relative = syntax.relative(cwd, absolute);
   if (relative === "") return ".";
-  if (relative.startsWith("..") || syntax.isAbsolute(relative)) return absolute;
+  // `..` or `../x` leaves cwd; a name that merely starts with dots (`..cache`) does not.
+  const leaves = relative === ".." || relative.startsWith(`..${syntax.sep}`);
+  if (leaves || syntax.isAbsolute(relative)) return absolute;
   return syntax.sep === "\\" ? relative.replaceAll("\\", "/") : relative;
 }
 

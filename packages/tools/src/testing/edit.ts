@@ -8,7 +8,7 @@ import type { ToolOutcome } from "@tackle/agent-core";
 import { describe, expect, it } from "vitest";
 import { createEditToolDefinition } from "../tools/edit.js";
 import { createReadToolDefinition } from "../tools/read.js";
-import { type ToolsConformanceEnv, textOf } from "./env.js";
+import { type ToolsConformanceEnv, textOf, withPolicyProbe } from "./env.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -129,6 +129,37 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(await file.text()).toBe("1\n2\n");
     });
 
+    it("checks the real path again right before writing: a directory swapped for a link to outside is refused", async () => {
+      const env = getEnv();
+      const ops = env.ctx.operations;
+      const join = (...parts: string[]) => parts.join(ops.platform === "win32" ? "\\" : "/");
+      const inner = await env.freshDir("edit-swap");
+      const outside = await env.freshDir("edit-swap-outside");
+      await env.fixture(inner, { "dir/f.txt": "secret = 1\n" });
+      await env.fixture(outside, { "f.txt": "secret = 1\n" });
+      const { ctx, checked } = withPolicyProbe(await env.makeContext(inner));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // Holds the file's place in the queue so the edit waits between its policy check and its write.
+      const held = ctx.mutations.withFileMutation(join(inner, "dir", "f.txt"), () => gate);
+      const pending = env.run(
+        edit,
+        { path: "dir/f.txt", edits: [{ oldText: "secret = 1", newText: "secret = 2" }] },
+        { ctx },
+      );
+      await checked;
+      await ops.rename(join(inner, "dir"), join(inner, "dir-before"));
+      await ops.symlink(outside, join(inner, "dir"));
+      release();
+      await held;
+      const outcome = await pending;
+      expect(codeOf(outcome)).toBe("outside_workspace");
+      expect(textOf(outcome)).toContain(outside);
+      expect(decoder.decode(await ops.readFile(join(outside, "f.txt")))).toBe("secret = 1\n");
+    });
+
     it("lands every one of many parallel edits to one file", async () => {
       const lines = Array.from({ length: 12 }, (_, i) => `item ${i}`);
       const file = await setup("p.txt", `${lines.join("\n")}\n`);
@@ -139,13 +170,21 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(await file.text()).toBe(`${lines.map((line) => `${line} ok`).join("\n")}\n`);
     });
 
-    it("answers a missing file with not_found", async () => {
+    it("answers a missing file with not_found, near-miss suggestions and write as the next step", async () => {
       const env = getEnv();
       const outcome = await env.run(edit, {
         path: env.path("missing.txt"),
         edits: [{ oldText: "a", newText: "b" }],
       });
       expect(codeOf(outcome)).toBe("not_found");
+      expect(textOf(outcome)).toContain("use write to create a new one");
+      const file = await setup("config.json", "{}\n");
+      const near = await file.env.run(edit, {
+        path: file.path.replace(/config\.json$/, "confg.json"),
+        edits: [{ oldText: "{}", newText: "[]" }],
+      });
+      expect(codeOf(near)).toBe("not_found");
+      expect(textOf(near)).toMatch(/Did you mean \S*config\.json\?/);
     });
   });
 }

@@ -3,7 +3,12 @@
  * environment, a context rooted there, and helpers that build fixtures through `Operations`.
  */
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import { type AnyToolDefinition, type ExtensionContext, wrapToolDefinition } from "@tackle/extensions";
+import {
+  type AnyToolDefinition,
+  type ExtensionContext,
+  type WorkspacePolicy,
+  wrapToolDefinition,
+} from "@tackle/extensions";
 
 /** Makes the context of a workspace rooted at `cwd` (the suite passes a fresh directory). */
 export type MakeToolsContext = (cwd: string) => ExtensionContext | Promise<ExtensionContext>;
@@ -92,4 +97,32 @@ export async function createConformanceEnv(
 /** Removes the suite's root. */
 export async function disposeConformanceEnv(env: ToolsConformanceEnv): Promise<void> {
   await env.ctx.operations.remove(env.root, { recursive: true, force: true });
+}
+
+/**
+ * `ctx` with a workspace policy that reports its first check: `checked` resolves once a tool has
+ * passed the policy, so a test can change the file system between that check and the write.
+ */
+export function withPolicyProbe(ctx: ExtensionContext): { ctx: ExtensionContext; checked: Promise<void> } {
+  const policy = ctx.workspace;
+  let markChecked!: () => void;
+  const checked = new Promise<void>((resolve) => {
+    markChecked = resolve;
+  });
+  const workspace: WorkspacePolicy = {
+    get roots() {
+      return policy.roots;
+    },
+    get outside() {
+      return policy.outside;
+    },
+    addRoot: (root) => policy.addRoot(root),
+    setRoots: (roots) => policy.setRoots(roots),
+    async resolve(input, access, options) {
+      const resolved = await policy.resolve(input, access, options);
+      markChecked();
+      return resolved;
+    },
+  };
+  return { ctx: { ...ctx, workspace }, checked };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createWorkspacePolicy } from "../path/workspace-policy.js";
 import { createReadToolDefinition } from "../tools/read.js";
 import { createWriteToolDefinition } from "../tools/write.js";
-import { type ToolsConformanceEnv, textOf } from "./env.js";
+import { type ToolsConformanceEnv, textOf, withPolicyProbe } from "./env.js";
 
 const decode = (bytes: Uint8Array) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 
@@ -109,6 +109,32 @@ export function defineWriteConformance(getEnv: () => ToolsConformanceEnv): void 
       await expect(env.ctx.operations.stat(`${outside}/tackle-nope.txt`)).rejects.toMatchObject({
         code: "not_found",
       });
+    });
+
+    it("checks the real path again right before writing: a directory swapped for a link to outside is refused", async () => {
+      const env = getEnv();
+      const ops = env.ctx.operations;
+      const join = (...parts: string[]) => parts.join(ops.platform === "win32" ? "\\" : "/");
+      const inner = await env.freshDir("write-swap");
+      const outside = await env.freshDir("write-swap-outside");
+      await env.fixture(inner, { "dir/keep.txt": "" });
+      const { ctx, checked } = withPolicyProbe(await env.makeContext(inner));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // Holds the file's place in the queue so the write waits between its policy check and its write.
+      const held = ctx.mutations.withFileMutation(join(inner, "dir", "new.txt"), () => gate);
+      const pending = env.run(write, { path: "dir/new.txt", content: "x\n" }, { ctx });
+      await checked;
+      await ops.rename(join(inner, "dir"), join(inner, "dir-before"));
+      await ops.symlink(outside, join(inner, "dir"));
+      release();
+      await held;
+      const out = await pending;
+      expect(out).toMatchObject({ isError: true, errorCode: "outside_workspace" });
+      expect(textOf(out)).toContain(outside);
+      await expect(ops.stat(join(outside, "new.txt"))).rejects.toMatchObject({ code: "not_found" });
     });
 
     it("allows reads but not writes outside under the read-only policy", async () => {

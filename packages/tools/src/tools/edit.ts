@@ -16,9 +16,8 @@ import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
 import { type EditOutcome, planEdits } from "../edit/plan.js";
 import { repairEditArguments } from "../edit/repair-arguments.js";
 import { formatEditSummary } from "../edit/summary.js";
-import { findNearMisses } from "../path/near-miss.js";
+import { suggestSimilarPaths } from "../path/near-miss.js";
 import { recheckWriteTarget } from "../path/recheck.js";
-import { displayPath, pathSyntax } from "../path/workspace-policy.js";
 import { decodeText, encodeText, type TextEncodingName } from "../text/encoding.js";
 import { toToolError } from "../tool-errors.js";
 
@@ -189,9 +188,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 async function notFound(ctx: ExtensionContext, resolved: ResolvedPath, signal: AbortSignal | undefined) {
-  const syntax = pathSyntax(ctx.operations.platform);
-  const suggestions = await findNearMisses(ctx.operations, syntax, resolved.absolute, signal).catch(() => []);
-  const names = suggestions.map((path) => displayPath(syntax, ctx.cwd, path));
+  const names = await suggestSimilarPaths(ctx, resolved.absolute, signal);
   const hint = names.length > 0 ? ` Did you mean ${names.join(", ")}?` : "";
   return new ToolError(
     "not_found",

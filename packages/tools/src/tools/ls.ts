@@ -11,9 +11,10 @@ import { type DirEntry, isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { compareCodePoints } from "../search/compare-paths.js";
+import { loadIgnoreFrames } from "../search/ignore-frames.js";
+import { isIgnored } from "../search/ignore-rules.js";
 import { toToolError } from "../tool-errors.js";
 import { truncateHead } from "../truncate.js";
-import { loadEntryIgnore } from "./ls-ignore.js";
 
 const lsParameters = Type.Object({
   path: Type.Optional(
@@ -88,11 +89,12 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
         }
         const raw = await ctx.operations.readdir(resolved.absolute, { signal });
         raw.sort((a, b) => compareNames(a.name, b.name));
-        const isIgnored = await loadEntryIgnore(ctx.operations, resolved.absolute, raw, signal);
+        // Same verdicts as grep and find: this directory's ignore files and every ancestor's.
+        const frames = await loadIgnoreFrames(ctx.operations, resolved.absolute, raw, signal);
         const listed: DirEntry[] = [];
         const ignoredNames = new Set<string>();
         for (const entry of raw) {
-          const ignored = isIgnored(entry.name, entry.type === "directory");
+          const ignored = isIgnored(frames, entry.name, entry.type === "directory");
           if (ignored) ignoredNames.add(entry.name);
           if (!ignored || params.includeIgnored) listed.push(entry);
         }
