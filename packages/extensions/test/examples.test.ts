@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,6 +101,16 @@ describe("example: protected paths", () => {
       );
     },
   );
+
+  it("blocks a write through a link whose real path is .env", async () => {
+    await writeFile(path.join(dir, ".env"), "TOKEN=1\n");
+    await symlink(".env", path.join(dir, "innocent.txt"));
+    const runner = await runnerWith(["protected-paths.ts"]);
+    const result = await callThrough(runner, "write", { path: "innocent.txt", content: "x" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^Blocked: innocent.txt is protected \(it holds secrets\)\./);
+    expect(await readFile(path.join(dir, ".env"), "utf8")).toBe("TOKEN=1\n");
+  });
 
   it("lets ordinary writes through, including names that only look similar", async () => {
     const runner = await runnerWith(["protected-paths.ts"]);

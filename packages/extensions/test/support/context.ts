@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
@@ -47,7 +47,9 @@ export function createTestContext(
         const inside = roots.some((root) => absolute === root || absolute.startsWith(`${root}/`));
         if (!inside) throw new ToolError("outside_workspace", `Path is outside the workspace: ${absolute}`);
         const display = path.relative(cwd, absolute) || ".";
-        return { absolute, real: absolute, display, exists: true, insideWorkspace: inside };
+        // Links resolved like the real policy does (a missing file keeps its own path).
+        const real = await realpath(absolute).catch(() => absolute);
+        return { absolute, real, display, exists: true, insideWorkspace: inside };
       },
       addRoot(root) {
         roots.push(root);
