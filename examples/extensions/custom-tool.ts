@@ -15,15 +15,28 @@ export const countTool = defineTool({
   }),
   async execute(_toolCallId, { path }, signal, _onUpdate, ctx) {
     const file = await ctx.workspace.resolve(path, "read", { signal });
-    const bytes = await ctx.operations.readFile(file.absolute, { signal });
-    const text = new TextDecoder().decode(bytes);
-    const lines = text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    const words = text.split(/\s+/).filter(Boolean).length;
+    // Streamed: sizing a file must not load it whole (that is what count is for).
+    const counts = { lines: 0, words: 0, bytes: 0 };
+    const decoder = new TextDecoder();
+    let inWord = false;
+    let last = "";
+    for await (const chunk of ctx.operations.openRead(file.absolute, { signal })) {
+      counts.bytes += chunk.length;
+      const text = decoder.decode(chunk, { stream: true });
+      for (const char of text) {
+        if (char === "\n") counts.lines++;
+        const space = /\s/.test(char);
+        if (!space && !inWord) counts.words++;
+        inWord = !space;
+      }
+      if (text !== "") last = text;
+    }
+    // A last line without a newline still counts as a line.
+    if (last !== "" && !last.endsWith("\n")) counts.lines++;
+    const { lines, words, bytes } = counts;
     return {
-      content: [
-        { type: "text", text: `${file.display}: ${lines} lines, ${words} words, ${bytes.length} bytes` },
-      ],
-      details: { path: file.display, lines, words, bytes: bytes.length },
+      content: [{ type: "text", text: `${file.display}: ${lines} lines, ${words} words, ${bytes} bytes` }],
+      details: { path: file.display, lines, words, bytes },
     };
   },
 });

@@ -132,6 +132,14 @@ describe("example: custom tool", () => {
     expect(runner.systemPrompt()).toContain("- count: Count lines, words and bytes of a file");
     expect(runner.systemPrompt()).toContain("- Use count before reading a file you expect to be large.");
   });
+
+  it("streams: a word split across chunks counts once, a last line without newline counts, UTF-8 is decoded", async () => {
+    // The test context streams 7-byte chunks: "abcdefg|hij klm|..." and "é" is split in two.
+    await writeFile(path.join(dir, "long.txt"), "abcdefghij klm\nno end ééé");
+    const runner = await runnerWith(["custom-tool.ts"]);
+    const result = await callThrough(runner, "count", { path: "long.txt" });
+    expect(result.details).toEqual({ path: "long.txt", lines: 2, words: 5, bytes: 28 });
+  });
 });
 
 describe("example: tool override routing a tool to another environment", () => {

@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import { readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@tackle/agent-core";
@@ -33,6 +34,10 @@ export function createTestContext(
     id: options.id ?? "test-local",
     platform: "linux",
     readFile: async (file: string) => new Uint8Array(await readFile(file)),
+    // Small chunks, so a consumer's handling of chunk boundaries is exercised.
+    openRead: async function* (file: string) {
+      for await (const chunk of createReadStream(file, { highWaterMark: 7 })) yield new Uint8Array(chunk);
+    },
     writeFile: async (file: string, data: Uint8Array | string) => writeFile(file, data),
   } as unknown as Operations;
   const logger = options.logger ?? recordingLogger();
