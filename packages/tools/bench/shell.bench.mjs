@@ -35,7 +35,7 @@ async function child(variant, dir) {
     const before = process.resourceUsage().maxRSS;
     const start = performance.now();
     await new Promise((resolve, reject) => {
-      const p = spawn("bash", ["-c", `${COMMAND} > ${target}`], { stdio: "ignore" });
+      const p = spawn("bash", ["-c", `{ ${COMMAND}; } > ${target}`], { stdio: "ignore" });
       p.on("error", reject);
       p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
     });
