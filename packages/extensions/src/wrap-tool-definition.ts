@@ -1,5 +1,11 @@
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "@tackle/agent-core";
+import {
+  type AgentTool,
+  type AgentToolResult,
+  type AgentToolUpdateCallback,
+  isToolError,
+  ToolError,
+} from "@tackle/agent-core";
 import type { ExtensionContext } from "./context.js";
 import type { AnyToolDefinition, ToolDefinition } from "./tool-definition.js";
 
@@ -45,7 +51,7 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
       signal: AbortSignal | undefined,
       onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
     ): Promise<AgentToolResult<TDetails>> {
-      const context = await contextFactory({ toolCallId, toolName: definition.name, signal });
+      const context = await contextOf(contextFactory, { toolCallId, toolName: definition.name, signal });
       return definition.execute(toolCallId, params, signal, onUpdate, withSignal(context, signal));
     },
   };
@@ -53,6 +59,25 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
   if (definition.executionMode !== undefined) tool.executionMode = definition.executionMode;
   definitions.set(tool as AgentTool, definition as AnyToolDefinition);
   return tool;
+}
+
+/**
+ * Asks the factory for a call's context. A factory failure is the host's (no environment, a
+ * lost connection), not the model's: it becomes a ToolError saying so, while a ToolError from
+ * the factory (a stale context) keeps its code.
+ */
+async function contextOf(factory: ExtensionContextFactory, call: ToolCallInfo): Promise<ExtensionContext> {
+  try {
+    return await factory(call);
+  } catch (error) {
+    if (isToolError(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError(
+      "execution_failed",
+      `Not run: ${call.toolName} could not get its environment (${reason}). Tell the user; retrying will not help until the environment is back.`,
+      { cause: error },
+    );
+  }
 }
 
 /**

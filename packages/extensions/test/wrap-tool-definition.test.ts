@@ -83,7 +83,10 @@ describe("wrapToolDefinition", () => {
     const outcome = await invokeTool(tool, { path: "note.txt" });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toEqual([
-      { type: "text", text: "Tool cat failed: no environment. Check the arguments, or try another way." },
+      {
+        type: "text",
+        text: "Not run: cat could not get its environment (no environment). Tell the user; retrying will not help until the environment is back.",
+      },
     ]);
   });
 
