@@ -20,15 +20,31 @@ export function toToolError(error: unknown, display: string): ToolError {
     case "not_found":
       return new ToolError("not_found", `Not found: ${display}. Use ls or find to see what exists.`, cause);
     case "permission_denied":
-      return new ToolError("permission_denied", `Permission denied: ${display}.`, cause);
+      return new ToolError(
+        "permission_denied",
+        `Permission denied: ${display}. The environment's user cannot access it; use another path or ask the user to change its permissions.`,
+        cause,
+      );
     case "is_directory":
       return new ToolError("is_directory", `${display} is a directory. Use ls to list it.`, cause);
     case "not_directory":
-      return new ToolError("not_directory", `A part of ${display} is a file, not a directory.`, cause);
+      return new ToolError(
+        "not_directory",
+        `A part of ${display} is a file, not a directory. Check the path with ls.`,
+        cause,
+      );
     case "aborted":
-      return new ToolError("aborted", `Aborted: ${display}.`, cause);
+      return new ToolError(
+        "aborted",
+        `Aborted while working on ${display}. Retry if it is still needed.`,
+        cause,
+      );
     case "too_large":
-      return new ToolError("too_large", `${display} is too large for this operation.`, cause);
+      return new ToolError(
+        "too_large",
+        `${display} is too large for this operation. Use read with offset/limit, or bash, for large files.`,
+        cause,
+      );
     case "connection_lost":
       return new ToolError(
         "connection_lost",
@@ -38,8 +54,21 @@ export function toToolError(error: unknown, display: string): ToolError {
     case "timeout":
       return new ToolError("timeout", `Timed out working on ${display}. Try again.`, cause);
     case "not_supported":
-      return new ToolError("not_supported", `Not supported by this environment: ${error.message}`, cause);
+      return new ToolError(
+        "not_supported",
+        `Not supported by this environment (${display}): ${sentence(error.message)} Do it another way (another tool or approach).`,
+        cause,
+      );
     default:
-      return new ToolError("execution_failed", `${display}: ${error.message}`, cause);
+      return new ToolError(
+        "execution_failed",
+        `${display}: ${sentence(error.message)} Check the path and try again.`,
+        cause,
+      );
   }
+}
+
+/** `text` ending in a period, so a next step can follow it. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

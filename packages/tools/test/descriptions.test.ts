@@ -50,7 +50,24 @@ describe("tool descriptions", () => {
   it("is built from the options the code uses, not written by hand", () => {
     const read = createReadToolDefinition({ maxLines: 1234, maxBytes: 7 * 1024 });
     expect(read.description).toContain("1234 lines or 7 KB");
+    expect(modelFacingText(read)).toContain("Most lines to show. Default and maximum 1234.");
   });
+
+  it("states each tool's own limits (the number of the key the code uses, not just any default)", () => {
+    const text = (name: "read" | "ls") => modelFacingText(createToolDefinition(name)).join("\n");
+    expect(text("read")).toContain(`${DEFAULTS.maxLines} lines or ${formatBytes(DEFAULTS.maxBytes)}`);
+    expect(text("read")).toContain(`A line longer than ${formatBytes(DEFAULTS.maxBytes)} is cut`);
+    expect(text("ls")).toContain(`${DEFAULTS.lsLimit} entries by default`);
+    expect(text("ls")).toContain(`Default ${DEFAULTS.lsLimit}.`);
+  });
+
+  for (const name of ["read", "write", "edit", "ls"] as const) {
+    it(`${name}: says what it returns and how to recover`, () => {
+      const description = createToolDefinition(name).description;
+      expect(description).toMatch(/comes? back|Returns|List/);
+      expect(description).toMatch(/\buse (ls|write|find)\b|read it again|Use find/i);
+    });
+  }
 
   it("finds the numbers a sentence states", () => {
     expect(numbersIn("at most 2000 lines or 50 KB, UTF-8, 1-based, sha256, 1.5 MB.")).toEqual([

@@ -89,7 +89,7 @@ export function createEditToolDefinition(
       "overlap, and apply together or not at all. If oldText differs only by quotes, dashes, spaces, Unicode forms,",
       "trailing whitespace or copied line numbers, a fuzzy match is used and named in the result.",
       "Keeps encoding, BOM and line endings. Refused when the file changed since you read it: read it again.",
-      "dryRun=true shows the diff without writing. To create a file use write.",
+      "Returns a summary naming the matcher used and a diff. dryRun=true shows the diff without writing. To create a file use write.",
     ].join(" "),
     promptSnippet: "edit: replace exact text in a file (several edits per call, all or nothing)",
     promptGuidelines: [

@@ -70,7 +70,7 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
     label: "List",
     description: [
       "List one directory: names sorted, directories end in /, links show -> target, files show their size; hidden entries included.",
-      `Shows at most ${DEFAULTS.lsLimit} entries by default (limit to change). Entries ignored by .gitignore are counted, not listed; includeIgnored=true lists them.`,
+      `Shows at most ${DEFAULTS.lsLimit} entries by default (limit to change) and ${formatBytes(DEFAULTS.maxBytes)}. Entries ignored by .gitignore are counted, not listed; includeIgnored=true lists them.`,
       "Use find to search a whole tree and read to open a file.",
     ].join(" "),
     promptSnippet: "ls: list a directory (sizes, link targets, hidden entries)",

@@ -20,21 +20,23 @@ import { truncateHead } from "../truncate.js";
 /** Largest image read returns as image content (larger images are refused, not shrunk). */
 export const READ_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
-const readParameters = Type.Object({
-  path: Type.String({ description: "File to read, relative to the working directory or absolute." }),
-  offset: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description: "First line to show, as numbered in read output (default: the first line).",
-    }),
-  ),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description: `Most lines to show. Default and maximum ${DEFAULTS.maxLines}.`,
-    }),
-  ),
-});
+/** read's parameters; `maxLines` is the line cap the `limit` description states. */
+function readParametersFor(maxLines: number) {
+  return Type.Object({
+    path: Type.String({ description: "File to read, relative to the working directory or absolute." }),
+    offset: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: "First line to show, as numbered in read output (default: the first line).",
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, description: `Most lines to show. Default and maximum ${maxLines}.` }),
+    ),
+  });
+}
+
+const readParameters = readParametersFor(DEFAULTS.maxLines);
 
 /** Arguments of the read tool. */
 export type ReadParams = Static<typeof readParameters>;
@@ -82,7 +84,7 @@ export function createReadToolDefinition(
       "Read a file before you edit or overwrite it.",
     ].join(" "),
     promptSnippet: "read: show a file with line numbers (offset/limit for long files), or an image",
-    parameters: readParameters,
+    parameters: readParametersFor(maxLines),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "read", { signal });

@@ -53,7 +53,7 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
       "Create a file or replace its whole content; missing parent directories are created.",
       "An existing file keeps its permissions, encoding, BOM and line endings. The write is atomic.",
       "Refused when the file changed since you last read it: read it again first. For small changes prefer edit.",
-      "dryRun=true reports what would be written without writing.",
+      "Returns the lines and UTF-8 bytes of content. dryRun=true reports what would be written without writing.",
     ].join(" "),
     promptSnippet: "write: create or overwrite a whole file",
     parameters: writeParameters,
