@@ -25,7 +25,7 @@ describe("read on local files", () => {
     const out = await invokeTool(read, { path: "pipe" });
     expect(out).toMatchObject({ isError: true, errorCode: "not_supported" });
     expect(out.content[0]).toMatchObject({
-      text: "pipe is not a regular file (a device, socket or pipe); read only opens files.",
+      text: "pipe is not a regular file (a device, socket or pipe); read only opens regular files. Use ls to see what it is.",
     });
   });
 });

@@ -54,6 +54,14 @@ export function defineWriteConformance(getEnv: () => ToolsConformanceEnv): void 
       expect(bytes.subarray(2).toString("utf16le")).toBe("née\n");
     });
 
+    it("answers a directory with is_directory and the next step", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "write/a-dir/x.txt": "x" });
+      const out = await env.run(write, { path: "write/a-dir", content: "y" });
+      expect(out).toMatchObject({ isError: true, errorCode: "is_directory" });
+      expect(textOf(out)).toContain("Name a file inside it");
+    });
+
     it("writes nothing on dryRun", async () => {
       const env = getEnv();
       const out = await env.run(write, { path: "write/dry.txt", content: "a\n", dryRun: true });

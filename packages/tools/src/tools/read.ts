@@ -114,7 +114,7 @@ async function readResolved(
     // A FIFO or device would block or never end: refuse before opening it.
     throw new ToolError(
       "not_supported",
-      `${resolved.display} is not a regular file (a device, socket or pipe); read only opens files.`,
+      `${resolved.display} is not a regular file (a device, socket or pipe); read only opens regular files. Use ls to see what it is.`,
     );
   }
   const stream = ops.openRead(resolved.absolute, { signal })[Symbol.asyncIterator]();

@@ -114,7 +114,10 @@ async function readExisting(
   try {
     const stat = await ops.stat(real, { signal });
     if (stat.type === "directory") {
-      throw new ToolError("is_directory", `${display} is a directory; write needs a file path.`);
+      throw new ToolError(
+        "is_directory",
+        `${display} is a directory; write needs a file path. Name a file inside it, or use ls to list it.`,
+      );
     }
     return await ops.readFile(real, { signal });
   } catch (error) {
