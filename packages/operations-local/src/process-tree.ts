@@ -60,6 +60,21 @@ async function listFromProc(): Promise<ProcessInfo[]> {
   return result;
 }
 
+function listFromPs(): Promise<ProcessInfo[]> {
+  return new Promise((resolve) => {
+    execFile("ps", ["-A", "-o", "pid=,ppid=,pgid=,stat="], (error, stdout) => {
+      if (error) return resolve([]);
+      const result: ProcessInfo[] = [];
+      for (const line of stdout.split("\n")) {
+        const [pid, ppid, pgid, state] = line.trim().split(/\s+/);
+        if (!pid || !state || state.startsWith("Z")) continue;
+        result.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid) });
+      }
+      resolve(result);
+    });
+  });
+}
+
 /**
  * Pids whose environment holds the tree's marker (Linux; elsewhere none). Catches what the tree
  * walk cannot: a child that left with `setsid` and whose parent already exited, so it hangs off
@@ -97,21 +112,6 @@ async function allocatedSince(first: number): Promise<((pid: number) => boolean)
   const last = Number(text.trim().split(/\s+/)[4]);
   if (!Number.isInteger(last) || last <= 0) return undefined;
   return last >= first ? (pid) => pid > first && pid <= last : (pid) => pid > first || pid <= last;
-}
-
-function listFromPs(): Promise<ProcessInfo[]> {
-  return new Promise((resolve) => {
-    execFile("ps", ["-A", "-o", "pid=,ppid=,pgid=,stat="], (error, stdout) => {
-      if (error) return resolve([]);
-      const result: ProcessInfo[] = [];
-      for (const line of stdout.split("\n")) {
-        const [pid, ppid, pgid, state] = line.trim().split(/\s+/);
-        if (!pid || !state || state.startsWith("Z")) continue;
-        result.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid) });
-      }
-      resolve(result);
-    });
-  });
 }
 
 /**
