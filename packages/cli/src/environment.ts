@@ -74,7 +74,10 @@ export async function openEnvironment(
       hostKey: { knownHostsPath: options.knownHosts ?? path.join(os.homedir(), ".ssh", "known_hosts") },
       ...(spec.path ? { root: spec.path } : {}),
     });
-    const cwd = options.cwd ?? spec.path ?? (await operations.realpath("."));
+    // Connect now: a refused host key or key fails here with its fix, and `search` is decided
+    // (remote ripgrep or the tools' portable walk) before any tool runs.
+    await operations.connect();
+    const cwd = options.cwd ?? spec.path ?? operations.homeDir ?? "/";
     return { operations, cwd, dispose: async () => operations.dispose?.() };
   }
   const docker = await importAdapter<typeof import("@tackle/operations-docker")>(
@@ -82,6 +85,6 @@ export async function openEnvironment(
     "docker",
   );
   const operations = await docker.createDockerOperations({ container: spec.container });
-  const cwd = options.cwd ?? spec.path ?? "/";
+  const cwd = options.cwd ?? spec.path ?? operations.homeDir ?? "/";
   return { operations, cwd, dispose: async () => operations.dispose?.() };
 }
