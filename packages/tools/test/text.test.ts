@@ -105,6 +105,22 @@ describe("readLineWindow", () => {
     });
   });
 
+  it("shows a file that ends inside a character as lossy instead of failing", async () => {
+    const cut = await readLineWindow(
+      bytes(0x61, 0x0a, 0x62, 0xe2, 0x82),
+      chunked(new Uint8Array(0), 1),
+      options,
+    );
+    expect(cut).toMatchObject({ lines: ["a", "b\ufffd"], totalLines: 2, lossy: true });
+    const odd = encodeText("hi\n", "utf16le", true);
+    const oddWindow = await readLineWindow(
+      Uint8Array.from([...odd, 0x41]),
+      chunked(new Uint8Array(0), 1),
+      options,
+    );
+    expect(oddWindow).toMatchObject({ lines: ["hi", "\ufffd"], totalLines: 2, lossy: true });
+  });
+
   it("caps an overlong line and records its full length", async () => {
     const data = utf8(`${"z".repeat(5000)}\nshort\n`);
     const window = await readLineWindow(data.subarray(0, 100), chunked(data.subarray(100), 100), options);

@@ -134,6 +134,17 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       }
     });
 
+    it("shows invalid UTF-8 as U+FFFD with a notice naming the next step", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/latin1.txt": Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
+      const out = await env.run(read, { path: "read/latin1.txt" });
+      expect(out.isError).toBe(false);
+      expect(textOf(out)).toBe(
+        "1\tcaf\ufffd\n\n[The file is not valid UTF-8; invalid bytes are shown as U+FFFD. edit refuses such a file and write would replace those bytes: change it with bash if you must.]",
+      );
+      expect(out.details).toMatchObject({ lossy: true });
+    });
+
     it("answers a directory with a hint to use ls", async () => {
       const env = getEnv();
       await env.fixture(env.root, { "read/dir/x.txt": "x" });

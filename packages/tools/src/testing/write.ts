@@ -62,6 +62,16 @@ export function defineWriteConformance(getEnv: () => ToolsConformanceEnv): void 
       expect(textOf(out)).toContain("Name a file inside it");
     });
 
+    it("refuses content UTF-8 cannot store (a lone surrogate) instead of writing U+FFFD", async () => {
+      const env = getEnv();
+      const out = await env.run(write, { path: "write/surrogate.txt", content: "bad \ud800 half\n" });
+      expect(out).toMatchObject({ isError: true, errorCode: "encoding" });
+      expect(textOf(out)).toContain("Nothing was written");
+      await expect(env.ctx.operations.stat(env.path("write/surrogate.txt"))).rejects.toMatchObject({
+        code: "not_found",
+      });
+    });
+
     it("writes nothing on dryRun", async () => {
       const env = getEnv();
       const out = await env.run(write, { path: "write/dry.txt", content: "a\n", dryRun: true });

@@ -98,3 +98,13 @@ export function encodeText(text: string, encoding: TextEncodingName, hasBom: boo
   }
   return out;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True when `text` holds a lone surrogate (e.g. from a JSON `"\ud800"` escape): UTF-8 cannot
+ * store it (it would be written as U+FFFD), so a write in UTF-8 must refuse instead.
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}

@@ -77,6 +77,17 @@ export async function readLineWindow(
     }
   };
 
+  // A file that ends inside a character (a cut UTF-8 sequence, an odd UTF-16 byte) makes the
+  // fatal decoder throw on flush: show U+FFFD and say the file is lossy instead of failing.
+  const flush = (): string => {
+    try {
+      return decoder.decode();
+    } catch {
+      lossy = true;
+      return "\ufffd";
+    }
+  };
+
   const appendToLine = (piece: string) => {
     partialChars += piece.length;
     if (partialBytes > budget) return;
@@ -160,7 +171,7 @@ export async function readLineWindow(
   consumeBytes(body);
   for await (const chunk of rest) consumeBytes(chunk);
   if (collecting) {
-    const tail = decoder.decode();
+    const tail = flush();
     if (tail.length > 0) {
       lastWasNewline = tail.endsWith("\n");
       consumeText(tail);

@@ -18,7 +18,7 @@ import { repairEditArguments } from "../edit/repair-arguments.js";
 import { formatEditSummary } from "../edit/summary.js";
 import { suggestSimilarPaths } from "../path/near-miss.js";
 import { recheckWriteTarget } from "../path/recheck.js";
-import { decodeText, encodeText, type TextEncodingName } from "../text/encoding.js";
+import { decodeText, encodeText, hasLoneSurrogate, type TextEncodingName } from "../text/encoding.js";
 import { toToolError } from "../tool-errors.js";
 
 const editParameters = Type.Object({
@@ -70,9 +70,6 @@ export interface EditToolOptions {
   maxLines?: number;
   maxBytes?: number;
 }
-
-// A lone surrogate cannot be stored in UTF-8 (it would become U+FFFD).
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Creates the edit tool. Its environment comes from the context of each call. */
 export function createEditToolDefinition(
@@ -140,7 +137,7 @@ export function createEditToolDefinition(
         details: { path: target.display, encoding: decoded.encoding },
       });
     }
-    if (decoded.encoding === "utf8" && params.edits.some((edit) => LONE_SURROGATE.test(edit.newText))) {
+    if (decoded.encoding === "utf8" && params.edits.some((edit) => hasLoneSurrogate(edit.newText))) {
       throw new ToolError("encoding", unencodableMessage(target.display, encodingName(decoded.encoding)));
     }
     const plan = planEdits(decoded.text, params.edits, { path: target.display });

@@ -177,12 +177,13 @@ function formatText(
       `Line ${line} is ${window.cutLines.get(line)} characters; only its first ${formatBytes(limits.maxBytes)} is shown. See the rest with bash, e.g. sed -n '${line}p' ${resolved.display} | cut -c1-2000.`,
     );
   }
+  const encodingName =
+    window.encoding === "utf8" ? "UTF-8" : window.encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE";
   if (window.lossy)
     notices.push(
-      "The file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it with edit or write.",
+      `The file is not valid ${encodingName}; invalid bytes are shown as U+FFFD. edit refuses such a file and write would replace those bytes: change it with bash if you must.`,
     );
-  if (window.encoding !== "utf8")
-    notices.push(`Decoded from ${window.encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE"}.`);
+  if (window.encoding !== "utf8") notices.push(`Decoded from ${encodingName}.`);
   let text: string;
   let truncatedBy: "lines" | "bytes" | null = null;
   if (total === 0) {

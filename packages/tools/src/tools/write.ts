@@ -12,7 +12,7 @@ import { isOperationError, type Operations } from "@tackle/operations";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { recheckWriteTarget } from "../path/recheck.js";
 import { pathSyntax } from "../path/workspace-policy.js";
-import { decodeText, encodeText, type TextEncodingName } from "../text/encoding.js";
+import { decodeText, encodeText, hasLoneSurrogate, type TextEncodingName } from "../text/encoding.js";
 import { countLines, dominantLineEnding } from "../text/line-endings.js";
 import { toToolError } from "../tool-errors.js";
 import { utf8ByteLength } from "../truncate.js";
@@ -72,6 +72,12 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
             const style = existing
               ? styleOf(existing)
               : { encoding: "utf8" as const, hasBom: false, lineEnding: "\n" as const };
+            if (style.encoding === "utf8" && hasLoneSurrogate(params.content)) {
+              throw new ToolError(
+                "encoding",
+                `content holds a lone UTF-16 surrogate, which UTF-8 cannot store. Nothing was written to ${target.display}; send the full character (both halves of the pair) or another character.`,
+              );
+            }
             const text =
               style.lineEnding === "\r\n" && !params.content.includes("\r\n")
                 ? params.content.replaceAll("\n", "\r\n")
