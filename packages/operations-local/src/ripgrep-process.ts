@@ -1,6 +1,12 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
-import { OperationError, throwIfAborted, toOperationError } from "@tackle/operations";
+import {
+  OperationError,
+  RecordSplitter,
+  ripgrepExitError,
+  throwIfAborted,
+  toOperationError,
+} from "@tackle/operations";
 
 /** Most stderr kept for an error message. */
 const MAX_STDERR_CHARS = 16 * 1024;
@@ -23,7 +29,7 @@ export interface RipgrepRun {
  * of each chunk read from rg): one async step per chunk instead of per record keeps a listing
  * of many thousands of paths close to raw rg speed. Leaving the loop early (the caller's limit
  * was reached) or an abort kills rg at once instead of draining it. Exit code 1 (nothing found)
- * is not an error; exit code 2 with no output is, mapped by what rg reports.
+ * is not an error; exit code 2 with no output is (see `ripgrepExitError`).
  */
 export async function* ripgrepBatches(run: RipgrepRun): AsyncGenerator<string[]> {
   const { signal, operation, path } = run;
@@ -40,23 +46,23 @@ export async function* ripgrepBatches(run: RipgrepRun): AsyncGenerator<string[]>
   signal?.addEventListener("abort", kill, { once: true });
   let records = 0;
   try {
-    child.stdout.setEncoding("utf8");
-    let pending = "";
-    for await (const text of child.stdout as AsyncIterable<string>) {
-      const parts = (pending + text).split(run.separator);
-      pending = parts.pop() ?? "";
+    const splitter = new RecordSplitter(run.separator);
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      const parts = splitter.push(chunk);
       if (parts.length === 0) continue;
       throwIfAborted(signal, operation);
       records += parts.length;
       yield parts;
     }
-    if (pending) {
-      records++;
-      yield [pending];
+    const rest = splitter.end();
+    if (rest.length > 0) {
+      records += rest.length;
+      yield rest;
     }
-    const code = await closed;
+    const exitCode = await closed;
     throwIfAborted(signal, operation);
-    if (code === 2 && records === 0) throw ripgrepError(stderr, operation, path);
+    const failure = ripgrepExitError({ exitCode, stderr, records, operation, path, rgPath: run.rgPath });
+    if (failure) throw failure;
   } finally {
     signal?.removeEventListener("abort", kill);
     if (child.exitCode === null && child.signalCode === null) {
@@ -87,23 +93,5 @@ function spawnRipgrep(run: RipgrepRun): Promise<ChildProcessByStdio<null, Readab
           : toOperationError(error, { operation: run.operation }),
       );
     });
-  });
-}
-
-/**
- * rg reports a bad pattern or glob only as text on stderr with exit code 2. This is the one
- * place that reads it, so callers get a code: the message itself is kept verbatim for the user.
- */
-function ripgrepError(stderr: string, operation: string, path: string): OperationError {
-  const message = stderr.trim().replace(/^rg: /, "");
-  if (/regex parse error|error parsing glob|the literal .* is not allowed|invalid/i.test(message)) {
-    return new OperationError("invalid_argument", `${operation}: ${message}`, { operation, path });
-  }
-  if (/permission denied/i.test(message)) {
-    return new OperationError("permission_denied", `${operation}: ${message}`, { operation, path });
-  }
-  return new OperationError("unknown", `${operation}: ripgrep failed: ${message || "exit code 2"}`, {
-    operation,
-    path,
   });
 }

@@ -4,23 +4,23 @@ import { basename, dirname, sep } from "node:path";
 import {
   type CallOptions,
   type FilesRequest,
+  filePathsOf,
   type GrepEvent,
   type GrepRequest,
+  grepEventsOf,
   OperationError,
+  planFiles,
+  planGrep,
+  type RipgrepPlan,
+  type RipgrepTarget,
   type SearchOperations,
-  throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
 import { checkPath } from "./guard.js";
 import { ripgrepBatches } from "./ripgrep-process.js";
 
-/**
- * Flags of every run. `--no-require-git`: .gitignore files count even outside a git work tree
- * (a fresh scaffold, a copied checkout), as the portable walk in @tackle/tools does. A nested
- * repository's own .gitignore applies inside it. `--no-config`: a user's RIPGREP_CONFIG_PATH
- * must not change what tools see.
- */
-const COMMON_ARGS = ["--hidden", "--no-require-git", "--no-config", "--glob", "!.git"];
+/** How rg prints paths here: Windows separators are turned into `/`. */
+const PLATFORM = sep === "\\" ? "win32" : "posix";
 
 /** Path of the ripgrep binary shipped by `@vscode/ripgrep` (its platform package). */
 export async function bundledRgPath(): Promise<string> {
@@ -49,32 +49,14 @@ async function* grep(
   options: CallOptions = {},
 ): AsyncGenerator<GrepEvent> {
   const root = await searchRoot(request.path, "grep", options.signal);
-  const args = ["--json", ...COMMON_ARGS, request.ignoreCase ? "--ignore-case" : "--case-sensitive"];
-  if (request.literal) args.push("--fixed-strings");
-  if (request.context) args.push("--context", String(request.context));
-  if (request.glob) args.push("--glob", request.glob);
-  if (request.includeIgnored) args.push("--no-ignore");
-  args.push("--regexp", request.pattern, "--", root.target);
-  const limit = request.maxMatches ?? Number.POSITIVE_INFINITY;
-  if (limit <= 0) return;
-  let found = 0;
-  const run = {
-    rgPath: await binary(),
-    args,
-    separator: "\n" as const,
-    operation: "grep",
-    path: request.path,
-  };
-  for await (const batch of ripgrepBatches({ ...run, cwd: root.cwd, signal: options.signal })) {
-    for (const record of batch) {
-      const event = parseGrepRecord(record);
-      if (!event) continue;
-      throwIfAborted(options.signal, "grep");
-      yield event;
-      // Returning ends the loop above, whose cleanup kills rg: no draining past the limit.
-      if (event.type === "match" && ++found >= limit) return;
-    }
-  }
+  const plan = planGrep(request, root.target);
+  if (plan.limit <= 0) return;
+  yield* grepEventsOf(
+    await run(binary, plan, root, "grep", request.path, options),
+    plan,
+    options.signal,
+    PLATFORM,
+  );
 }
 
 async function* files(
@@ -83,37 +65,39 @@ async function* files(
   options: CallOptions = {},
 ): AsyncGenerator<string> {
   const root = await searchRoot(request.path, "files", options.signal);
-  const args = ["--files", "--null", ...COMMON_ARGS];
-  if (request.glob) args.push("--glob", request.glob);
-  if (request.includeIgnored) args.push("--no-ignore");
-  args.push("--", root.target);
-  const limit = request.limit ?? Number.POSITIVE_INFINITY;
-  if (limit <= 0) return;
-  let count = 0;
-  const run = {
-    rgPath: await binary(),
-    args,
-    separator: "\0" as const,
-    operation: "files",
-    path: request.path,
-  };
-  for await (const batch of ripgrepBatches({ ...run, cwd: root.cwd, signal: options.signal })) {
-    for (const record of batch) {
-      throwIfAborted(options.signal, "files");
-      yield relativePath(record);
-      if (++count >= limit) return;
-    }
-  }
+  const plan = planFiles(request, root.target);
+  if (plan.limit <= 0) return;
+  yield* filePathsOf(
+    await run(binary, plan, root, "files", request.path, options),
+    plan,
+    options.signal,
+    PLATFORM,
+  );
 }
 
-/**
- * Where rg runs and what it is given. rg runs inside the requested directory and searches "./",
- * so a glob with a `/` is anchored at the request path (rg matches globs relative to its cwd)
- * and output paths only lose a "./". A file is searched from its directory by name.
- */
+async function run(
+  binary: () => Promise<string>,
+  plan: RipgrepPlan,
+  root: SearchRoot,
+  operation: string,
+  path: string,
+  options: CallOptions,
+) {
+  return ripgrepBatches({
+    rgPath: await binary(),
+    args: plan.args,
+    separator: plan.separator,
+    operation,
+    path,
+    cwd: root.cwd,
+    signal: options.signal,
+  });
+}
+
+/** Where rg runs and what it is given (see `RipgrepTarget`): the directory, or a file's parent. */
 interface SearchRoot {
   cwd: string;
-  target: string;
+  target: RipgrepTarget;
 }
 
 async function searchRoot(
@@ -132,33 +116,7 @@ async function searchRoot(
   } catch (error) {
     throw toOperationError(error, { operation, path });
   }
-  return isDirectory ? { cwd: path, target: "./" } : { cwd: dirname(path), target: basename(path) };
-}
-
-/** rg's path for `./x/y` is `x/y`, request-relative with POSIX separators. */
-function relativePath(rgPath: string): string {
-  const posix = sep === "/" ? rgPath : rgPath.replaceAll(sep, "/");
-  return posix.startsWith("./") ? posix.slice(2) : posix;
-}
-
-interface RgText {
-  text?: string;
-  bytes?: string;
-}
-
-/** One `--json` record as a `GrepEvent`; begin/end/summary records give `undefined`. */
-function parseGrepRecord(record: string): GrepEvent | undefined {
-  if (!record.startsWith('{"type":"match"') && !record.startsWith('{"type":"context"')) return undefined;
-  const { type, data } = JSON.parse(record) as {
-    type: "match" | "context";
-    data: { path: RgText; lines: RgText; line_number: number };
-  };
-  const line = decodeText(data.lines).replace(/\r?\n$/, "");
-  return { type, path: relativePath(decodeText(data.path)), lineNumber: data.line_number, line };
-}
-
-/** rg gives text as `{text}` when it is UTF-8 and as base64 `{bytes}` when it is not. */
-function decodeText(value: RgText): string {
-  if (value.text !== undefined) return value.text;
-  return Buffer.from(value.bytes ?? "", "base64").toString("utf8");
+  return isDirectory
+    ? { cwd: path, target: { kind: "directory" } }
+    : { cwd: dirname(path), target: { kind: "file", name: basename(path) } };
 }

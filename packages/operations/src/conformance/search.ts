@@ -78,6 +78,24 @@ export function describeSearchChecks(get: () => SuiteContext, options: Required<
       ]);
       expect(matches(await grep({ pattern: "NEEDLE", glob: "src/*.ts" }))).toEqual(["src/main.ts:2"]);
     });
+    check("a glob only narrows: never a .gitignored file, an ignored directory or .git", async () => {
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "*.log" }))).toEqual([]);
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "*" }))).toEqual(sorted(NEEDLE_MATCHES));
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "build/**" }))).toEqual([]);
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "{config,HEAD}" }))).toEqual([]);
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "**/.git/*" }))).toEqual([]);
+    });
+    check("with includeIgnored a glob finds ignored files, still never .git", async () => {
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "*.log", includeIgnored: true }))).toEqual([
+        "debug.log:1",
+      ]);
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "build/*", includeIgnored: true }))).toEqual([
+        "build/out.txt:1",
+      ]);
+      expect(matches(await grep({ pattern: "NEEDLE", glob: "{config,HEAD}", includeIgnored: true }))).toEqual(
+        [],
+      );
+    });
     check("maxMatches stops after that many matches", async () => {
       const events = await grep({ pattern: "MANY", maxMatches: 5 });
       expect(events.filter((event) => event.type === "match").length).toBe(5);
@@ -167,6 +185,23 @@ export function describeSearchChecks(get: () => SuiteContext, options: Required<
         "src/util.ts",
       ]);
       expect(await files({ glob: "**/more.ts" })).toEqual(["src/deep/more.ts"]);
+    });
+    check("a glob only narrows: never a .gitignored file, an ignored directory or .git", async () => {
+      expect(await files({ glob: "*.log" })).toEqual([]);
+      expect(await files({ glob: "*" })).toEqual(visible);
+      expect(await files({ glob: "build/*" })).toEqual([]);
+      expect(await files({ glob: "**/*.txt" })).not.toContain("nested/secret.txt");
+      expect(await files({ glob: "config" })).toEqual([]);
+      expect(await files({ glob: "HEAD" })).toEqual([]);
+      expect(await files({ glob: ".git/*" })).toEqual([]);
+    });
+    check("with includeIgnored a glob finds ignored files, still never .git", async () => {
+      expect(await files({ glob: "*.log", includeIgnored: true })).toEqual(["debug.log"]);
+      expect(await files({ glob: "build/*", includeIgnored: true })).toEqual(["build/out.txt"]);
+      expect(await files({ glob: "*", includeIgnored: true })).toEqual(
+        sorted([...visible, ...IGNORED_NEEDLE_FILES]),
+      );
+      expect(await files({ glob: "{config,HEAD}", includeIgnored: true })).toEqual([]);
     });
     check("limit stops after that many paths", async () => {
       const listed = await files({ limit: 3 });
