@@ -9,15 +9,20 @@ import { displayPath, pathSyntax } from "./workspace-policy.js";
 /** How many suggestions a not-found message offers at most. */
 export const MAX_SUGGESTIONS = 3;
 
+/** How many missing directory levels above the file are looked at ("srcc/app.ts" for "src/app.ts"). */
+const MAX_MISSING_LEVELS = 1;
+
 /**
  * Up to {@link MAX_SUGGESTIONS} existing paths close to `absolute`, closest first, as absolute
- * paths. Looks only in the parent directory (one `readdir`), so it stays cheap remotely.
+ * paths. Looks in the parent directory (one `readdir`); when the parent itself is missing, in
+ * the directories close to it (one level, a few more `readdir`s), so it stays cheap remotely.
  */
 export async function findNearMisses(
   ops: Pick<Operations, "readdir">,
   syntax: PathSyntax,
   absolute: string,
   signal?: AbortSignal,
+  missingLevels = 0,
 ): Promise<string[]> {
   const parent = syntax.dirname(absolute);
   const wanted = syntax.basename(absolute);
@@ -25,6 +30,15 @@ export async function findNearMisses(
   try {
     names = (await ops.readdir(parent, { signal })).map((entry) => entry.name);
   } catch (error) {
+    if (isOperationError(error, "not_found") && missingLevels < MAX_MISSING_LEVELS && parent !== absolute) {
+      const found: string[] = [];
+      for (const dir of await findNearMisses(ops, syntax, parent, signal, missingLevels + 1)) {
+        found.push(
+          ...(await findNearMisses(ops, syntax, syntax.join(dir, wanted), signal, MAX_MISSING_LEVELS)),
+        );
+      }
+      return found.slice(0, MAX_SUGGESTIONS);
+    }
     if (isOperationError(error, "not_found", "not_directory", "permission_denied")) return [];
     throw error;
   }
@@ -54,15 +68,21 @@ function stem(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-/** Levenshtein distance with two rows. */
+/** Edit distance counting a swap of two neighbouring characters as one edit (a common typo). */
 function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, beforePrevious[j - 2]! + 1);
+      }
+      current[j] = best;
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length]!;

@@ -163,6 +163,15 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const out = await env.run(read, { path: "read/near/apq.ts" });
       expect(out).toMatchObject({ isError: true, errorCode: "not_found" });
       expect(textOf(out)).toContain("Did you mean read/near/api.ts, read/near/app.ts?");
+      const wrongDir = await env.run(read, { path: "read/naer/app.ts" });
+      expect(textOf(wrongDir)).toContain("Did you mean read/near/app.ts, read/near/api.ts?");
+      await env.fixture(env.root, Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`read/many/x${n}.ts`, ""])));
+      const many = await env.run(read, { path: "read/many/x.ts" });
+      expect((many.details as { suggestions: string[] }).suggestions).toEqual([
+        "read/many/x1.ts",
+        "read/many/x2.ts",
+        "read/many/x3.ts",
+      ]);
       const none = await env.run(read, { path: "read/near/qqqqqqqq.rs" });
       expect(textOf(none)).toContain("Use find or ls");
     });
