@@ -55,6 +55,9 @@ describe("grep", () => {
     ["context", { pattern: "needle", context: 1 }],
     ["a glob", { pattern: "needle", glob: "*.ts" }],
     ["a glob with /", { pattern: "needle", glob: "src/**/*.ts" }],
+    ["a glob ignored files match", { pattern: "needle", glob: "*.log" }],
+    ["a glob matching every name", { pattern: "needle", glob: "*" }],
+    ["a glob with / into a nested repository", { pattern: "needle", glob: "nested/**" }],
     ["a subdirectory", { pattern: "needle", path: "src" }],
     ["one file", { pattern: "needle", path: "crlf.txt" }],
     ["limit", { pattern: "needle", limit: 3 }],
@@ -99,6 +102,19 @@ describe("grep", () => {
         "src/main.ts-6- export {};",
       ].join("\n"),
     );
+  });
+
+  it("keeps .gitignore rules when a glob names ignored files or directories", async () => {
+    for (const ctx of [native, portable]) {
+      const logs = (await run({ pattern: "needle", glob: "*.log" }, ctx)).text;
+      expect(logs).toContain("keep.log:1:");
+      expect(logs).not.toContain("app.log");
+      const built = (await run({ pattern: "needle", glob: "build/*" }, ctx)).text;
+      expect(built).toBe('No matches for "needle" in . (files matching build/*).');
+      const vendored = (await run({ pattern: "needle", glob: "*" }, ctx)).text;
+      expect(vendored).not.toContain("nested/vendor/v.ts");
+      expect(vendored).not.toContain("src/generated.ts");
+    }
   });
 
   it("respects .gitignore, includes hidden files, skips .git, symlinks and binary files", async () => {

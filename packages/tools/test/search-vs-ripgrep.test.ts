@@ -4,7 +4,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { GrepEvent, GrepRequest } from "@tackle/operations";
+import { compileGlob, type GrepEvent, type GrepRequest } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadIgnoreFrames } from "../src/search/ignore-frames.js";
@@ -35,6 +35,11 @@ async function portableGrep(request: Omit<GrepRequest, "path">, path = tree.root
   const out: string[] = [];
   for await (const event of portable.grep({ ...request, path })) out.push(render(event));
   return out;
+}
+
+/** rg flags that select files by name the way a glob without `/` does, keeping ignore rules. */
+function typeFlags(glob: string): string[] {
+  return ["--type-add", `tglob:${glob}`, "--type", "tglob"];
 }
 
 function render(event: GrepEvent): string {
@@ -111,8 +116,17 @@ describe("portable search vs ripgrep", () => {
     expect(expected).not.toContain("generated.ts");
   });
 
-  it.each([["*.ts"], ["src/*.ts"], ["**/*.txt"], ["*.{md,txt}"], ["!*.ts"], ["*"], ["*.log"]])(
-    "selects files by the glob %s like rg --glob",
+  it.each([["*.ts"], ["*.{md,txt}"], ["*"], ["*.log"], ["keep.*"]])(
+    "selects files by the name glob %s like rg --type-add with that glob (ignore rules kept)",
+    async (glob) => {
+      const expected = await rgFiles(tree.root, typeFlags(glob));
+      expect(await portableFiles(tree.root, glob)).toEqual(expected);
+      expect(expected.length).toBeGreaterThan(0);
+    },
+  );
+
+  it.each([["!*.ts"], ["!a"], ["!src/deep"]])(
+    "leaves out what the negated glob %s names like rg --glob",
     async (glob) => {
       const expected = await rgFiles(tree.root, ["--glob", glob]);
       expect(await portableFiles(tree.root, glob)).toEqual(expected);
@@ -120,11 +134,37 @@ describe("portable search vs ripgrep", () => {
     },
   );
 
-  it("lets a glob take a file the ignore rules skip, as rg --glob does, but never .git", async () => {
-    expect(await portableFiles(tree.root, "src/*.ts")).toContain("src/generated.ts");
-    expect(await portableFiles(tree.root, "*.log")).toContain("app.log");
+  it.each([["src/*.ts"], ["**/*.txt"], ["src/**"], ["/a/*.txt"], ["nested/*"]])(
+    "selects files by the path glob %s as rg lists them, filtered by path",
+    async (glob) => {
+      const matches = compileGlob(glob);
+      const expected = (await rgFiles(tree.root)).filter((path) => matches(path));
+      expect(await portableFiles(tree.root, glob)).toEqual(expected);
+      expect(expected.length).toBeGreaterThan(0);
+    },
+  );
+
+  it("never lets a glob take a file or a directory the ignore rules skip, nor .git", async () => {
+    expect(await portableFiles(tree.root, "src/*.ts")).not.toContain("src/generated.ts");
+    expect(await portableFiles(tree.root, "*.log")).toEqual(["keep.log"]);
+    expect(await portableFiles(tree.root, "build/*")).toEqual([]);
+    expect(await portableFiles(tree.root, "v.ts")).toEqual([]);
+    expect(await portableFiles(tree.root, "HEAD")).toEqual([]);
     const all = await portableFiles(tree.root, "*");
-    expect(all.some((path) => path.startsWith(".git/"))).toBe(false);
+    expect(all).toEqual(await portableFiles(tree.root));
+    expect(all.some((path) => path.startsWith(".git/") || path.includes("/.git/"))).toBe(false);
+  });
+
+  it("lets includeIgnored add ignored files a glob names, still never .git", async () => {
+    const files = async (glob: string) => {
+      const out: string[] = [];
+      for await (const file of portable.files({ path: tree.root, glob, includeIgnored: true }))
+        out.push(file);
+      return out;
+    };
+    expect(await files("*.log")).toEqual(["app.log", "keep.log", "nested/app.log"]);
+    expect(await files("build/*")).toEqual(["build/out.js"]);
+    expect(await files("HEAD")).toEqual([]);
   });
 
   it.each<[string, boolean]>([
@@ -146,9 +186,11 @@ describe("portable search vs ripgrep", () => {
     expect(await portableGrep({ pattern: "needle", context: 1 })).toEqual(expected);
   });
 
-  it("greps only files the glob selects, like rg --glob", async () => {
-    const expected = await rgGrep(["--glob", "*.ts"], "needle");
+  it("greps only files the glob selects, with the ignore rules kept", async () => {
+    const expected = await rgGrep(typeFlags("*.ts"), "needle");
     expect(await portableGrep({ pattern: "needle", glob: "*.ts" })).toEqual(expected);
+    expect(expected.join("\n")).not.toContain("generated");
+    expect(expected.join("\n")).not.toContain("vendored");
   });
 
   it("searches a literal pattern with regex characters like rg -F", async () => {

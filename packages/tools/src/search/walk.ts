@@ -2,7 +2,7 @@ import type { DirEntry, Operations } from "@tackle/operations";
 import { isOperationError, throwIfAborted } from "@tackle/operations";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { compareCodePoints } from "./compare-paths.js";
-import { compileGlobSelector } from "./glob.js";
+import { compileGlobExclusion } from "./glob.js";
 import { emptyFrame, loadAncestorFrames, readFrame } from "./ignore-frames.js";
 import { type IgnoreFrame, isIgnored } from "./ignore-rules.js";
 import { linkedSignal } from "./linked-signal.js";
@@ -16,8 +16,8 @@ export interface WalkOptions {
   /** List files that ignore files exclude too (`.git` stays excluded). */
   includeIgnored?: boolean;
   /**
-   * Glob that selects entries before the ignore rules, like ripgrep's `--glob` (see
-   * `compileGlobSelector`): a match is taken even if ignored.
+   * Glob that narrows the files (see `compileGlobExclusion`); it never takes a file or a
+   * directory the ignore rules skip.
    */
   glob?: string;
   /**
@@ -49,8 +49,9 @@ interface LoadedDirectory {
  * Yields the files under `root` in sorted walk order (see `comparePaths`), the way ripgrep's
  * walk (`--hidden --glob '!.git'`) chooses them: hidden files included, entries named `.git`
  * excluded whatever the glob says, symbolic links not followed (neither files nor directories, as
- * ripgrep without `-L`), a glob checked first (see `compileGlobSelector`), then ignore files at
- * every level, including those in the directories above `root` (see `isIgnored`).
+ * ripgrep without `-L`), ignore files at every level, including those in the directories above
+ * `root` (see `isIgnored`), and the glob, which only ever leaves more out (see
+ * `compileGlobExclusion`).
  */
 export async function* walkFiles(
   ops: WalkOperations,
@@ -62,7 +63,7 @@ export async function* walkFiles(
   const flavor = pathSyntax(ops.platform);
   const useIgnore = options.includeIgnored !== true;
   const requireGit = options.requireGit === true;
-  const select = options.glob ? compileGlobSelector(options.glob) : undefined;
+  const excludes = options.glob ? compileGlobExclusion(options.glob) : undefined;
   const inFlight = new Map<string, Promise<LoadedDirectory>>();
   const limit = options.prefetch ?? DEFAULT_PREFETCH;
   const load = (abs: string, rel: string): Promise<LoadedDirectory> => {
@@ -111,9 +112,8 @@ export async function* walkFiles(
         if (entry.type !== "file" && entry.type !== "directory") continue;
         const rel = item.rel === "" ? entry.name : `${item.rel}/${entry.name}`;
         const isDir = entry.type === "directory";
-        const verdict = select?.(rel, isDir);
-        if (verdict === "exclude") continue;
-        if (verdict === undefined && useIgnore && isIgnored(frames, rel, isDir, requireGit)) continue;
+        if (excludes?.(rel, isDir)) continue;
+        if (useIgnore && isIgnored(frames, rel, isDir, requireGit)) continue;
         children.push({ abs: flavor.join(item.abs, entry.name), rel, frames, isDir });
       }
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
