@@ -8,7 +8,7 @@ import type { ToolOutcome } from "@tackle/agent-core";
 import { describe, expect, it } from "vitest";
 import { createEditToolDefinition } from "../tools/edit.js";
 import { createReadToolDefinition } from "../tools/read.js";
-import { type ToolsConformanceEnv, textOf, withPolicyProbe } from "./env.js";
+import { callWithDirectorySwapped, type ToolsConformanceEnv, textOf } from "./env.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -137,24 +137,18 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
       const outside = await env.freshDir("edit-swap-outside");
       await env.fixture(inner, { "dir/f.txt": "secret = 1\n" });
       await env.fixture(outside, { "f.txt": "secret = 1\n" });
-      const { ctx, checked } = withPolicyProbe(await env.makeContext(inner));
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
+      const outcome = await callWithDirectorySwapped({
+        ctx: await env.makeContext(inner),
+        dir: join(inner, "dir"),
+        linkTo: outside,
+        file: join(inner, "dir", "f.txt"),
+        call: (ctx) =>
+          env.run(
+            edit,
+            { path: "dir/f.txt", edits: [{ oldText: "secret = 1", newText: "secret = 2" }] },
+            { ctx },
+          ),
       });
-      // Holds the file's place in the queue so the edit waits between its policy check and its write.
-      const held = ctx.mutations.withFileMutation(join(inner, "dir", "f.txt"), () => gate);
-      const pending = env.run(
-        edit,
-        { path: "dir/f.txt", edits: [{ oldText: "secret = 1", newText: "secret = 2" }] },
-        { ctx },
-      );
-      await checked;
-      await ops.rename(join(inner, "dir"), join(inner, "dir-before"));
-      await ops.symlink(outside, join(inner, "dir"));
-      release();
-      await held;
-      const outcome = await pending;
       expect(codeOf(outcome)).toBe("outside_workspace");
       expect(textOf(outcome)).toContain(outside);
       expect(decoder.decode(await ops.readFile(join(outside, "f.txt")))).toBe("secret = 1\n");

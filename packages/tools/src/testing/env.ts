@@ -126,3 +126,39 @@ export function withPolicyProbe(ctx: ExtensionContext): { ctx: ExtensionContext;
   };
   return { ctx: { ...ctx, workspace }, checked };
 }
+
+/** What {@link callWithDirectorySwapped} does. */
+export interface DirectorySwap {
+  /** Context of the workspace the call runs in. */
+  ctx: ExtensionContext;
+  /** Directory (absolute) replaced by a link after the policy check; it is renamed to `<dir>-before`. */
+  dir: string;
+  /** Where the link points (outside the workspace). */
+  linkTo: string;
+  /** The file the call mutates (absolute): its place in the mutation queue is held meanwhile. */
+  file: string;
+  /** The tool call, on the context it is given. */
+  call(ctx: ExtensionContext): Promise<ToolOutcome>;
+}
+
+/**
+ * Runs a mutating tool call and swaps `dir` for a link between the call's policy check and its
+ * write (the file's place in the mutation queue is held so the call waits there): the link race
+ * the write-time re-check must catch.
+ */
+export async function callWithDirectorySwapped(swap: DirectorySwap): Promise<ToolOutcome> {
+  const ops = swap.ctx.operations;
+  const { ctx, checked } = withPolicyProbe(swap.ctx);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const held = ctx.mutations.withFileMutation(swap.file, () => gate);
+  const pending = swap.call(ctx);
+  await checked;
+  await ops.rename(swap.dir, `${swap.dir}-before`);
+  await ops.symlink(swap.linkTo, swap.dir);
+  release();
+  await held;
+  return pending;
+}

@@ -22,8 +22,14 @@ import { defineWriteConformance } from "./write.js";
 
 export { defineBashConformance } from "./bash.js";
 export { defineEditConformance } from "./edit.js";
-export type { FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
-export { createConformanceEnv, disposeConformanceEnv, textOf, withPolicyProbe } from "./env.js";
+export type { DirectorySwap, FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
+export {
+  callWithDirectorySwapped,
+  createConformanceEnv,
+  disposeConformanceEnv,
+  textOf,
+  withPolicyProbe,
+} from "./env.js";
 export { defineFindConformance } from "./find.js";
 export { defineGrepConformance, portableContext, withoutNativeSearch } from "./grep.js";
 export { defineLsConformance } from "./ls.js";

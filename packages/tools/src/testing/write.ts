@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createWorkspacePolicy } from "../path/workspace-policy.js";
 import { createReadToolDefinition } from "../tools/read.js";
 import { createWriteToolDefinition } from "../tools/write.js";
-import { type ToolsConformanceEnv, textOf, withPolicyProbe } from "./env.js";
+import { callWithDirectorySwapped, type ToolsConformanceEnv, textOf } from "./env.js";
 
 const decode = (bytes: Uint8Array) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 
@@ -136,20 +136,13 @@ export function defineWriteConformance(getEnv: () => ToolsConformanceEnv): void 
       const inner = await env.freshDir("write-swap");
       const outside = await env.freshDir("write-swap-outside");
       await env.fixture(inner, { "dir/keep.txt": "" });
-      const { ctx, checked } = withPolicyProbe(await env.makeContext(inner));
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
+      const out = await callWithDirectorySwapped({
+        ctx: await env.makeContext(inner),
+        dir: join(inner, "dir"),
+        linkTo: outside,
+        file: join(inner, "dir", "new.txt"),
+        call: (ctx) => env.run(write, { path: "dir/new.txt", content: "x\n" }, { ctx }),
       });
-      // Holds the file's place in the queue so the write waits between its policy check and its write.
-      const held = ctx.mutations.withFileMutation(join(inner, "dir", "new.txt"), () => gate);
-      const pending = env.run(write, { path: "dir/new.txt", content: "x\n" }, { ctx });
-      await checked;
-      await ops.rename(join(inner, "dir"), join(inner, "dir-before"));
-      await ops.symlink(outside, join(inner, "dir"));
-      release();
-      await held;
-      const out = await pending;
       expect(out).toMatchObject({ isError: true, errorCode: "outside_workspace" });
       expect(textOf(out)).toContain(outside);
       await expect(ops.stat(join(outside, "new.txt"))).rejects.toMatchObject({ code: "not_found" });
