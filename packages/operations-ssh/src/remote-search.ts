@@ -1,10 +1,17 @@
-import { StringDecoder } from "node:string_decoder";
 import {
   type CallOptions,
   type FilesRequest,
+  filePathsOf,
   type GrepEvent,
   type GrepRequest,
+  grepEventsOf,
   OperationError,
+  planFiles,
+  planGrep,
+  RecordSplitter,
+  type RipgrepPlan,
+  type RipgrepTarget,
+  ripgrepExitError,
   type SearchOperations,
   throwIfAborted,
 } from "@tackle/operations";
@@ -14,28 +21,19 @@ import { refined, typeOfMode } from "./files.js";
 import { runRemote, shellQuote } from "./remote-command.js";
 import { call, checkRemotePath, withSftp } from "./sftp-call.js";
 
-/** Flags shared by grep and files: hidden files searched, `.git` skipped, ignore files honoured without a repo. */
-function commonFlags(request: { glob?: string; includeIgnored?: boolean }): string[] {
-  return [
-    "--hidden",
-    "--no-require-git",
-    "--glob",
-    "!.git",
-    ...(request.includeIgnored ? ["--no-ignore"] : []),
-    ...(request.glob ? ["--glob", request.glob] : []),
-  ];
-}
+/** Most stderr kept for an error message. */
+const MAX_STDERR_CHARS = 16 * 1024;
 
 /**
- * Where rg runs and what it is given. rg matches `--glob` relative to its working directory, so
- * it runs inside the request's directory (or the file's parent) and prints paths relative to it.
+ * Where rg runs and what it is given (see `RipgrepTarget`): inside the request's directory, or
+ * in a file's parent with the file's name.
  */
 async function searchTarget(
   connection: SshConnection,
   path: string,
   signal: AbortSignal | undefined,
   operation: string,
-): Promise<{ cwd: string; target: string }> {
+): Promise<{ cwd: string; target: RipgrepTarget }> {
   const stats = await withSftp(connection, operation, path, signal, async (sftp) => {
     try {
       return await call<Stats>((cb) => sftp.stat(path, cb));
@@ -43,40 +41,39 @@ async function searchTarget(
       throw await refined(sftp, error, operation, path);
     }
   });
-  if (typeOfMode(stats.mode) === "directory") return { cwd: path, target: "." };
+  if (typeOfMode(stats.mode) === "directory") return { cwd: path, target: { kind: "directory" } };
   const slash = path.lastIndexOf("/");
-  return { cwd: slash <= 0 ? "/" : path.slice(0, slash), target: path.slice(slash + 1) };
+  return {
+    cwd: slash <= 0 ? "/" : path.slice(0, slash),
+    target: { kind: "file", name: path.slice(slash + 1) },
+  };
 }
 
-/** rg prints `./a/b` for the target `.`: the contract wants `a/b`. */
-function relativePath(path: string): string {
-  return path.startsWith("./") ? path.slice(2) : path;
-}
-
-function textOf(value: { text?: string; bytes?: string } | undefined): string {
-  if (!value) return "";
-  return value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
+/** One remote rg run of a plan. */
+interface RemoteRun {
+  rgPath: string;
+  plan: RipgrepPlan;
+  cwd: string;
+  signal: AbortSignal | undefined;
+  operation: string;
+  /** The request path, for errors. */
+  path: string;
 }
 
 /**
- * Streams the stdout lines of `rg` run remotely. The command runs as the session's group
- * leader and prints its pid first (on stderr); when the consumer stops early (a limit), the group
- * is killed through a second channel so rg does not keep walking the tree.
+ * Streams the output records of `rg` run remotely, one batch per chunk received. The command
+ * runs as the session's group leader and prints its pid first (on stderr); when the consumer
+ * stops early (a limit), the group is killed through a second channel so rg does not keep
+ * walking the tree. Ends with `ripgrepExitError` when rg refused the request.
  */
-async function* remoteLines(
-  connection: SshConnection,
-  cwd: string,
-  argv: string[],
-  signal: AbortSignal | undefined,
-  operation: string,
-): AsyncGenerator<string, { exitCode: number | null; stderr: string }> {
+async function* remoteBatches(connection: SshConnection, run: RemoteRun): AsyncGenerator<string[]> {
+  const { signal, operation, cwd } = run;
   throwIfAborted(signal, operation);
   const session = await connection.session(signal, operation);
   const release = await connection.slots.acquire(signal);
+  const splitter = new RecordSplitter(run.plan.separator);
   const state = {
-    queue: [] as string[],
-    pending: "",
-    decoder: new StringDecoder("utf8"),
+    queue: [] as string[][],
     stderr: "",
     exitCode: null as number | null,
     closed: false,
@@ -86,18 +83,19 @@ async function* remoteLines(
     state.wake?.();
     state.wake = undefined;
   };
+  const argv = [run.rgPath, ...run.plan.args];
   const command = `echo "$$" >&2; cd -- ${shellQuote(cwd)} || exit 2; exec ${argv.map(shellQuote).join(" ")} </dev/null`;
   const channel = await raceLost(
     session.exec(command, (opened) => {
       // Listeners go on synchronously: see Session.exec.
       opened.on("data", (bytes: Buffer) => {
-        const lines = (state.pending + state.decoder.write(bytes)).split("\n");
-        state.pending = lines.pop() ?? "";
-        state.queue.push(...lines);
+        const records = splitter.push(bytes);
+        if (records.length === 0) return;
+        state.queue.push(records);
         poke();
       });
       opened.stderr.on("data", (bytes: Buffer) => {
-        state.stderr += bytes.toString("utf8");
+        if (state.stderr.length < MAX_STDERR_CHARS) state.stderr += bytes.toString("utf8");
       });
       opened.on("exit", (code: number | null) => {
         state.exitCode = code;
@@ -119,9 +117,14 @@ async function* remoteLines(
   signal?.addEventListener("abort", onAbort);
   const unsubscribeLost = session.onLost(poke);
   channel.end();
+  let records = 0;
   try {
     for (;;) {
-      while (queue.length > 0) yield queue.shift() as string;
+      while (queue.length > 0) {
+        const batch = queue.shift() as string[];
+        records += batch.length;
+        yield batch;
+      }
       if (signal?.aborted) throwIfAborted(signal, operation);
       if (state.closed) break;
       if (session.isLost) {
@@ -133,9 +136,21 @@ async function* remoteLines(
         state.wake = resolve;
       });
     }
-    if (state.pending) yield state.pending;
-    const [, ...rest] = state.stderr.split("\n");
-    return { exitCode: state.exitCode, stderr: rest.join("\n") };
+    const rest = splitter.end();
+    if (rest.length > 0) {
+      records += rest.length;
+      yield rest;
+    }
+    const [, ...stderr] = state.stderr.split("\n");
+    const failure = ripgrepExitError({
+      exitCode: state.exitCode,
+      stderr: stderr.join("\n"),
+      records,
+      operation,
+      path: run.path,
+      rgPath: run.rgPath,
+    });
+    if (failure) throw failure;
   } finally {
     signal?.removeEventListener("abort", onAbort);
     unsubscribeLost();
@@ -153,92 +168,29 @@ async function stopRemote(session: Session, channel: ClientChannel, stderr: stri
   channel.close();
 }
 
-/** rg exit code 2 with nothing found: the pattern or the path was refused. */
-function searchFailure(operation: string, path: string, stderr: string): OperationError {
-  return new OperationError(
-    "invalid_argument",
-    `${operation}: ripgrep refused the request: ${stderr.trim()}`,
-    {
-      operation,
-      path,
-    },
-  );
-}
-
 /** `search` on a remote ripgrep binary (`rgPath`, e.g. "rg"). */
 export function createRemoteSearch(connection: SshConnection, rgPath: string): SearchOperations {
   return {
     async *grep(request: GrepRequest, options?: CallOptions): AsyncIterable<GrepEvent> {
+      const signal = options?.signal;
       checkRemotePath(request.path, "grep");
-      throwIfAborted(options?.signal, "grep");
-      const { cwd, target } = await searchTarget(connection, request.path, options?.signal, "grep");
-      const argv = [
-        rgPath,
-        "--json",
-        ...commonFlags(request),
-        ...(request.ignoreCase ? ["--ignore-case"] : []),
-        ...(request.literal ? ["--fixed-strings"] : []),
-        ...(request.context ? ["--context", String(request.context)] : []),
-        "--regexp",
-        request.pattern,
-        "--",
-        target,
-      ];
-      const lines = remoteLines(connection, cwd, argv, options?.signal, "grep");
-      let matches = 0;
-      let events = 0;
-      for (;;) {
-        const next = await lines.next();
-        if (next.done) {
-          if (next.value.exitCode === 2 && events === 0)
-            throw searchFailure("grep", request.path, next.value.stderr);
-          return;
-        }
-        const event = JSON.parse(next.value) as {
-          type: string;
-          data: {
-            path?: { text?: string; bytes?: string };
-            lines?: { text?: string; bytes?: string };
-            line_number?: number;
-          };
-        };
-        events++;
-        if (event.type !== "match" && event.type !== "context") continue;
-        yield {
-          type: event.type,
-          path: relativePath(textOf(event.data.path)),
-          lineNumber: event.data.line_number ?? 0,
-          line: textOf(event.data.lines).replace(/\r?\n$/, ""),
-        };
-        if (event.type === "match" && request.maxMatches !== undefined && ++matches >= request.maxMatches) {
-          await lines.return({ exitCode: null, stderr: "" });
-          return;
-        }
-      }
+      throwIfAborted(signal, "grep");
+      const { cwd, target } = await searchTarget(connection, request.path, signal, "grep");
+      const plan = planGrep(request, target);
+      if (plan.limit <= 0) return;
+      const run = { rgPath, plan, cwd, signal, operation: "grep", path: request.path };
+      yield* grepEventsOf(remoteBatches(connection, run), plan, signal);
     },
 
     async *files(request: FilesRequest, options?: CallOptions): AsyncIterable<string> {
+      const signal = options?.signal;
       checkRemotePath(request.path, "files");
-      throwIfAborted(options?.signal, "files");
-      const { cwd, target } = await searchTarget(connection, request.path, options?.signal, "files");
-      const argv = [rgPath, "--files", ...commonFlags(request), "--", target];
-      const lines = remoteLines(connection, cwd, argv, options?.signal, "files");
-      let count = 0;
-      if (request.limit !== undefined && request.limit <= 0) return;
-      for (;;) {
-        const next = await lines.next();
-        if (next.done) {
-          if (next.value.exitCode === 2 && count === 0)
-            throw searchFailure("files", request.path, next.value.stderr);
-          return;
-        }
-        if (next.value === "") continue;
-        yield relativePath(next.value);
-        if (request.limit !== undefined && ++count >= request.limit) {
-          await lines.return({ exitCode: null, stderr: "" });
-          return;
-        }
-      }
+      throwIfAborted(signal, "files");
+      const { cwd, target } = await searchTarget(connection, request.path, signal, "files");
+      const plan = planFiles(request, target);
+      if (plan.limit <= 0) return;
+      const run = { rgPath, plan, cwd, signal, operation: "files", path: request.path };
+      yield* filePathsOf(remoteBatches(connection, run), plan, signal);
     },
   };
 }
