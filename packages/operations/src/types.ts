@@ -155,7 +155,10 @@ export interface GrepRequest {
   pattern: string;
   /** Directory or file to search (absolute). */
   path: string;
-  /** Only files whose path relative to `path` matches this glob (same syntax as `FilesRequest.glob`). */
+  /**
+   * Only files whose path relative to `path` matches this glob (same syntax and rules as
+   * `FilesRequest.glob`).
+   */
   glob?: string;
   ignoreCase?: boolean;
   literal?: boolean;
@@ -182,7 +185,9 @@ export interface FilesRequest {
   path: string;
   /**
    * Glob (gitignore syntax) the relative path must match: a pattern without `/` matches a name
-   * at any depth (`*.ts`), one with `/` is anchored at `path` (`src/*.ts`, `src/deep/**`).
+   * at any depth (`*.ts`), one with `/` is anchored at `path` (`src/*.ts`, `src/deep/**`); `!`
+   * leaves out what it matches. A glob only narrows: ignore rules apply to whatever it keeps
+   * (unless `includeIgnored`), and `.git` is never listed, whatever the glob.
    */
   glob?: string;
   /** Stop after this many paths. */
