@@ -22,6 +22,11 @@ export interface DecodedText {
 
 const BOM_UTF8 = [0xef, 0xbb, 0xbf];
 
+/** The encoding's name as the tools say it to the model ("UTF-8", "UTF-16 LE", "UTF-16 BE"). */
+export function encodingLabel(encoding: TextEncodingName): string {
+  return encoding === "utf8" ? "UTF-8" : encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE";
+}
+
 /** How many leading bytes {@link guessBomlessUtf16} looks at. */
 const UTF16_SAMPLE_BYTES = 4096;
 

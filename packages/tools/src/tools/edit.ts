@@ -18,7 +18,13 @@ import { repairEditArguments } from "../edit/repair-arguments.js";
 import { formatEditSummary } from "../edit/summary.js";
 import { suggestSimilarPaths } from "../path/near-miss.js";
 import { recheckWriteTarget } from "../path/recheck.js";
-import { decodeText, encodeText, hasLoneSurrogate, type TextEncodingName } from "../text/encoding.js";
+import {
+  decodeText,
+  encodeText,
+  encodingLabel,
+  hasLoneSurrogate,
+  type TextEncodingName,
+} from "../text/encoding.js";
 import { toToolError } from "../tool-errors.js";
 
 const editParameters = Type.Object({
@@ -133,12 +139,12 @@ export function createEditToolDefinition(
     assertNotStale(ctx, target.real, bytes, target.display);
     const decoded = decodeText(bytes);
     if (decoded.lossy || !sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes)) {
-      throw new ToolError("encoding", undecodableMessage(target.display, encodingName(decoded.encoding)), {
+      throw new ToolError("encoding", undecodableMessage(target.display, encodingLabel(decoded.encoding)), {
         details: { path: target.display, encoding: decoded.encoding },
       });
     }
     if (decoded.encoding === "utf8" && params.edits.some((edit) => hasLoneSurrogate(edit.newText))) {
-      throw new ToolError("encoding", unencodableMessage(target.display, encodingName(decoded.encoding)));
+      throw new ToolError("encoding", unencodableMessage(target.display, encodingLabel(decoded.encoding)));
     }
     const plan = planEdits(decoded.text, params.edits, { path: target.display });
     const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
@@ -174,10 +180,6 @@ export function createEditToolDefinition(
     });
     return { content: [{ type: "text", text } satisfies TextContent], details };
   }
-}
-
-function encodingName(encoding: TextEncodingName): string {
-  return encoding === "utf8" ? "UTF-8" : encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE";
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -11,6 +11,7 @@ import { isOperationError } from "@tackle/operations";
 import { recordRead } from "../context/read-ledger.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { suggestSimilarPaths } from "../path/near-miss.js";
+import { encodingLabel } from "../text/encoding.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";
 import { SNIFF_BYTES, sniffFileType } from "../text/sniff.js";
@@ -177,8 +178,7 @@ function formatText(
       `Line ${line} is ${window.cutLines.get(line)} characters; only its first ${formatBytes(limits.maxBytes)} is shown. See the rest with bash, e.g. sed -n '${line}p' ${resolved.display} | cut -c1-2000.`,
     );
   }
-  const encodingName =
-    window.encoding === "utf8" ? "UTF-8" : window.encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE";
+  const encodingName = encodingLabel(window.encoding);
   if (window.lossy)
     notices.push(
       `The file is not valid ${encodingName}; invalid bytes are shown as U+FFFD. edit refuses such a file and write would replace those bytes: change it with bash if you must.`,

@@ -12,7 +12,13 @@ import { isOperationError, type Operations } from "@tackle/operations";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { recheckWriteTarget } from "../path/recheck.js";
 import { pathSyntax } from "../path/workspace-policy.js";
-import { decodeText, encodeText, hasLoneSurrogate, type TextEncodingName } from "../text/encoding.js";
+import {
+  decodeText,
+  encodeText,
+  encodingLabel,
+  hasLoneSurrogate,
+  type TextEncodingName,
+} from "../text/encoding.js";
 import { countLines, dominantLineEnding } from "../text/line-endings.js";
 import { toToolError } from "../tool-errors.js";
 import { utf8ByteLength } from "../truncate.js";
@@ -144,7 +150,7 @@ function styleOf(existing: Uint8Array): {
 function summary(details: WriteDetails): string {
   const what = `${details.lines} line${details.lines === 1 ? "" : "s"}, ${details.bytes} byte${details.bytes === 1 ? "" : "s"}`;
   const kept: string[] = [];
-  if (details.encoding !== "utf8") kept.push(details.encoding === "utf16le" ? "UTF-16 LE" : "UTF-16 BE");
+  if (details.encoding !== "utf8") kept.push(encodingLabel(details.encoding));
   if (details.hasBom) kept.push("BOM");
   if (details.lineEnding === "crlf") kept.push("CRLF line endings");
   const keptText = kept.length > 0 ? ` Kept the file's ${kept.join(", ")}.` : "";
