@@ -22,9 +22,13 @@ function numbersIn(text: string): number[] {
   return [...text.matchAll(/(?<![\w.-])\d+(?:\.\d+)?(?![\w-]|\.\d)/g)].map((match) => Number(match[0]));
 }
 
-/** The description and every parameter description of a tool. */
+/** The description, prompt snippet and guidelines, and every parameter description of a tool. */
 function modelFacingText(definition: AnyToolDefinition): string[] {
-  const texts = [definition.description];
+  const texts = [
+    definition.description,
+    definition.promptSnippet ?? "",
+    ...(definition.promptGuidelines ?? []),
+  ];
   const walk = (schema: TSchema) => {
     if (typeof schema.description === "string") texts.push(schema.description);
     for (const child of Object.values((schema.properties ?? {}) as Record<string, TSchema>)) walk(child);
