@@ -1,7 +1,13 @@
 import type { AnyAgentTool } from "@tackle/agent-core";
 import type { AnyToolDefinition, ExtensionContext } from "@tackle/extensions";
 import { wrapToolDefinition } from "@tackle/extensions";
-import { ALL_TOOL_NAMES, createToolContext, createToolDefinition, type ToolName } from "@tackle/tools";
+import {
+  ALL_TOOL_NAMES,
+  createToolContext,
+  createToolDefinition,
+  disposeToolContext,
+  type ToolName,
+} from "@tackle/tools";
 import { parseEnvUrl } from "./env-url.js";
 import { type EnvironmentOptions, type OpenEnvironment, openEnvironment } from "./environment.js";
 import { UsageError } from "./usage-error.js";
@@ -12,7 +18,7 @@ export interface CliSession {
   context: ExtensionContext;
   definitions: Map<string, AnyToolDefinition>;
   tools: Map<string, AnyAgentTool>;
-  /** Disposes the environment (and, when `dropArtifacts`, the session's artifacts). */
+  /** Ends the session's background jobs (unless keepAlive), then disposes the environment; artifacts are removed when `dropArtifacts`. */
   close(options?: { dropArtifacts?: boolean }): Promise<void>;
 }
 
@@ -61,7 +67,7 @@ export async function openCliSession(
     definitions,
     tools,
     async close({ dropArtifacts = false } = {}) {
-      if (dropArtifacts) await context.artifacts.dispose().catch(() => {});
+      await disposeToolContext(context, { keepArtifacts: !dropArtifacts }).catch(() => {});
       await env.dispose();
     },
   };

@@ -2,6 +2,8 @@ export type { ArtifactOperations, ArtifactStoreOptions } from "./context/artifac
 export { ARTIFACT_RETENTION_MS, createArtifactStore } from "./context/artifacts.js";
 export type { ToolContextOptions } from "./context/create-tool-context.js";
 export { createToolContext, getFileMutationQueue } from "./context/create-tool-context.js";
+export type { DisposeToolContextOptions } from "./context/dispose-tool-context.js";
+export { disposeToolContext } from "./context/dispose-tool-context.js";
 export { createFileMutationQueue } from "./context/mutation-queue.js";
 export { assertNotStale, createReadLedger, recordRead, sha256Hex } from "./context/read-ledger.js";
 export type { Defaults } from "./defaults.js";
@@ -65,7 +67,7 @@ export type {
 export { DEFAULT_DECISIONS, DEFAULT_WRITABLE_PATHS } from "./shell/policy/types.js";
 export { detectPrompt, NON_INTERACTIVE_HINT } from "./shell/prompt.js";
 export { redactSecrets } from "./shell/redact.js";
-export { getShellJobs } from "./shell/registry.js";
+export { existingShellJobs, getShellJobs } from "./shell/registry.js";
 export { collapseCarriageReturns, markToolOutput, sanitizeOutput, stripControl } from "./shell/sanitize.js";
 export type { ShellToolDetails, ShellToolOptions, ShellToolParams, ShellToolSchema } from "./shell/tool.js";
 export type { DecodedText, TextEncodingName } from "./text/encoding.js";

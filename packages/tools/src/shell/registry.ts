@@ -18,3 +18,13 @@ export function getShellJobs(ctx: ExtensionContext, options: Partial<JobRegistry
   }
   return registry;
 }
+
+/**
+ * The job registry a context already uses, without creating one: the host's service, or the
+ * per-session fallback once a job was started. Used by {@link disposeToolContext}.
+ */
+export function existingShellJobs(ctx: ExtensionContext): JobRegistry | undefined {
+  const service = ctx.services?.[SHELL_JOBS_SERVICE] as JobRegistry | undefined;
+  if (service && typeof service.start === "function") return service;
+  return fallbacks.get(ctx.artifacts);
+}

@@ -1,0 +1,35 @@
+import type { ExtensionContext } from "@tackle/extensions";
+import { existingShellJobs } from "../shell/registry.js";
+
+/** Options of {@link disposeToolContext}. */
+export interface DisposeToolContextOptions {
+  /**
+   * Keep the session's artifacts on disk (they still expire by the store's retention time).
+   * For a one-shot host, such as a CLI call, whose printed output points at an artifact.
+   */
+  keepArtifacts?: boolean;
+}
+
+/**
+ * Ends what a tool context owns: background jobs not marked `keepAlive` (their records stay on
+ * disk, so a later host still lists them) and, unless asked otherwise, the session's artifacts.
+ * The environment (`ctx.operations`) is not disposed: it may serve other contexts.
+ *
+ * @example
+ * ```ts
+ * const ctx = createToolContext({ cwd });
+ * try { await runSession(ctx); } finally { await disposeToolContext(ctx); }
+ * ```
+ */
+export async function disposeToolContext(
+  ctx: ExtensionContext,
+  options: DisposeToolContextOptions = {},
+): Promise<void> {
+  const failures: unknown[] = [];
+  const jobs = existingShellJobs(ctx);
+  if (jobs) await jobs.dispose().catch((error: unknown) => failures.push(error));
+  if (!options.keepArtifacts) await ctx.artifacts.dispose().catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) {
+    throw new AggregateError(failures, `disposing the tool context of session ${ctx.session.id} failed`);
+  }
+}
