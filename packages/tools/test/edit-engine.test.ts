@@ -171,6 +171,19 @@ describe("edit engine: already applied and not found", () => {
   });
 });
 
+describe("edit engine: closest region in a file full of one line", () => {
+  it("anchors on oldText's rarest line, not on a line repeated thousands of times", () => {
+    const filler = Array.from({ length: 3000 }, (_, i) => `  step(${i});\n    return null;`).join("\n");
+    const text = `${filler}\n  const rare = compute(2);\n    return null;\n  done();\n`;
+    const error = errorOf(() =>
+      plan(text, [{ oldText: "  const rare = compute(1);\n    return null;\n  done();", newText: "x" }]),
+    );
+    expect(error.code).toBe("no_match");
+    expect(error.message).toContain("Closest region, lines 6001-6003");
+    expect(error.message).toContain("First difference at line 6001");
+  });
+});
+
 describe("edit engine: not found at the edges", () => {
   it("says where to look when the closest region matches line by line", () => {
     const error = errorOf(() => plan("a\nlast line", [{ oldText: "last line\n", newText: "x\n" }]));

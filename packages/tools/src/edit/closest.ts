@@ -14,6 +14,8 @@ export interface ClosestRegion {
 
 /** Above this many lines the whole-file similarity scan is skipped (an identical line still anchors). */
 const FULL_SCAN_MAX_LINES = 200_000;
+/** Most windows scored for one oldText (each costs one similarity per oldText line). */
+const MAX_CANDIDATES = 2000;
 /** Lines shorter than this (after trimming) are too common to anchor a region ("}", ""). */
 const MIN_ANCHOR_LENGTH = 4;
 
@@ -67,6 +69,33 @@ function scoreWindow(index: FuzzyIndex, old: readonly string[], start: number): 
 }
 
 /**
+ * Window starts anchored on lines found in both the file and oldText (`wanted`: trimmed line ->
+ * its indexes in oldText). Rarest lines first and at most {@link MAX_CANDIDATES} windows, so a
+ * line repeated all over the file ("return null;") cannot make the scoring quadratic.
+ */
+function anchoredCandidates(index: FuzzyIndex, wanted: ReadonlyMap<string, number[]>): Set<number> {
+  const found = new Map<string, number[]>();
+  for (let i = 0; i < index.lines.length; i++) {
+    const key = index.comparable(i).trim();
+    if (!wanted.has(key)) continue;
+    const lines = found.get(key);
+    if (lines) lines.push(i);
+    else found.set(key, [i]);
+  }
+  const candidates = new Set<number>();
+  const rarestFirst = [...found].sort((a, b) => a[1].length - b[1].length);
+  for (const [key, lines] of rarestFirst) {
+    for (const line of lines) {
+      for (const j of wanted.get(key) as number[]) {
+        candidates.add(line - j);
+        if (candidates.size >= MAX_CANDIDATES) return candidates;
+      }
+    }
+  }
+  return candidates;
+}
+
+/**
  * Finds the region of the file most similar to `oldText`: windows anchored on a line that occurs
  * in both (ignoring indentation), or, in files up to {@link FULL_SCAN_MAX_LINES} lines, on the
  * line most similar to oldText's first substantial line. Undefined when nothing is similar.
@@ -79,11 +108,7 @@ export function findClosestRegion(index: FuzzyIndex, oldText: string): ClosestRe
     const key = line.trim();
     if (key.length >= MIN_ANCHOR_LENGTH) wanted.set(key, [...(wanted.get(key) ?? []), j]);
   });
-  const candidates = new Set<number>();
-  for (let i = 0; i < index.lines.length; i++) {
-    const hits = wanted.get(index.comparable(i).trim());
-    if (hits) for (const j of hits) candidates.add(i - j);
-  }
+  const candidates = anchoredCandidates(index, wanted);
   if (candidates.size === 0 && index.lines.length <= FULL_SCAN_MAX_LINES) {
     const anchor = oldLines.findIndex((line) => line.trim().length >= MIN_ANCHOR_LENGTH);
     if (anchor !== -1) {
