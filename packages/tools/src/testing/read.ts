@@ -56,6 +56,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const out = await env.run(read, { path: "read/three.txt", offset: 9 });
       expect(out.isError).toBe(true);
       expect(textOf(out)).toContain("it has 3 lines");
+      expect(env.ctx.reads.get(env.path("read/three.txt"))).toBeUndefined();
     });
 
     it("cuts by bytes on a line boundary and says which limit", async () => {

@@ -145,8 +145,10 @@ async function readResolved(
       maxLineBytes: limits.maxBytes,
     });
     finished = true;
+    const result = formatText(resolved, window, startLine, lineLimit, limits);
+    // Only a read that showed content counts as having seen the file (not an offset past its end).
     ctx.reads.record(resolved.real, window.sha256);
-    return formatText(resolved, window, startLine, lineLimit, limits);
+    return result;
   } finally {
     if (!finished) await stream.return?.().catch(() => {});
   }
