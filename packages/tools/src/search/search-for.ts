@@ -39,8 +39,9 @@ async function* orPortable<T>(native: AsyncIterable<T>, portable: () => AsyncIte
 
 /**
  * True when a relative POSIX path runs through a `.git` entry. The tools drop such paths from
- * any search: a native search whose glob re-included `.git` (ripgrep lets a later `--glob`
- * override an earlier `!.git`) must not differ from the portable walk, which never enters it.
+ * any search, as a safety net: the adapters built on the shared ripgrep module of
+ * @tackle/operations never return them, but a host's own `search` might (a plain `rg --glob '*'`
+ * re-includes `.git`), and the portable walk never enters it.
  */
 export function isInsideGit(relativePath: string): boolean {
   return relativePath === ".git" || relativePath.startsWith(".git/") || relativePath.includes("/.git/");
