@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invokeTool } from "@tackle/agent-core";
 import { createLocalOperations } from "@tackle/operations-local";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
 import {
   ALL_TOOL_NAMES,
@@ -14,6 +14,8 @@ import {
   createTool,
   createToolDefinition,
 } from "../src/factories.js";
+import type { EditDetails } from "../src/tools/edit.js";
+import type { ReadDetails, ReadParams } from "../src/tools/read.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -39,6 +41,19 @@ describe("factories", () => {
       "ls",
     ]);
     expect(createAllTools({ cwd: dir }).map((tool) => tool.name)).toEqual([...ALL_TOOL_NAMES]);
+  });
+
+  it("infers each tool's parameters, details and options from its name (checked by tsc)", () => {
+    const read = createToolDefinition("read", { maxLines: 10 });
+    expectTypeOf<Parameters<typeof read.execute>[1]>().toEqualTypeOf<ReadParams>();
+    expectTypeOf<Awaited<ReturnType<typeof read.execute>>["details"]>().toEqualTypeOf<ReadDetails>();
+    const edit = createToolDefinition("edit");
+    expectTypeOf<Awaited<ReturnType<typeof edit.execute>>["details"]>().toEqualTypeOf<EditDetails>();
+    // @ts-expect-error ls takes no options
+    createToolDefinition("ls", { maxLines: 10 });
+    // @ts-expect-error read's options are ReadToolOptions
+    createToolDefinition("read", { timeout: 5 });
+    expect(read.name).toBe("read");
   });
 
   it("makes definitions that carry annotations and take their environment from the call's context", async () => {
