@@ -43,6 +43,14 @@ describe("bash policy (tree-sitter-bash)", () => {
     ["git rebase -i HEAD~3", "interactive-program"],
     ["cd /etc", "cwd-escape"],
     ["cd", "cwd-escape"],
+    ["cd /", "cwd-escape"],
+    ["cd / && ls", "cwd-escape"],
+    ["pushd /", "cwd-escape"],
+    ["rm -rf .", "recursive-delete"],
+    ["rm -rf ./", "recursive-delete"],
+    ["rm -rf ~user", "recursive-delete"],
+    ["find / -name '*.log' -delete", "recursive-delete"],
+    ["find ~ -exec rm -f {} +", "recursive-delete"],
     ["bash -c 'rm -rf /'", "recursive-delete"],
     ["timeout 5 sudo true", "privilege-escalation"],
     ["(cd src; echo ok) ; echo $(vim x)", "interactive-program"],
@@ -70,6 +78,13 @@ describe("bash policy (tree-sitter-bash)", () => {
     "cd -",
     "grep -r sudo .",
     "tail -n 20 app.log",
+    "git status",
+    "npm test",
+    "rm -rf node_modules",
+    "rm -rf build/",
+    "echo hi > out.txt",
+    "cd ..",
+    "find . -name '*.o' -delete",
   ])("allows %s", async (command) => {
     expect(await rules(command)).toEqual([]);
   });

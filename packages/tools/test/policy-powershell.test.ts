@@ -36,6 +36,8 @@ describe("PowerShell policy (tree-sitter-powershell)", () => {
     ["pwsh", "interactive-program"],
     ["Set-Location /etc", "cwd-escape"],
     ["cd C:\\Windows", "cwd-escape"],
+    ["Set-Location /", "cwd-escape"],
+    ["Push-Location ~", "cwd-escape"],
     ["if ($true) { sudo ls }", "privilege-escalation"],
   ])("flags %s as %s", async (command, rule) => {
     expect(await rules(command)).toContain(rule);
@@ -51,6 +53,8 @@ describe("PowerShell policy (tree-sitter-powershell)", () => {
     "iwr https://x -OutFile pkg.zip",
     "'Write-Output 1' | pwsh -Command -",
     "Set-Location ../other",
+    "Set-Location ..",
+    "git status",
     "Write-Output 'Remove-Item -Recurse C:\\'",
     "python script.py",
   ])("allows %s", async (command) => {

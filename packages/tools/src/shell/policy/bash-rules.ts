@@ -1,6 +1,6 @@
 import { bashWord, commandBaseName, HOME_TOKEN, type Word } from "./bash-words.js";
 import { descendantsOfType, type SyntaxNode, withSyntaxTree } from "./parser.js";
-import { classifyPath, isWritableException } from "./paths.js";
+import { classifyPath, cwdEscapeTarget, isWritableException } from "./paths.js";
 import {
   DOWNLOADERS,
   EDITORS_AND_PAGERS,
@@ -178,6 +178,29 @@ function checkRecursiveDelete(
   }
 }
 
+/**
+ * `find PATH... -delete` (or `-exec rm`) starting outside the workspace, above it, or at `/` or
+ * home. Inside the workspace it is left alone: its filters (`-name '*.o'`) narrow what it deletes.
+ */
+function checkFindDelete(inv: Invocation, scope: PolicyScope, hits: PolicyHit[]): void {
+  if (inv.name !== "find") return;
+  const values = inv.args.map((a) => a.value);
+  const execRm = values.some((v, i) => (v === "-exec" || v === "-execdir") && values[i + 1] === "rm");
+  if (!values.includes("-delete") && !execRm) return;
+  for (const start of inv.args) {
+    const v = start.value;
+    if (v !== undefined && (v.startsWith("-") || v === "(" || v === "!")) break;
+    const expanded = v === undefined ? undefined : expandHome(v, scope);
+    const landing = expanded === undefined ? start.text : cwdEscapeTarget(expanded, scope);
+    if (landing === undefined) continue;
+    hits.push({
+      rule: "recursive-delete",
+      text: inv.node.text,
+      reason: `find deletes under ${landing}, outside the workspace`,
+    });
+  }
+}
+
 function checkWriteTarget(
   target: Word,
   what: string,
@@ -221,6 +244,7 @@ function checkInvocation(
     hits.push({ rule: "privilege-escalation", text, reason: "chmod sets the setuid/setgid bit" });
   }
   checkRecursiveDelete(inv, scope, config, hits);
+  checkFindDelete(inv, scope, hits);
   if (inv.name === "tee" && !flags(inv.args).some((f) => f === "-a" || f === "--append")) {
     for (const target of operands(inv.args)) checkWriteTarget(target, "tee", scope, config, hits, text);
   }
@@ -230,11 +254,9 @@ function checkInvocation(
     const value = target ? target.value : back ? "-" : HOME_TOKEN;
     if (value !== undefined && value !== "-") {
       const expanded = expandHome(value, scope);
-      if (expanded !== undefined) {
-        const { cls, resolved } = classifyPath(expanded, scope);
-        if (cls === "outside")
-          hits.push({ rule: "cwd-escape", text, reason: `${inv.name} leaves the workspace for ${resolved}` });
-      }
+      const landing = expanded === undefined ? undefined : cwdEscapeTarget(expanded, scope);
+      if (landing !== undefined)
+        hits.push({ rule: "cwd-escape", text, reason: `${inv.name} leaves the workspace for ${landing}` });
     }
   }
   checkInteractive(inv, hits);

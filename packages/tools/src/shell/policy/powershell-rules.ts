@@ -1,5 +1,5 @@
 import { descendantsOfType, type SyntaxNode, withSyntaxTree } from "./parser.js";
-import { classifyPath, isWritableException } from "./paths.js";
+import { classifyPath, cwdEscapeTarget, isWritableException } from "./paths.js";
 import type { PolicyConfig, PolicyHit, PolicyScope } from "./types.js";
 import { DEFAULT_WRITABLE_PATHS } from "./types.js";
 
@@ -148,7 +148,13 @@ function pathArguments(inv: PsInvocation, names: string[], switches: string[]): 
   return out;
 }
 
-function resolveTarget(value: string, scope: PolicyScope): { cls: string; resolved: string } | undefined {
+function resolveTarget(value: string, scope: PolicyScope): ReturnType<typeof classifyPath> | undefined {
+  const path = expandPsHome(value, scope);
+  return path === undefined ? undefined : classifyPath(path, scope);
+}
+
+/** `$HOME` and `~` prefixes replaced by the home directory; undefined when it is unknown. */
+function expandPsHome(value: string, scope: PolicyScope): string | undefined {
   let path = value;
   if (path === HOME || path.startsWith(`${HOME}/`) || path.startsWith(`${HOME}\\`)) {
     if (!scope.homeDir) return undefined;
@@ -157,7 +163,7 @@ function resolveTarget(value: string, scope: PolicyScope): { cls: string; resolv
     if (!scope.homeDir) return undefined;
     path = scope.homeDir + path.slice(1);
   }
-  return classifyPath(path, scope);
+  return path;
 }
 
 function checkDelete(inv: PsInvocation, scope: PolicyScope, config: PolicyConfig, hits: PolicyHit[]): void {
@@ -274,13 +280,10 @@ function checkInvocation(
     const target = pathArguments(inv, ["path", "literalpath"], ["passthru"])[0];
     const value = target ? target.value : HOME;
     if (value !== undefined && value !== "-") {
-      const resolved = resolveTarget(value, scope);
-      if (resolved?.cls === "outside")
-        hits.push({
-          rule: "cwd-escape",
-          text,
-          reason: `${inv.name} leaves the workspace for ${resolved.resolved}`,
-        });
+      const path = expandPsHome(value, scope);
+      const landing = path === undefined ? undefined : cwdEscapeTarget(path, scope);
+      if (landing !== undefined)
+        hits.push({ rule: "cwd-escape", text, reason: `${inv.name} leaves the workspace for ${landing}` });
     }
   }
   if (INTERACTIVE.has(inv.name)) {

@@ -100,8 +100,15 @@ export const REPLS: ReadonlySet<string> = new Set([
   "telnet",
 ]);
 
-/** Literal targets that are broad whatever the cwd: the filesystem root, home, everything. */
+/**
+ * Literal targets that are broad whatever the cwd: the filesystem root, a home directory
+ * (`~`, `~user`), everything in the cwd (`*`, `.`, `./*`).
+ */
 export function isBroadLiteral(value: string): boolean {
   const v = value.replace(/\/+$/, "/");
-  return ["/", "/*", "~", "~/", "~/*", "*", ".*", "/.*"].includes(v) || /^\/+\*?$/.test(v);
+  return (
+    ["/", "/*", "~", "~/", "~/*", "*", ".*", "/.*", ".", "./", "./*", "./.*"].includes(v) ||
+    /^\/+\*?$/.test(v) ||
+    /^~[A-Za-z0-9._-]+\/?\*?$/.test(v)
+  );
 }
