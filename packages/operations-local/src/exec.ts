@@ -287,7 +287,12 @@ class RunningCommand {
     report: TreeKillReport,
   ): RunOutcome {
     let status: ExecStatus = this.stopReason ?? (exitCode === 0 ? "completed" : "failed");
-    const cleanup: ExecResult["cleanup"] = { ...report, pid: this.pgid };
+    const cleanup: ExecResult["cleanup"] = {
+      ...report,
+      // findTree reads the environment marker of every process on Linux (findMarked).
+      ...(process.platform === "linux" ? { escapesChecked: true } : {}),
+      pid: this.pgid,
+    };
     if (!report.confirmed) {
       status = "unknown";
       cleanup.note = `processes of group ${this.pgid} may still be running`;

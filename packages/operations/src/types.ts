@@ -127,6 +127,13 @@ export interface ExecCleanup {
   killSent: boolean;
   /** The whole tree was observed gone. False means processes may still run: see `pid`. */
   confirmed: boolean;
+  /**
+   * The adapter also looked for processes that left the command's process group (`setsid`,
+   * `nohup`, double forks) by an environment marker every descendant inherits, and ended them:
+   * `confirmed` then covers those too. Absent when only the group or tree was checked; a caller
+   * that must not leave escaped processes behind then has to look for them itself.
+   */
+  escapesChecked?: boolean;
   /** Process (group) id of the command in its environment, when known. */
   pid?: number;
   /** Free-form note from the adapter (e.g. why cleanup could not be confirmed). */

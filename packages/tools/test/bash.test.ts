@@ -108,9 +108,45 @@ describe("bash tool", () => {
     const setsidPid = await pidFrom("setsid.pid");
     const nohupPid = await pidFrom("nohup.pid");
     // Whoever got them first (the adapter's own cleanup or the pipeline's marker hunt), none is left.
-    expect(details.run?.escapes?.remaining).toEqual([]);
+    expect(details.run?.escapes?.remaining ?? []).toEqual([]);
     expect(alive(setsidPid)).toBe(false);
     expect(alive(nohupPid)).toBe(false);
+  });
+
+  it("hunts escaped processes itself unless the environment confirmed it did (one exec per call)", async () => {
+    const real = env.ctx.operations;
+    const { createToolContext } = await import("../src/context/create-tool-context.js");
+    /** A context whose exec calls are counted; `groupOnly` hides the adapter's escape check (like SSH). */
+    function counted(groupOnly: boolean) {
+      const shells: string[] = [];
+      const ops = Object.create(real) as typeof real;
+      ops.exec = async (command, options) => {
+        shells.push(options.shell);
+        const result = await real.exec(command, options);
+        if (!groupOnly) return result;
+        const { escapesChecked: _checked, ...cleanup } = result.cleanup;
+        return { ...result, cleanup };
+      };
+      const ctx = createToolContext({ cwd: env.workspace, operations: ops, artifacts: env.ctx.artifacts });
+      return { ctx, shells };
+    }
+    const command = "(setsid sleep 103 >/dev/null 2>&1 & echo $! > hunt.pid); echo done";
+
+    const local = counted(false);
+    const direct = await env.run(bash, { command }, { ctx: local.ctx });
+    expect(direct.isError).toBe(false);
+    expect(alive(await pidFrom("hunt.pid"))).toBe(false);
+    if (process.platform === "linux") {
+      expect((direct.details as ShellToolDetails).run?.cleanup.escapesChecked).toBe(true);
+      expect(local.shells).toEqual(["bash"]);
+      expect(textOf(direct)).toContain("[Ended background processes the command left running.");
+    }
+
+    const groupOnly = counted(true);
+    const hunted = await env.run(bash, { command: "echo quiet" }, { ctx: groupOnly.ctx });
+    expect(hunted.isError).toBe(false);
+    expect(groupOnly.shells).toEqual(["bash", "sh"]);
+    expect((hunted.details as ShellToolDetails).run?.escapes?.supported).toBe(process.platform !== "win32");
   });
 
   it("decodes a UTF-8 character split across chunks", async () => {

@@ -67,9 +67,15 @@ export function formatRun(
   const cut = cutNotice(outcome);
   if (cut) parts.push(cut);
   const ended = outcome.escapes?.found.length ?? 0;
+  const finished = outcome.status === "completed" || outcome.status === "failed";
   if (ended > 0 && outcome.status !== "unknown") {
     parts.push(
       `[Ended ${ended} background process(es) the command left running. Use background: true for servers and watchers.]`,
+    );
+  } else if (finished && outcome.cleanup.termSent) {
+    // The environment ended them itself (its own cleanup after the exit), without a count.
+    parts.push(
+      "[Ended background processes the command left running. Use background: true for servers and watchers.]",
     );
   }
   parts.push(statusLine(outcome, timeoutSeconds));

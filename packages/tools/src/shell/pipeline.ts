@@ -83,7 +83,10 @@ export interface ShellRunOutcome {
   prompt?: string;
   /** The command failed and its output says it wanted input or a terminal. */
   wantedInput: boolean;
-  /** Marker-based hunt for processes that escaped the process group, when one ran. */
+  /**
+   * Marker-based hunt for processes that escaped the process group, when one ran. It does not
+   * run when `cleanup.escapesChecked` says the environment already did it and confirmed.
+   */
   escapes?: EscapeHuntResult;
   cleanup: ExecCleanup;
   runId: string;
@@ -141,8 +144,11 @@ export async function runShellCommand(
   }
 
   const stopped = result.status !== "completed" && result.status !== "failed";
+  // The hunt is one more exec (a round trip over SSH): skip it when the adapter already found
+  // and ended the escapes by its own marker and confirmed it (operations-local on Linux).
+  const adapterHunted = result.cleanup.confirmed && result.cleanup.escapesChecked === true;
   const escapes =
-    stopped || (options.reapLeftovers ?? true)
+    !adapterHunted && (stopped || (options.reapLeftovers ?? true))
       ? await huntEscapedProcesses(ops, runId, { cwd: request.cwd, graceMs })
       : undefined;
 
