@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,6 +34,11 @@ describe("bash tool", () => {
     const details = outcome.details as ShellToolDetails;
     expect(details.run?.status).toBe("completed");
     expect(details.run?.exitCode).toBe(0);
+    // A small output's size and sha256 are recorded before the call returns.
+    const path = details.run?.artifact.path as string;
+    const recorded = env.ctx.artifacts.list().find((a) => a.path === path);
+    expect(recorded?.size).toBe(12);
+    expect(recorded?.sha256).toBe(createHash("sha256").update("hello\nworld\n").digest("hex"));
   });
 
   it("reports a failing exit code with stderr, as an error", async () => {

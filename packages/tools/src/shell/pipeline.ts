@@ -157,13 +157,17 @@ export async function runShellCommand(
   let artifactHash: Promise<string | undefined>;
   if (fastPath) {
     capture = await readTail(ops, artifact.path, size, tailChars, tailChars);
+    // Read whole already (the common small output): its hash comes with it, no second read.
+    const whole = capture.digest();
     artifactHash =
-      size <= INLINE_HASH_BYTES
-        ? Promise.resolve((await hashFile(ops, artifact.path)).sha256)
-        : hashFile(ops, artifact.path).then(
-            (h) => h.sha256,
-            () => undefined,
-          );
+      whole !== undefined
+        ? Promise.resolve(whole)
+        : size <= INLINE_HASH_BYTES
+          ? Promise.resolve((await hashFile(ops, artifact.path)).sha256)
+          : hashFile(ops, artifact.path).then(
+              (h) => h.sha256,
+              () => undefined,
+            );
   } else {
     live.end();
     capture = live;

@@ -6,7 +6,8 @@ type ReadBackOperations = Pick<Operations, "openRead">;
 
 /**
  * Reads the last `maxBytes` of a file in the environment into a fresh {@link OutputCapture}
- * (the bytes before are skipped, never transferred). `size` is the file's current size.
+ * (the bytes before are skipped, never transferred). `size` is the file's current size. When
+ * the whole file fits, the capture also hashes it (`digest()`), so a small output costs one read.
  */
 export async function readTail(
   ops: ReadBackOperations,
@@ -16,8 +17,8 @@ export async function readTail(
   tailChars: number,
   signal?: AbortSignal,
 ): Promise<OutputCapture> {
-  const capture = new OutputCapture(tailChars);
   const start = Math.max(0, size - maxBytes);
+  const capture = new OutputCapture(tailChars, { hash: start === 0 });
   capture.skip(start);
   let remaining = size - start;
   for await (const chunk of ops.openRead(path, { start, ...(signal ? { signal } : {}) })) {
