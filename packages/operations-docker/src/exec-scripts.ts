@@ -16,9 +16,10 @@ import { shellText } from "./shell-text.js";
  *   command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
  *   redirection when not, so nothing is streamed back);
- * - ends with `\0tackle:end:<token>:<n>\n` on stderr (token: the random end of CTL's name; n:
- *   bytes appended to OUTPUT when not streaming):
- *   a wrapper that ends without it was killed, i.e. the container went down under it.
+ * - ends with `\0tackle:end:<token>:<n>:<status>\n` on stderr (token: the random end of CTL's
+ *   name; n: bytes appended to OUTPUT when not streaming; status: the command's exit status, the
+ *   wrapper's own exit code): the host takes the status from here and needs no exec inspect.
+ *   A wrapper that ends without it was killed, i.e. the container went down under it.
  */
 export const WRAPPER_SCRIPT = shellText`
 _count=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; shift 6
@@ -60,7 +61,7 @@ else
   reap
 fi
 rm -rf "$_ctl"
-printf '\0tackle:end:%s:%s\n' "\${_ctl##*-}" "$_count" >&2
+printf '\0tackle:end:%s:%s:%s\n' "\${_ctl##*-}" "$_count" "$_st" >&2
 exit "$_st"
 `;
 

@@ -112,10 +112,16 @@ export async function runCommand(
 
   let exitCode: number | undefined;
   let lost: string | undefined;
-  try {
-    exitCode = await process.exitCode();
-  } catch (error) {
-    lost = error instanceof Error ? error.message : String(error);
+  if (output.ended && Number.isInteger(output.ended.status)) {
+    // The wrapper printed its end marker with the status it exits with: no exec inspect (one
+    // engine round trip less per command). Without the marker only the engine knows.
+    exitCode = output.ended.status;
+  } else {
+    try {
+      exitCode = await process.exitCode();
+    } catch (error) {
+      lost = error instanceof Error ? error.message : String(error);
+    }
   }
   if (!output.startSeen && exitCode !== undefined && lost === undefined) {
     throw new OperationError("not_supported", `exec: the container has no usable sh (exit ${exitCode})`, {
@@ -138,7 +144,7 @@ export async function runCommand(
     elapsedMs: Date.now() - startedAt,
     // Not streaming: the file holds both streams interleaved; the split is not known, so the
     // appended byte count the wrapper reported all counts as stdout.
-    stdoutBytes: streamChunks ? output.stdoutBytes : Number(output.ended ?? 0),
+    stdoutBytes: streamChunks ? output.stdoutBytes : (output.ended?.appended ?? 0),
     stderrBytes: streamChunks ? output.stderrBytes : 0,
   };
 

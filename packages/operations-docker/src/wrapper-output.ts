@@ -10,9 +10,9 @@ const START_PREFIX = "\0tackle:";
  *
  * - Start: `\0tackle:ok\n`, or `\0tackle:err:<code>\n` when the command could not start. It is
  *   always the first stderr bytes (nothing else runs yet), possibly split across frames.
- * - End: `\0tackle:end:<token>:<count>\n`, the wrapper's last write, one atomic pipe write, so
- *   inside one frame. `token` is random per command, so output that happens to contain a marker
- *   is not mistaken for it.
+ * - End: `\0tackle:end:<token>:<count>:<status>\n`, the wrapper's last write, one atomic pipe
+ *   write, so inside one frame. `token` is random per command, so output that happens to contain
+ *   a marker is not mistaken for it.
  */
 export class WrapperOutput {
   stdoutBytes = 0;
@@ -21,8 +21,11 @@ export class WrapperOutput {
   startSeen = false;
   /** Why the wrapper could not start the command. */
   setupError: OperationErrorCode | undefined;
-  /** The end marker's count field, once seen (the wrapper ended by itself). */
-  ended: string | undefined;
+  /**
+   * The end marker's fields, once seen (the wrapper ended by itself): bytes appended to the
+   * output file when not streaming, and the command's exit status (the wrapper's exit code).
+   */
+  ended: { appended: number; status: number } | undefined;
   /** Settles when the command has started, or when it is known it never will. */
   readonly started: Promise<void>;
 
@@ -68,7 +71,8 @@ export class WrapperOutput {
       const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(this.endMarker);
       if (at !== -1) {
         const rest = Buffer.from(bytes.subarray(at + this.endMarker.length)).toString("latin1");
-        this.ended = rest.slice(0, Math.max(0, rest.indexOf("\n")));
+        const [appended = "", status = ""] = rest.slice(0, Math.max(0, rest.indexOf("\n"))).split(":");
+        this.ended = { appended: Number(appended) || 0, status: Number(status) };
         bytes = bytes.subarray(0, at);
       }
     }
