@@ -175,7 +175,7 @@ describe("bash tool", () => {
     expect(text).toMatch(/\[Output cut: showing the last \d+ lines/);
     const details = outcome.details as ShellToolDetails;
     const artifact = details.run?.artifact.path as string;
-    expect(text).toContain(artifact);
+    expect(text).toContain(`Full output: ${artifact} (page it with the read tool: offset=1`);
     const content = await readFile(artifact, "utf8");
     expect(content.startsWith("1\n2\n3\n")).toBe(true);
     expect(content.endsWith("299999\n300000\n")).toBe(true);

@@ -16,7 +16,7 @@ export function cutNotice(outcome: ShellRunOutcome): string | undefined {
   return (
     `[Output cut: showing the last ${t.outputLines} lines (${formatBytes(t.outputBytes)}) of ` +
     `${formatBytes(outcome.totalBytes)} (limit ${by}). Full output: ${outcome.artifact.path} ` +
-    "(read it with the read tool and an offset).]"
+    "(page it with the read tool: offset=1 for its start).]"
   );
 }
 
