@@ -81,9 +81,7 @@ export async function makeHostKeyChecker(
   } catch {
     // A missing file trusts nothing: every key is "unknown", with the fix in the message.
   }
-  const entries = parseKnownHosts(text).filter((entry) =>
-    entry.hosts.some((h) => hostMatches(h, host, port)),
-  );
+  const entries = parseKnownHosts(text).filter((entry) => lineApplies(entry.hosts, host, port));
   const revoked = entries.filter((entry) => entry.marker === "@revoked");
   const plain = entries.filter((entry) => entry.marker === undefined);
   return (blob) => {
@@ -125,7 +123,24 @@ export function parseKnownHosts(text: string): KnownHostsEntry[] {
   return entries;
 }
 
-/** One host field of known_hosts against a host and port: hashed, wildcard or plain names. */
+/**
+ * Whether a known_hosts line names this host: one of its patterns matches and none of its
+ * negated ones (`!pattern`) does. As in OpenSSH, a negated match excludes the host from the
+ * line even when another pattern (`*`) covers it.
+ */
+function lineApplies(patterns: string[], host: string, port: number): boolean {
+  let matched = false;
+  for (const pattern of patterns) {
+    if (pattern.startsWith("!")) {
+      if (hostMatches(pattern.slice(1), host, port)) return false;
+    } else if (hostMatches(pattern, host, port)) {
+      matched = true;
+    }
+  }
+  return matched;
+}
+
+/** One host pattern of known_hosts against a host and port: hashed, wildcard or plain names. */
 function hostMatches(pattern: string, host: string, port: number): boolean {
   const name = hostPatternOf(host, port);
   if (pattern.startsWith("|1|")) {
@@ -134,7 +149,6 @@ function hostMatches(pattern: string, host: string, port: number): boolean {
     const digest = createHmac("sha1", Buffer.from(salt, "base64")).update(name).digest("base64");
     return digest === hash;
   }
-  if (pattern.startsWith("!")) return false;
   const regex = new RegExp(
     `^${pattern
       .replace(/[.+^${}()|[\]\\]/g, "\\$&")
@@ -149,11 +163,18 @@ function hostMatches(pattern: string, host: string, port: number): boolean {
 export function hostKeyMessage(problem: HostKeyProblem): string {
   const seen = `${problem.keyType} ${problem.fingerprint}`;
   const where = problem.knownHostsPath ?? "the pinned fingerprints";
+  if (problem.kind === "changed" && problem.knownHostsPath === undefined) {
+    return (
+      `Host key for ${problem.hostPattern} matches none of the pinned fingerprints (server offered ${seen}). ` +
+      "This may be an impostor. If the host was really re-keyed, check the new fingerprint with the " +
+      `host's owner, then pin it: hostKey: { fingerprint: "${problem.fingerprint}" }.`
+    );
+  }
   if (problem.kind === "changed") {
     return (
       `Host key for ${problem.hostPattern} does not match ${where} (server offered ${seen}). ` +
       "This may be an impostor. If the host was really re-keyed, remove the old entry " +
-      `(ssh-keygen -R '${problem.hostPattern}'${problem.knownHostsPath ? ` -f ${problem.knownHostsPath}` : ""}) ` +
+      `(ssh-keygen -R '${problem.hostPattern}' -f ${problem.knownHostsPath}) ` +
       `and trust the new key, or pin hostKey: { fingerprint: "${problem.fingerprint}" }.`
     );
   }

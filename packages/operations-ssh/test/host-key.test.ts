@@ -41,6 +41,24 @@ describe("known_hosts", () => {
     expect((await checkerFor(`devbox ${a.line}\n`, "devbox", 2222))(a.blob)?.kind).toBe("unknown");
   });
 
+  it("a negated pattern excludes the host even when a wildcard on the same line covers it", async () => {
+    const [a] = keys as [{ line: string; blob: Buffer }];
+    const line = `*,!devbox ${a.line}\n`;
+    expect((await checkerFor(line, "devbox", 22))(a.blob)?.kind).toBe("unknown");
+    expect((await checkerFor(line, "other", 22))(a.blob)).toBeUndefined();
+  });
+
+  it("a key outside the pinned fingerprints is refused with the steps to pin, not to edit known_hosts", async () => {
+    const [a, b] = keys as [{ line: string; blob: Buffer }, { line: string; blob: Buffer }];
+    const check = await makeHostKeyChecker({ fingerprint: fingerprintOf(a.blob) }, "devbox", 22);
+    expect(check(a.blob)).toBeUndefined();
+    const problem = check(b.blob);
+    expect(problem?.kind).toBe("changed");
+    const message = hostKeyMessage(problem!);
+    expect(message).toContain(`pin it: hostKey: { fingerprint: "${fingerprintOf(b.blob)}" }`);
+    expect(message).not.toContain("ssh-keygen");
+  });
+
   it("another key of the same type is changed; only other types on file is unknown", async () => {
     const [a, b, c] = keys as [
       { line: string; blob: Buffer },

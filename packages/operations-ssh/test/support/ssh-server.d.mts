@@ -21,11 +21,14 @@ export interface TestSshServer {
 /**
  * `env` is set in every session (sshd `SetEnv`); `tools` are executables copied into a bin dir
  * put first on the sessions' PATH (e.g. a test ripgrep), visible to this server's sessions only.
+ * `sftpLog` serves SFTP with OpenSSH's `sftp-server -l INFO`, logging to `<dir>/sftp.log` every
+ * open, rename and close (with the bytes read and written).
  */
 export function startSshServer(options?: {
   extraConfig?: string[];
   env?: Record<string, string>;
   tools?: string[];
+  sftpLog?: boolean;
 }): Promise<TestSshServer>;
 export function fingerprintOf(publicKeyLine: string): string;
 export function descendantsOf(pid: number): Promise<number[]>;

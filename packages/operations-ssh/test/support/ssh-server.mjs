@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 const SSHD = "/usr/sbin/sshd";
+const SFTP_SERVER = "/usr/lib/openssh/sftp-server";
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
@@ -120,7 +121,7 @@ async function readPid(pidFile, configPath, deadline) {
 
 /**
  * Starts sshd. Throws (never skips) when it cannot start, with sshd's own log in the message.
- * @param {{ extraConfig?: string[], env?: Record<string, string>, tools?: string[] }} [options]
+ * @param {{ extraConfig?: string[], env?: Record<string, string>, tools?: string[], sftpLog?: boolean }} [options]
  */
 export async function startSshServer(options = {}) {
   const dir = await mkdtemp(join(tmpdir(), "tackle-sshd-"));
@@ -151,7 +152,11 @@ export async function startSshServer(options = {}) {
       "UsePAM no",
       "StrictModes no",
       "PermitRootLogin prohibit-password",
-      "Subsystem sftp internal-sftp",
+      // With sftpLog, OpenSSH's sftp-server logs every file it closes with the bytes it read
+      // or wrote, to sftp.log (the subsystem command runs through the login shell).
+      options.sftpLog
+        ? `Subsystem sftp ${SFTP_SERVER} -e -l INFO 2>>${join(dir, "sftp.log")}`
+        : "Subsystem sftp internal-sftp",
       // Root's ~/.bashrc can stall for 60 s on this image; bash skips it when SHLVL is set.
       // sshd honours only the first SetEnv line, so every variable goes on this one.
       `SetEnv ${Object.entries(env)
