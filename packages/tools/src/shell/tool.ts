@@ -215,9 +215,7 @@ export function createShellToolDefinition(
       if (params.background)
         return startBackground(ctx, shell, params, resolved.real, timeoutSeconds, base, options, signal);
 
-      // Roots are real paths: /tmp may be a link (macOS), so resolve before adding.
-      const artifactDir = await ctx.operations.realpath(await ctx.artifacts.directory());
-      if (!ctx.workspace.roots.includes(artifactDir)) ctx.workspace.addRoot(artifactDir);
+      await allowArtifactReads(ctx);
       const outcome = await ctx.mutations
         .withExclusive(
           () =>
@@ -259,6 +257,22 @@ export function createShellToolDefinition(
       throw new ToolError(errorCode(outcome), text, { details });
     },
   };
+}
+
+/** Real path of each store's directory, resolved once: over SSH every realpath is a round trip. */
+const artifactRealDirs = new WeakMap<object, Promise<string>>();
+
+/** Adds the artifact directory to the workspace roots, so read can page the full output. */
+async function allowArtifactReads(ctx: ExtensionContext): Promise<void> {
+  let real = artifactRealDirs.get(ctx.artifacts);
+  if (!real) {
+    // Roots are real paths: /tmp may be a link (macOS), so resolve before adding.
+    real = ctx.artifacts.directory().then((dir) => ctx.operations.realpath(dir));
+    artifactRealDirs.set(ctx.artifacts, real);
+    real.catch(() => artifactRealDirs.delete(ctx.artifacts));
+  }
+  const dir = await real;
+  if (!ctx.workspace.roots.includes(dir)) ctx.workspace.addRoot(dir);
 }
 
 async function startBackground(
