@@ -23,6 +23,9 @@ interface PsInvocation {
 
 const HOME = "\u0000home";
 
+/** How deep `pwsh -Command '...'` scripts are parsed again. */
+const MAX_NESTING = 3;
+
 const DELETE = new Set(["remove-item", "rm", "del", "erase", "rd", "ri", "rmdir"]);
 const SET_LOCATION = new Set(["set-location", "cd", "chdir", "sl", "push-location", "pushd"]);
 const DOWNLOAD = new Set([
@@ -76,6 +79,7 @@ function elementValue(node: SyntaxNode): string | undefined {
     case "generic_token":
       return node.text;
     case "verbatim_string_literal":
+    case "verbatim_string_characters":
       return node.text.slice(1, -1).replaceAll("''", "'");
     case "expandable_string_literal":
       return node.namedChildren.length > 0 ? undefined : node.text.slice(1, -1).replace(/`(.)/g, "$1");
@@ -153,9 +157,12 @@ function resolveTarget(value: string, scope: PolicyScope): ReturnType<typeof cla
   return path === undefined ? undefined : classifyPath(path, scope);
 }
 
-/** `$HOME` and `~` prefixes replaced by the home directory; undefined when it is unknown. */
+/**
+ * `$HOME` and `~` prefixes replaced by the home directory; undefined when it is unknown. On a
+ * POSIX environment `\` becomes `/`: pwsh there takes both as separators (`Set-Location \` is `/`).
+ */
 function expandPsHome(value: string, scope: PolicyScope): string | undefined {
-  let path = value;
+  let path = scope.platform === "posix" && !/^[A-Za-z]:/.test(value) ? value.replaceAll("\\", "/") : value;
   if (path === HOME || path.startsWith(`${HOME}/`) || path.startsWith(`${HOME}\\`)) {
     if (!scope.homeDir) return undefined;
     path = scope.homeDir + path.slice(HOME.length);
@@ -185,7 +192,7 @@ function checkDelete(inv: PsInvocation, scope: PolicyScope, config: PolicyConfig
       continue;
     }
     const v = target.value.replace(/[\\/]+\*?$/, "") || "/";
-    if (["*", "/", "\\", "~", HOME].includes(v) || /^[A-Za-z]:$/.test(v)) {
+    if (["*", "/", "\\", "~", ".", HOME].includes(v) || /^[A-Za-z]:$/.test(v)) {
       hits.push({
         rule: "recursive-delete",
         text,
@@ -237,8 +244,25 @@ function checkInvocation(
   scope: PolicyScope,
   config: PolicyConfig,
   hits: PolicyHit[],
+  nested: string[],
 ): void {
   const text = inv.node.text;
+  if (inv.name === "pwsh" || inv.name === "powershell") {
+    // `pwsh -Command '<script>'` (or -c): the script is PowerShell too; parse it when literal.
+    const at = inv.elements.findIndex((e) => e.parameter === "c" || isParam(e.parameter, "command"));
+    const script = at >= 0 ? inv.elements[at + 1] : undefined;
+    if (script?.parameter === undefined && script?.value !== undefined) nested.push(script.value);
+  }
+  if (
+    ["get-content", "gc", "cat", "type"].includes(inv.name) &&
+    inv.elements.some((e) => e.parameter === "wait")
+  ) {
+    hits.push({
+      rule: "interactive-program",
+      text,
+      reason: "Get-Content -Wait never exits; read the file or use background: true",
+    });
+  }
   checkDelete(inv, scope, config, hits);
   if (PRIVILEGE.has(inv.name))
     hits.push({ rule: "privilege-escalation", text, reason: `${inv.name} runs a command elevated` });
@@ -314,13 +338,16 @@ function containsDownload(node: SyntaxNode): boolean {
 /**
  * Runs the PowerShell rules over `command` parsed by tree-sitter-powershell: every command
  * (with PowerShell's aliases and parameter abbreviations), every redirection, every pipeline.
+ * Literal scripts in `pwsh -Command '...'` are parsed and checked too.
  */
 export async function checkPowershellCommand(
   command: string,
   scope: PolicyScope,
   config: PolicyConfig,
+  depth = 0,
 ): Promise<PolicyHit[]> {
   const hits: PolicyHit[] = [];
+  const nested: string[] = [];
   await withSyntaxTree("powershell", command, (root) => {
     for (const chain of descendantsOfType(root, new Set(["pipeline_chain"]))) {
       let download = false;
@@ -348,7 +375,7 @@ export async function checkPowershellCommand(
               .findIndex((c) => c?.startIndex === cmd.startIndex)
           : 0;
       const inv = toInvocation(cmd, Math.max(0, stage));
-      if (inv) checkInvocation(inv, scope, config, hits);
+      if (inv) checkInvocation(inv, scope, config, hits, nested);
     }
     for (const redirect of descendantsOfType(root, new Set(["redirection"]))) {
       const operator =
@@ -367,5 +394,9 @@ export async function checkPowershellCommand(
       );
     }
   });
+  if (depth < MAX_NESTING) {
+    for (const script of nested)
+      hits.push(...(await checkPowershellCommand(script, scope, config, depth + 1)));
+  }
   return hits;
 }
