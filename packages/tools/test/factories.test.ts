@@ -61,7 +61,10 @@ describe("factories", () => {
     expect(definition.annotations.readOnlyHint).toBe(true);
     const ctx = createToolContext({ cwd: dir });
     const result = await definition.execute("id", { path: "a.txt" }, undefined, undefined, ctx);
-    expect(result.content[0]).toEqual({ type: "text", text: "1\tone" });
+    expect(result.content[0]).toEqual({
+      type: "text",
+      text: '<tool-output source="read">\n1\tone\n</tool-output>',
+    });
   });
 
   it("binds the tools of one set to one context, so read records what write checks", async () => {
@@ -81,7 +84,9 @@ describe("factories", () => {
       const ls = createTool("ls", { context: () => ctx });
       expect((await invokeTool(ls, {})).content[0]).toMatchObject({ text: expect.stringContaining("a.txt") });
       ctx = createToolContext({ cwd: other, operations: createLocalOperations() });
-      expect((await invokeTool(ls, {})).content[0]).toMatchObject({ text: "b.txt  9 B" });
+      expect((await invokeTool(ls, {})).content[0]).toMatchObject({
+        text: '<tool-output source="ls">\nb.txt  9 B\n</tool-output>',
+      });
     } finally {
       await rm(other, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/defaults.js";
 import { comparePaths } from "../src/search/compare-paths.js";
+import { unmarked } from "../src/testing/marker.js";
 import { createFindToolDefinition, type FindParams } from "../src/tools/find.js";
 import { makeContext, makeTree } from "./search-fixture.js";
 
@@ -27,8 +28,9 @@ afterAll(() => tree.cleanup());
 
 async function run(params: FindParams, ctx = native, tool = find) {
   const result = await tool.execute("call", params, undefined, undefined, ctx);
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return { text, details: result.details };
+  const shown = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  // Exact assertions state the shown text; the marker itself is asserted by its own test.
+  return { text: unmarked(shown, "find"), marked: shown, details: result.details };
 }
 
 describe("find", () => {

@@ -10,6 +10,7 @@ import { type GrepEvent, type GrepRequest, OperationError, type Operations } fro
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/defaults.js";
+import { unmarked } from "../src/testing/marker.js";
 import { createGrepToolDefinition, type GrepParams } from "../src/tools/grep.js";
 import { makeContext, makeTree } from "./search-fixture.js";
 
@@ -29,8 +30,9 @@ afterAll(() => tree.cleanup());
 
 async function run(params: GrepParams, ctx = native, tool = grep) {
   const result = await tool.execute("call", params, undefined, undefined, ctx);
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return { text, details: result.details };
+  const shown = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  // Exact assertions state the shown text; the marker itself is asserted by its own test.
+  return { text: unmarked(shown, "grep"), marked: shown, details: result.details };
 }
 
 async function failure(params: GrepParams, ctx = native) {

@@ -1,4 +1,5 @@
 import { ToolError } from "@tackle/agent-core";
+import { stripToolOutputMarker, unknownPlaceholders } from "../text/untrusted.js";
 import { findClosestRegion } from "./closest.js";
 import {
   applyEndings,
@@ -14,6 +15,8 @@ import {
   identicalTextMessage,
   noMatchMessage,
   overlapMessage,
+  redactedNewTextMessage,
+  redactedOldTextMessage,
 } from "./messages.js";
 import { type FuzzyKind, stripLineNumberPrefixes } from "./normalize.js";
 
@@ -114,10 +117,10 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
   const replacements: Replacement[] = [];
 
   edits.forEach((edit, i) => {
-    const oldText = toLf(edit.oldText);
-    const newText = toLf(edit.newText);
+    const { oldText, newText } = unwrapCopied(lf, toLf(edit.oldText), toLf(edit.newText));
     if (oldText === "") throw new ToolError("invalid_arguments", emptyOldTextMessage(i));
     if (oldText === newText) throw new ToolError("invalid_arguments", identicalTextMessage(i));
+    assertNoPlaceholders(lf, i, oldText, newText, options.path);
     const matched = matchEdit(lf, fuzzyIndex, oldText, newText);
     if (!matched) {
       const applied = findAlreadyApplied(lf, fuzzyIndex, newText, edit.replaceAll === true);
@@ -186,6 +189,36 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
     text: buildText(document, replacements),
     changed: replacements.length > 0,
   };
+}
+
+/**
+ * Takes off a tool-output marker copied on its own lines around oldText (and newText), unless
+ * the file itself holds oldText as given.
+ */
+function unwrapCopied(lf: string, oldText: string, newText: string): { oldText: string; newText: string } {
+  if (lf.includes(oldText)) return { oldText, newText };
+  const unwrapped = stripToolOutputMarker(oldText);
+  if (unwrapped === oldText) return { oldText, newText };
+  return { oldText: unwrapped, newText: stripToolOutputMarker(newText) };
+}
+
+/**
+ * Refuses redaction placeholders the file does not itself contain: copied from redacted read or
+ * grep output, they can never match (oldText), and must never be written over a secret (newText).
+ */
+function assertNoPlaceholders(lf: string, i: number, oldText: string, newText: string, path: string): void {
+  const inOld = unknownPlaceholders(oldText, lf);
+  if (inOld.length > 0) {
+    throw new ToolError("redacted_text", redactedOldTextMessage(i, path, inOld), {
+      details: { edit: i, field: "oldText", placeholders: inOld },
+    });
+  }
+  const inNew = unknownPlaceholders(newText, lf);
+  if (inNew.length > 0) {
+    throw new ToolError("redacted_text", redactedNewTextMessage(i, path, inNew), {
+      details: { edit: i, field: "newText", placeholders: inNew },
+    });
+  }
 }
 
 function matchEdit(

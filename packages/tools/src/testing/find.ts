@@ -1,8 +1,13 @@
 /** Conformance section for the find tool: runs unchanged on any `Operations`. */
+import type { ToolOutcome } from "@tackle/agent-core";
 import { describe, expect, it } from "vitest";
 import { createFindToolDefinition } from "../tools/find.js";
-import { type ToolsConformanceEnv, textOf } from "./env.js";
+import type { ToolsConformanceEnv } from "./env.js";
 import { portableContext, searchFixtureOnce } from "./grep.js";
+import { unmarkedTextOf } from "./marker.js";
+
+/** The text shown, without the find tool-output marker (asserted by its own test). */
+const shownOf = (outcome: ToolOutcome) => unmarkedTextOf(outcome, "find");
 
 /** The find tool's behaviour list. */
 export function defineFindConformance(getEnv: () => ToolsConformanceEnv): void {
@@ -15,7 +20,7 @@ export function defineFindConformance(getEnv: () => ToolsConformanceEnv): void {
       const dir = await setup(env);
       const out = await env.run(find, { pattern: "*.txt", path: dir });
       expect(out.isError).toBe(false);
-      expect(textOf(out)).toBe(
+      expect(shownOf(out)).toBe(
         ["a/x.txt", "a-b/x.txt", "a.txt", "crlf.txt", "flags.txt", "ünïcode/файл.txt"]
           .map((p) => `${dir}/${p}`)
           .join("\n"),
@@ -26,21 +31,21 @@ export function defineFindConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       const dir = await setup(env);
       // src/generated.ts matches too, but src/.gitignore ignores it: a glob never overrides that.
-      expect(textOf(await env.run(find, { pattern: "src/*.ts", path: dir }))).toBe(`${dir}/src/main.ts`);
-      expect(textOf(await env.run(find, { pattern: "**/lib.ts", path: dir }))).toBe(`${dir}/nested/lib.ts`);
+      expect(shownOf(await env.run(find, { pattern: "src/*.ts", path: dir }))).toBe(`${dir}/src/main.ts`);
+      expect(shownOf(await env.run(find, { pattern: "**/lib.ts", path: dir }))).toBe(`${dir}/nested/lib.ts`);
     });
 
     it("includes hidden files, skips ignored directories, links and .git", async () => {
       const env = getEnv();
       const dir = await setup(env);
-      const lines = textOf(await env.run(find, { pattern: "*", path: dir })).split("\n");
+      const lines = shownOf(await env.run(find, { pattern: "*", path: dir })).split("\n");
       expect(lines).toContain(`${dir}/.env`);
       expect(lines).toContain(`${dir}/.gitignore`);
       expect(lines).not.toContain(`${dir}/link.txt`);
       expect(lines.some((line) => line.includes("/.git/"))).toBe(false);
-      const ts = textOf(await env.run(find, { pattern: "*.ts", path: dir })).split("\n");
+      const ts = shownOf(await env.run(find, { pattern: "*.ts", path: dir })).split("\n");
       expect(ts).not.toContain(`${dir}/nested/vendor/v.ts`);
-      expect(textOf(await env.run(find, { pattern: "*.log", path: dir }))).toBe(`${dir}/keep.log`);
+      expect(shownOf(await env.run(find, { pattern: "*.log", path: dir }))).toBe(`${dir}/keep.log`);
     });
 
     it("gives the same result on the native listing and on the portable walk", async () => {
@@ -53,29 +58,31 @@ export function defineFindConformance(getEnv: () => ToolsConformanceEnv): void {
         { pattern: "src/**", path: dir },
         { pattern: "*", path: dir, limit: 3, offset: 3 },
       ]) {
-        expect(textOf(await env.run(find, args))).toBe(textOf(await env.run(find, args, { ctx: portable })));
+        expect(shownOf(await env.run(find, args))).toBe(
+          shownOf(await env.run(find, args, { ctx: portable })),
+        );
       }
     });
 
     it("cuts at the limit, names the next offset, and offset continues", async () => {
       const env = getEnv();
       const dir = await setup(env);
-      const all = textOf(await env.run(find, { pattern: "*", path: dir })).split("\n");
-      const first = textOf(await env.run(find, { pattern: "*", path: dir, limit: 3 }));
+      const all = shownOf(await env.run(find, { pattern: "*", path: dir })).split("\n");
+      const first = shownOf(await env.run(find, { pattern: "*", path: dir, limit: 3 }));
       expect(first).toContain("Use offset=3 to see more");
-      const rest = textOf(await env.run(find, { pattern: "*", path: dir, offset: 3 }));
+      const rest = shownOf(await env.run(find, { pattern: "*", path: dir, offset: 3 }));
       expect([...first.split("\n\n[")[0]!.split("\n"), ...rest.split("\n")]).toEqual(all);
     });
 
     it("says plainly when nothing matches, and refuses a path outside the workspace", async () => {
       const env = getEnv();
       const dir = await setup(env);
-      expect(textOf(await env.run(find, { pattern: "*.rs", path: dir }))).toBe(
+      expect(shownOf(await env.run(find, { pattern: "*.rs", path: dir }))).toBe(
         `No files match "*.rs" in ${dir}.`,
       );
       const out = await env.run(find, { pattern: "*", path: env.path("..") });
       expect(out.isError).toBe(true);
-      expect(textOf(out)).toContain("outside the workspace");
+      expect(shownOf(out)).toContain("outside the workspace");
     });
   });
 }

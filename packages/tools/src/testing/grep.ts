@@ -1,10 +1,15 @@
 /** Conformance section for the grep tool: runs unchanged on any `Operations`. */
+import type { ToolOutcome } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../defaults.js";
 import { createGrepToolDefinition } from "../tools/grep.js";
-import { type FixtureEntry, type ToolsConformanceEnv, textOf } from "./env.js";
+import type { FixtureEntry, ToolsConformanceEnv } from "./env.js";
+import { unmarkedTextOf } from "./marker.js";
+
+/** The text shown, without the grep tool-output marker (asserted by its own test). */
+const shownOf = (outcome: ToolOutcome) => unmarkedTextOf(outcome, "grep");
 
 /**
  * A small tree with the cases the search rules name: nested .gitignore files, a nested
@@ -85,17 +90,17 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
       const dir = await setup(env);
       const out = await env.run(grep, { pattern: "needle", path: `${dir}/src` });
       expect(out.isError).toBe(false);
-      expect(textOf(out)).toBe(
+      expect(shownOf(out)).toBe(
         `${dir}/src/main.ts:2: // TODO: needle one\n${dir}/src/main.ts:5: // todo: needle two`,
       );
-      const names = textOf(await env.run(grep, { pattern: "needle", path: dir, glob: "x.txt" }));
+      const names = shownOf(await env.run(grep, { pattern: "needle", path: dir, glob: "x.txt" }));
       expect(names).toBe(`${dir}/a/x.txt:1: needle a/x.txt\n${dir}/a-b/x.txt:1: needle a-b/x.txt`);
     });
 
     it("respects .gitignore at every level, includes hidden files, skips .git, links and binaries", async () => {
       const env = getEnv();
       const dir = await setup(env);
-      const text = textOf(await env.run(grep, { pattern: "needle", path: dir }));
+      const text = shownOf(await env.run(grep, { pattern: "needle", path: dir }));
       expect(text).toContain(`${dir}/.env:1: needle hidden`);
       expect(text).toContain(`${dir}/keep.log:1:`);
       expect(text).toContain(`${dir}/ünïcode/файл.txt:1: needle ünïcode`);
@@ -126,14 +131,14 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
       ]) {
         const a = await env.run(grep, args);
         const b = await env.run(grep, args, { ctx: portable });
-        expect(textOf(a)).toBe(textOf(b));
+        expect(shownOf(a)).toBe(shownOf(b));
       }
     });
 
     it("shows context lines as `path-line- text` and -- between groups", async () => {
       const env = getEnv();
       const dir = await setup(env);
-      const text = textOf(
+      const text = shownOf(
         await env.run(grep, { pattern: "^(import|export)", path: `${dir}/src/main.ts`, context: 1 }),
       );
       expect(text).toBe(
@@ -150,13 +155,13 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
     it("treats flag-like patterns as patterns, and literal text literally", async () => {
       const env = getEnv();
       const dir = await setup(env);
-      expect(textOf(await env.run(grep, { pattern: "-e", path: dir }))).toBe(
+      expect(shownOf(await env.run(grep, { pattern: "-e", path: dir }))).toBe(
         `${dir}/flags.txt:1: grep -e pattern`,
       );
-      expect(textOf(await env.run(grep, { pattern: "--files", path: dir }))).toBe(
+      expect(shownOf(await env.run(grep, { pattern: "--files", path: dir }))).toBe(
         `${dir}/flags.txt:2: rg --files lists`,
       );
-      expect(textOf(await env.run(grep, { pattern: "'./util'", path: dir, literal: true }))).toContain(
+      expect(shownOf(await env.run(grep, { pattern: "'./util'", path: dir, literal: true }))).toContain(
         "src/main.ts:1:",
       );
     });
@@ -164,10 +169,10 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
     it("cuts at the limit, says which offset continues, and offset continues without overlap", async () => {
       const env = getEnv();
       const dir = await setup(env);
-      const all = textOf(await env.run(grep, { pattern: "needle", path: dir })).split("\n");
-      const first = textOf(await env.run(grep, { pattern: "needle", path: dir, limit: 4 }));
+      const all = shownOf(await env.run(grep, { pattern: "needle", path: dir })).split("\n");
+      const first = shownOf(await env.run(grep, { pattern: "needle", path: dir, limit: 4 }));
       expect(first).toContain("Use offset=4 to see more");
-      const second = textOf(await env.run(grep, { pattern: "needle", path: dir, limit: 100, offset: 4 }));
+      const second = shownOf(await env.run(grep, { pattern: "needle", path: dir, limit: 100, offset: 4 }));
       expect([...first.split("\n\n[")[0]!.split("\n"), ...second.split("\n")]).toEqual(all);
     });
 
@@ -175,7 +180,7 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       const dir = await env.freshDir("grep-long");
       await env.fixture(dir, { "long.txt": `needle ${"y".repeat(DEFAULTS.grepMaxLineLength * 2)}\n` });
-      const text = textOf(await env.run(grep, { pattern: "needle", path: dir }));
+      const text = shownOf(await env.run(grep, { pattern: "needle", path: dir }));
       expect(text).toContain(`longer than ${DEFAULTS.grepMaxLineLength} characters and cut`);
       expect(text.split("\n")[0]!.length).toBeLessThan(DEFAULTS.grepMaxLineLength + dir.length + 200);
     });
@@ -186,8 +191,8 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
       for (const ctx of [env.ctx, portableContext(env.ctx)]) {
         const out = await env.run(grep, { pattern: "foo(", path: dir }, { ctx });
         expect(out.isError).toBe(true);
-        expect(textOf(out)).toContain("Invalid regular expression");
-        expect(textOf(out)).toContain("literal=true");
+        expect(shownOf(out)).toContain("Invalid regular expression");
+        expect(shownOf(out)).toContain("literal=true");
       }
     });
 
@@ -195,7 +200,7 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       const out = await env.run(grep, { pattern: "x", path: env.path("..") });
       expect(out.isError).toBe(true);
-      expect(textOf(out)).toContain("outside the workspace");
+      expect(shownOf(out)).toContain("outside the workspace");
     });
   });
 }

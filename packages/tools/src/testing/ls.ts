@@ -1,7 +1,12 @@
 /** Conformance section for the ls tool: runs unchanged on any `Operations`. */
+import type { ToolOutcome } from "@tackle/agent-core";
 import { describe, expect, it } from "vitest";
 import { createLsToolDefinition } from "../tools/ls.js";
-import { type ToolsConformanceEnv, textOf } from "./env.js";
+import type { ToolsConformanceEnv } from "./env.js";
+import { unmarkedTextOf } from "./marker.js";
+
+/** The text shown, without the ls tool-output marker (asserted by its own test). */
+const shownOf = (outcome: ToolOutcome) => unmarkedTextOf(outcome, "ls");
 
 /** The ls tool's behaviour list. */
 export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
@@ -13,7 +18,7 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
       const dir = await env.freshDir("ls-basic");
       await env.fixture(dir, { "b.txt": "12345", "A.md": "", ".env": "x", "src/index.ts": "", "Zed/x": "" });
       const out = await env.run(ls, { path: dir });
-      expect(textOf(out)).toBe([".env  1 B", "A.md  0 B", "b.txt  5 B", "src/", "Zed/"].join("\n"));
+      expect(shownOf(out)).toBe([".env  1 B", "A.md  0 B", "b.txt  5 B", "src/", "Zed/"].join("\n"));
     });
 
     it("marks links with their target, and broken links", async () => {
@@ -26,7 +31,7 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
         "to-dir": { symlink: "sub" },
         gone: { symlink: "missing.txt" },
       });
-      const text = textOf(await env.run(ls, { path: dir }));
+      const text = shownOf(await env.run(ls, { path: dir }));
       expect(text).toContain("to-file -> real.txt  3 B");
       expect(text).toContain("to-dir/ -> sub");
       expect(text).toContain("gone -> missing.txt (broken link)");
@@ -43,12 +48,12 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
         "main.ts": "",
       });
       const out = await env.run(ls, { path: dir });
-      const text = textOf(out);
+      const text = shownOf(out);
       expect(text).not.toContain("node_modules");
       expect(text).not.toContain("app.log");
       expect(text).toContain("main.ts");
       expect(text).toContain("[2 ignored entries not listed (includeIgnored=true lists them).]");
-      const all = textOf(await env.run(ls, { path: dir, includeIgnored: true }));
+      const all = shownOf(await env.run(ls, { path: dir, includeIgnored: true }));
       expect(all).toContain("node_modules/  (ignored)");
       expect(all).toContain("app.log  0 B  (ignored)");
     });
@@ -62,7 +67,7 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
         "pkg/build/out.js": "",
         "pkg/src/a.ts": "",
       });
-      const text = textOf(await env.run(ls, { path: `${dir}/pkg` }));
+      const text = shownOf(await env.run(ls, { path: `${dir}/pkg` }));
       expect(text).toBe("src/\n\n[1 ignored entry not listed (includeIgnored=true lists them).]");
     });
 
@@ -73,7 +78,7 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
       for (let i = 0; i < 12; i++) files[`f${String(i).padStart(2, "0")}.txt`] = "";
       await env.fixture(dir, files);
       const out = await env.run(ls, { path: dir, limit: 5 });
-      const text = textOf(out);
+      const text = shownOf(out);
       expect(text.split("\n").slice(0, 5)).toEqual([
         "f00.txt  0 B",
         "f01.txt  0 B",
@@ -90,7 +95,7 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(dir, { "file.txt": "x" });
       const file = await env.run(ls, { path: `${dir}/file.txt` });
       expect(file).toMatchObject({ isError: true, errorCode: "not_directory" });
-      expect(textOf(file)).toContain("Use read");
+      expect(shownOf(file)).toContain("Use read");
       expect(await env.run(ls, { path: `${dir}/nope` })).toMatchObject({
         isError: true,
         errorCode: "not_found",
@@ -101,7 +106,7 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       const dir = await env.freshDir("ls-control");
       await env.fixture(dir, { "evil\u001b[31mred\nfake.txt": "" });
-      const text = textOf(await env.run(ls, { path: dir }));
+      const text = shownOf(await env.run(ls, { path: dir }));
       expect(text).toBe("evil\\x1b[31mred\\x0afake.txt  0 B");
     });
 
@@ -109,7 +114,7 @@ export function defineLsConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       const dir = await env.freshDir("ls-empty");
       const ctx = await env.makeContext(dir);
-      expect(textOf(await env.run(ls, {}, { ctx }))).toBe("(. is empty)");
+      expect(shownOf(await env.run(ls, {}, { ctx }))).toBe("(. is empty)");
     });
   });
 }

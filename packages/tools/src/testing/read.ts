@@ -1,9 +1,15 @@
 /** Conformance section for the read tool: runs unchanged on any `Operations`. */
+
 import { createHash } from "node:crypto";
+import type { ToolOutcome } from "@tackle/agent-core";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../defaults.js";
 import { createReadToolDefinition } from "../tools/read.js";
-import { type ToolsConformanceEnv, textOf } from "./env.js";
+import type { ToolsConformanceEnv } from "./env.js";
+import { unmarkedTextOf } from "./marker.js";
+
+/** The text shown, without the read tool-output marker (asserted by its own test). */
+const shownOf = (outcome: ToolOutcome) => unmarkedTextOf(outcome, "read");
 
 const PNG_1X1 = Uint8Array.from(
   Buffer.from(
@@ -25,7 +31,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/small.txt": "alpha\nbeta\n" });
       const out = await env.run(read, { path: "read/small.txt" });
       expect(out.isError).toBe(false);
-      expect(textOf(out)).toBe("1\talpha\n2\tbeta");
+      expect(shownOf(out)).toBe("1\talpha\n2\tbeta");
       expect(out.details).toMatchObject({ totalLines: 2, startLine: 1, endLine: 2 });
     });
 
@@ -33,7 +39,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       const lines = DEFAULTS.maxLines + 500;
       await env.fixture(env.root, { "read/long.txt": `${numbered(lines)}\n` });
-      const text = textOf(await env.run(read, { path: "read/long.txt" }));
+      const text = shownOf(await env.run(read, { path: "read/long.txt" }));
       expect(text).toContain(`Showing lines 1-${DEFAULTS.maxLines} of ${lines}.`);
       expect(text).toContain(`Use offset=${DEFAULTS.maxLines + 1} to continue.`);
       expect(text.split("\n")[DEFAULTS.maxLines - 1]).toBe(`${DEFAULTS.maxLines}\tline ${DEFAULTS.maxLines}`);
@@ -43,11 +49,11 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       await env.fixture(env.root, { "read/ten.txt": numbered(10) });
       const out = await env.run(read, { path: "read/ten.txt", offset: 4, limit: 3 });
-      expect(textOf(out)).toBe(
+      expect(shownOf(out)).toBe(
         "4\tline 4\n5\tline 5\n6\tline 6\n\n[Showing lines 4-6 of 10. Use offset=7 to continue.]",
       );
       const last = await env.run(read, { path: "read/ten.txt", offset: 10 });
-      expect(textOf(last)).toBe("10\tline 10");
+      expect(shownOf(last)).toBe("10\tline 10");
     });
 
     it("refuses an offset past the end and states the total", async () => {
@@ -55,7 +61,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/three.txt": "a\nb\nc\n" });
       const out = await env.run(read, { path: "read/three.txt", offset: 9 });
       expect(out.isError).toBe(true);
-      expect(textOf(out)).toContain("it has 3 lines");
+      expect(shownOf(out)).toContain("it has 3 lines");
       expect(env.ctx.reads.get(env.path("read/three.txt"))).toBeUndefined();
     });
 
@@ -64,7 +70,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const line = "x".repeat(1000);
       await env.fixture(env.root, { "read/wide.txt": Array.from({ length: 200 }, () => line).join("\n") });
       const out = await env.run(read, { path: "read/wide.txt" });
-      const text = textOf(out);
+      const text = shownOf(out);
       expect(text).toMatch(/Showing lines 1-\d+ of 200 \(50 KB limit\)\. Use offset=\d+ to continue\./);
       expect(out.details).toMatchObject({ truncatedBy: "bytes", totalLines: 200 });
       for (const shown of text.split("\n\n")[0]!.split("\n")) expect(shown).toMatch(/^\s*\d+\tx{1000}$/);
@@ -74,7 +80,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       await env.fixture(env.root, { "read/minified.js": `${"y".repeat(DEFAULTS.maxBytes * 2)}\nnext\n` });
       const out = await env.run(read, { path: "read/minified.js" });
-      const text = textOf(out);
+      const text = shownOf(out);
       expect(text).toContain(`Line 1 is ${DEFAULTS.maxBytes * 2} characters`);
       expect(text).toContain("Use offset=2 to continue");
     });
@@ -86,8 +92,8 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/prog": elf, "read/blob.bin": Uint8Array.from([1, 2, 0, 3, 4]) });
       const out = await env.run(read, { path: "read/prog" });
       expect(out).toMatchObject({ isError: true, errorCode: "binary_file" });
-      expect(textOf(out)).toContain("ELF executable");
-      expect(textOf(await env.run(read, { path: "read/blob.bin" }))).toContain("binary data");
+      expect(shownOf(out)).toContain("ELF executable");
+      expect(shownOf(await env.run(read, { path: "read/blob.bin" }))).toContain("binary data");
     });
 
     it("returns png, jpeg, gif and webp as image content", async () => {
@@ -119,7 +125,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       await env.fixture(env.root, { "read/bom.txt": "\ufeffone\r\ntwo\r\n" });
       const out = await env.run(read, { path: "read/bom.txt" });
-      expect(textOf(out)).toBe("1\tone\n2\ttwo");
+      expect(shownOf(out)).toBe("1\tone\n2\ttwo");
       expect(out.details).toMatchObject({ hasBom: true, encoding: "utf8" });
     });
 
@@ -131,7 +137,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/le.txt": Uint8Array.from(le), "read/be.txt": Uint8Array.from(be) });
       for (const file of ["le.txt", "be.txt"]) {
         const out = await env.run(read, { path: `read/${file}` });
-        expect(textOf(out).split("\n\n")[0], file).toBe("1\théllo\n2\twörld");
+        expect(shownOf(out).split("\n\n")[0], file).toBe("1\théllo\n2\twörld");
       }
     });
 
@@ -140,7 +146,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/latin1.txt": Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
       const out = await env.run(read, { path: "read/latin1.txt" });
       expect(out.isError).toBe(false);
-      expect(textOf(out)).toBe(
+      expect(shownOf(out)).toBe(
         "1\tcaf\ufffd\n\n[The file is not valid UTF-8; invalid bytes are shown as U+FFFD. edit refuses such a file and write would replace those bytes: change it with bash if you must.]",
       );
       expect(out.details).toMatchObject({ lossy: true });
@@ -151,7 +157,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/dir/x.txt": "x" });
       const out = await env.run(read, { path: "read/dir" });
       expect(out).toMatchObject({ isError: true, errorCode: "is_directory" });
-      expect(textOf(out)).toContain("Use ls");
+      expect(shownOf(out)).toContain("Use ls");
     });
 
     it("answers a missing file with near-miss suggestions", async () => {
@@ -163,9 +169,9 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       });
       const out = await env.run(read, { path: "read/near/apq.ts" });
       expect(out).toMatchObject({ isError: true, errorCode: "not_found" });
-      expect(textOf(out)).toContain("Did you mean read/near/api.ts, read/near/app.ts?");
+      expect(shownOf(out)).toContain("Did you mean read/near/api.ts, read/near/app.ts?");
       const wrongDir = await env.run(read, { path: "read/naer/app.ts" });
-      expect(textOf(wrongDir)).toContain("Did you mean read/near/app.ts, read/near/api.ts?");
+      expect(shownOf(wrongDir)).toContain("Did you mean read/near/app.ts, read/near/api.ts?");
       await env.fixture(env.root, Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`read/many/x${n}.ts`, ""])));
       const many = await env.run(read, { path: "read/many/x.ts" });
       expect((many.details as { suggestions: string[] }).suggestions).toEqual([
@@ -174,7 +180,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
         "read/many/x3.ts",
       ]);
       const none = await env.run(read, { path: "read/near/qqqqqqqq.rs" });
-      expect(textOf(none)).toContain("Use find or ls");
+      expect(shownOf(none)).toContain("Use find or ls");
     });
 
     it("records the hash of the whole file in the read ledger", async () => {
@@ -191,7 +197,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/empty.txt": "" });
       const out = await env.run(read, { path: "read/empty.txt" });
       expect(out.isError).toBe(false);
-      expect(textOf(out)).toBe("(read/empty.txt is empty)");
+      expect(shownOf(out)).toBe("(read/empty.txt is empty)");
     });
 
     it("normalises @, file://, ~ and unicode spaces in paths", async () => {
@@ -203,7 +209,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
         `file://${env.path("read/my%20notes.txt")}`,
       ]) {
         const out = await env.run(read, { path });
-        expect(textOf(out), path).toBe("1\thi");
+        expect(shownOf(out), path).toBe("1\thi");
       }
     });
 
@@ -211,7 +217,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       const env = getEnv();
       const out = await env.run(read, { path: "../../../../../../../../etc/hostname" });
       expect(out).toMatchObject({ isError: true, errorCode: "outside_workspace" });
-      expect(textOf(out)).toContain("/etc/hostname");
+      expect(shownOf(out)).toContain("/etc/hostname");
     });
 
     it("refuses a link inside the workspace that points outside", async () => {

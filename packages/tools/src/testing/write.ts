@@ -4,6 +4,7 @@ import { createWorkspacePolicy } from "../path/workspace-policy.js";
 import { createReadToolDefinition } from "../tools/read.js";
 import { createWriteToolDefinition } from "../tools/write.js";
 import { callWithDirectorySwapped, type ToolsConformanceEnv, textOf } from "./env.js";
+import { unmarkedTextOf } from "./marker.js";
 
 const decode = (bytes: Uint8Array) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 
@@ -158,7 +159,7 @@ export function defineWriteConformance(getEnv: () => ToolsConformanceEnv): void 
         workspace: createWorkspacePolicy({ operations: ctx.operations, cwd: inner, outside: "read-only" }),
       };
       const readOut = await env.run(read, { path: "../write/outside-ro.txt" }, { ctx: roCtx });
-      expect(textOf(readOut)).toBe("1\treadable");
+      expect(unmarkedTextOf(readOut, "read")).toBe("1\treadable");
       const writeOut = await env.run(
         write,
         { path: "../write/outside-ro.txt", content: "no" },

@@ -10,7 +10,13 @@ import { DEFAULTS, formatBytes } from "../defaults.js";
 import { displayPath, pathSyntax } from "../path/workspace-policy.js";
 import { collectFiles } from "../search/collect.js";
 import { searchFor } from "../search/search-for.js";
-import { stripControl } from "../shell/sanitize.js";
+import {
+  markUntrusted,
+  type SanitizedDetails,
+  sanitizedDetails,
+  sanitizeLines,
+  sanitizeNotice,
+} from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
 import { truncateHead } from "../truncate.js";
 
@@ -49,6 +55,8 @@ export interface FindDetails {
   nextOffset?: number;
   /** Which limit cut the whole output, or null. */
   truncatedBy: "lines" | "bytes" | null;
+  /** Paths that had control characters removed or secrets redacted (absent when none). */
+  sanitized?: SanitizedDetails;
 }
 
 /** Options for {@link createFindToolDefinition}. */
@@ -130,10 +138,15 @@ async function runFind(
         : `No files match ${JSON.stringify(params.pattern)} in ${display}.`;
     return { content: [{ type: "text", text } satisfies TextContent], details };
   }
-  const lines = page.map((path) =>
-    stripControl(isFile ? display : displayPath(syntax, ctx.cwd, syntax.join(absolute, ...path.split("/")))),
+  // Names are untrusted too: a crafted name must not carry escapes or fake lines into the output.
+  const safe = sanitizeLines(
+    page.map((path) =>
+      isFile ? display : displayPath(syntax, ctx.cwd, syntax.join(absolute, ...path.split("/"))),
+    ),
   );
-  const cut = truncateHead(lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
+  const sanitized = sanitizedDetails(safe);
+  if (sanitized) details.sanitized = sanitized;
+  const cut = truncateHead(safe.lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
   const notices: string[] = [];
   const narrow = "or narrow the search with path or a more specific pattern.";
   if (cut.truncated) {
@@ -150,6 +163,9 @@ async function runFind(
       `Showing paths ${offset + 1}-${offset + page.length}; more exist. Use offset=${offset + page.length} to see more, ${narrow}`,
     );
   }
-  const text = notices.length > 0 ? `${cut.content}\n\n[${notices.join(" ")}]` : cut.content;
+  const notice = sanitizeNotice(safe, "bash with ls -b on the directory shows such names escaped");
+  if (notice) notices.push(notice);
+  const body = markUntrusted(cut.content, "find");
+  const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;
   return { content: [{ type: "text", text } satisfies TextContent], details };
 }

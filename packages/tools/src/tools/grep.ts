@@ -14,7 +14,14 @@ import { displayPath, pathSyntax } from "../path/workspace-policy.js";
 import { collectGrepEvents } from "../search/collect.js";
 import { pageGrepEvents } from "../search/grep-page.js";
 import { searchFor } from "../search/search-for.js";
-import { stripControl } from "../shell/sanitize.js";
+import {
+  markUntrusted,
+  mergeSafeLines,
+  type SanitizedDetails,
+  sanitizedDetails,
+  sanitizeLines,
+  sanitizeNotice,
+} from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
 import { truncateHead, truncateLine } from "../truncate.js";
 
@@ -69,6 +76,8 @@ export interface GrepDetails {
   linesCut: number;
   /** Which limit cut the whole output, or null. */
   truncatedBy: "lines" | "bytes" | null;
+  /** Lines that had control characters removed or secrets redacted (absent when none). */
+  sanitized?: SanitizedDetails;
 }
 
 /** Options for {@link createGrepToolDefinition}. */
@@ -160,18 +169,23 @@ async function runGrep(
   let linesCut = 0;
   const lines: string[] = [];
   const matchLine: number[] = [];
-  for (const line of page.lines) {
+  // File text is untrusted: made safe before cutting, so a cut cannot split a secret out of its shape.
+  const safe = mergeSafeLines(
+    sanitizeLines(page.lines.map((line) => line.line.replace(/\r?\n$|\r$/, ""))),
+    sanitizeLines(page.lines.map((line) => toDisplay(line.path))),
+  );
+  page.lines.forEach((line, i) => {
     if (line.gapBefore && context > 0) lines.push("--");
-    const cut = truncateLine(stripControl(line.line.replace(/\r?\n$|\r$/, "")), limits.maxLineLength);
+    const cut = truncateLine(safe.lines[i] as string, limits.maxLineLength);
     if (cut.truncated) linesCut++;
     const text = cut.truncated
       ? `${cut.text}… [${cut.totalChars - cut.text.length} more characters]`
       : cut.text;
     if (line.kind === "match") matchLine.push(lines.length);
     lines.push(
-      `${toDisplay(line.path)}${line.kind === "match" ? ":" : "-"}${line.lineNumber}${line.kind === "match" ? ":" : "-"} ${text}`,
+      `${safe.lines[page.lines.length + i]}${line.kind === "match" ? ":" : "-"}${line.lineNumber}${line.kind === "match" ? ":" : "-"} ${text}`,
     );
-  }
+  });
   const details: GrepDetails = {
     pattern: params.pattern,
     path: display,
@@ -183,6 +197,8 @@ async function runGrep(
     linesCut,
     truncatedBy: null,
   };
+  const sanitized = sanitizedDetails(safe);
+  if (sanitized) details.sanitized = sanitized;
   if (page.matches === 0) {
     const where = params.glob ? `${display} (files matching ${params.glob})` : display;
     const text =
@@ -219,7 +235,9 @@ async function runGrep(
       `${linesCut} line${linesCut === 1 ? " was" : "s were"} longer than ${limits.maxLineLength} characters and cut; use read with offset to see a line in full.`,
     );
   }
-  const body = cut.content;
+  const notice = sanitizeNotice(safe, `bash with cat -v ${isFile ? display : "on the file"} shows them`);
+  if (notice) notices.push(notice);
+  const body = markUntrusted(cut.content, "grep");
   const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;
   return { content: [{ type: "text", text } satisfies TextContent], details };
 }

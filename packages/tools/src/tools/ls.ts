@@ -13,6 +13,13 @@ import { pathSyntax } from "../path/workspace-policy.js";
 import { compareCodePoints } from "../search/compare-paths.js";
 import { loadIgnoreFrames } from "../search/ignore-frames.js";
 import { isIgnored } from "../search/ignore-rules.js";
+import {
+  markUntrusted,
+  type SanitizedDetails,
+  sanitizedDetails,
+  sanitizeLines,
+  sanitizeNotice,
+} from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
 import { truncateHead } from "../truncate.js";
 
@@ -58,6 +65,8 @@ export interface LsDetails {
   shown: number;
   ignoredCount: number;
   limit: number;
+  /** Lines that had control characters removed or secrets redacted (absent when none). */
+  sanitized?: SanitizedDetails;
 }
 
 /** Entries stat'ed at once (each is a round trip on remote environments). */
@@ -101,8 +110,10 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
         const ignoredCount = params.includeIgnored ? 0 : ignoredNames.size;
         const entries = await describeAll(ctx, resolved.absolute, listed.slice(0, limit), signal);
         for (const entry of entries) entry.ignored = ignoredNames.has(entry.name);
-        const lines = entries.map(formatEntry);
-        const cut = truncateHead(lines.join("\n"), { maxLines: limit, maxBytes: DEFAULTS.maxBytes });
+        // Names are untrusted: C0 controls are shown escaped (formatEntry); bidi and C1 controls
+        // are removed and secret shapes (a credential in a link target) redacted here.
+        const safe = sanitizeLines(entries.map(formatEntry));
+        const cut = truncateHead(safe.lines.join("\n"), { maxLines: limit, maxBytes: DEFAULTS.maxBytes });
         const shown = cut.outputLines;
         const notices: string[] = [];
         if (shown < listed.length) {
@@ -115,8 +126,14 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
             `${ignoredCount} ignored ${ignoredCount === 1 ? "entry" : "entries"} not listed (includeIgnored=true lists them).`,
           );
         }
+        const notice = sanitizeNotice(safe, "bash with ls -b shows such names escaped");
+        if (notice) notices.push(notice);
         const body =
-          raw.length === 0 ? `(${resolved.display} is empty)` : listed.length === 0 ? "" : cut.content;
+          raw.length === 0
+            ? `(${resolved.display} is empty)`
+            : listed.length === 0
+              ? ""
+              : markUntrusted(cut.content, "ls");
         const text = notices.length > 0 ? `${body}${body ? "\n\n" : ""}[${notices.join(" ")}]` : body;
         const details: LsDetails = {
           path: resolved.display,
@@ -127,6 +144,8 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
           ignoredCount,
           limit,
         };
+        const sanitized = sanitizedDetails(safe);
+        if (sanitized) details.sanitized = sanitized;
         return { content: [{ type: "text", text } satisfies TextContent], details };
       } catch (error) {
         if (isOperationError(error, "not_found")) {

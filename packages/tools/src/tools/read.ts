@@ -15,6 +15,13 @@ import { encodingLabel } from "../text/encoding.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";
 import { SNIFF_BYTES, sniffFileType } from "../text/sniff.js";
+import {
+  markUntrusted,
+  type SanitizedDetails,
+  sanitizedDetails,
+  sanitizeLines,
+  sanitizeNotice,
+} from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
 import { truncateHead } from "../truncate.js";
 
@@ -60,6 +67,8 @@ export interface ReadDetails {
   /** Text: line numbers that were cut because they are longer than the byte limit. */
   cutLines?: number[];
   mimeType?: string;
+  /** Text: lines that had control characters removed or secrets redacted (absent when none). */
+  sanitized?: SanitizedDetails;
 }
 
 /** Options for {@link createReadToolDefinition}. */
@@ -188,12 +197,19 @@ function formatText(
   if (window.encoding !== "utf8") notices.push(`Decoded from ${encodingName}.`);
   let text: string;
   let truncatedBy: "lines" | "bytes" | null = null;
+  let sanitized: SanitizedDetails | undefined;
+  let notice: string | undefined;
   if (total === 0) {
     text = `(${resolved.display} is empty)`;
   } else if (shown === 0) {
     text = "";
   } else {
-    text = formatNumberedLines(window.lines.slice(0, shown), startLine).join("\n");
+    // File text is untrusted: made safe after the limits (which count the file's own text) so
+    // line numbers, totals and continuation hints stay those of the file.
+    const safe = sanitizeLines(window.lines.slice(0, shown));
+    sanitized = sanitizedDetails(safe);
+    notice = sanitizeNotice(safe, `bash with cat -v ${resolved.display} shows them`);
+    text = markUntrusted(formatNumberedLines(safe.lines, startLine).join("\n"), "read");
     if (endLine < total) {
       truncatedBy = cut.truncatedBy ?? "lines";
       const why = cut.truncatedBy === "bytes" ? ` (${formatBytes(limits.maxBytes)} limit)` : "";
@@ -202,6 +218,7 @@ function formatText(
       );
     }
   }
+  if (notice) notices.push(notice);
   const content = notices.length > 0 ? `${text}\n\n[${notices.join(" ")}]` : text;
   const details: ReadDetails = {
     path: resolved.display,
@@ -216,6 +233,7 @@ function formatText(
     lossy: window.lossy,
     truncatedBy,
     cutLines: cutInView,
+    ...(sanitized ? { sanitized } : {}),
   };
   return { content: [{ type: "text", text: content } satisfies TextContent], details };
 }

@@ -20,6 +20,7 @@ import {
   type TextEncodingName,
 } from "../text/encoding.js";
 import { countLines, dominantLineEnding } from "../text/line-endings.js";
+import { unknownPlaceholders } from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
 import { utf8ByteLength } from "../truncate.js";
 
@@ -75,6 +76,8 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
             const target = await recheckWriteTarget(ctx, resolved, signal);
             const existing = await readExisting(ops, target.real, target.display, signal);
             if (existing) assertNotStale(ctx, target.real, existing, target.display);
+            const existingText = existing ? decodeText(existing).text : "";
+            assertNoPlaceholders(params.content, existingText, target.display);
             const style = existing
               ? styleOf(existing)
               : { encoding: "utf8" as const, hasBom: false, lineEnding: "\n" as const };
@@ -115,6 +118,20 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
       }
     },
   };
+}
+
+/**
+ * Refuses redaction placeholders the file does not already contain: content rebuilt from redacted
+ * read output would replace real secrets with `[REDACTED:kind]`.
+ */
+function assertNoPlaceholders(content: string, existingText: string, display: string): void {
+  const placeholders = unknownPlaceholders(content, existingText);
+  if (placeholders.length === 0) return;
+  throw new ToolError(
+    "redacted_text",
+    `content contains ${placeholders.join(", ")}: a placeholder for a secret that read or grep redacted, which would replace the real value. Nothing was written to ${display}. Change the other lines with edit (leaving the secret's line out), or use bash.`,
+    { details: { path: display, placeholders } },
+  );
 }
 
 async function readExisting(

@@ -1,0 +1,162 @@
+/**
+ * The one "make model text safe" step of the file tools (read, grep, find, ls): file content is
+ * untrusted data. It composes the shell's own functions (`stripControl`, `redactSecrets`,
+ * `markToolOutput`), so both kinds of tool remove, redact and mark the same way.
+ */
+import { redactSecrets } from "../shell/redact.js";
+import { markToolOutput, stripControl } from "../shell/sanitize.js";
+
+/**
+ * A placeholder `redactSecrets` puts where a secret was (`[REDACTED:aws-access-key]`). A test
+ * checks this against the real redaction output, so a format change there fails loudly.
+ */
+export const REDACTED_PLACEHOLDER = /\[REDACTED:[a-z0-9-]+\]/g;
+
+/** The marker `markToolOutput` puts on its own first and last line. */
+const MARKER_OPEN = /^<tool-output source="[^"\n]*">$/;
+const MARKER_CLOSE = "</tool-output>";
+
+// The one secret shape that spans lines. Per-line redaction replaces a BEGIN line; the lines
+// after it, up to the END line, are replaced whole so the key body never shows.
+const PRIVATE_KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
+const PRIVATE_KEY_PLACEHOLDER = "[REDACTED:private-key]";
+
+/** Model-safe lines and what was changed to get them (counts and kinds, never the text removed). */
+export interface SafeLines {
+  lines: string[];
+  /** Lines that lost ANSI escapes or control characters. */
+  controlLines: number;
+  /** Lines with at least one secret replaced by a placeholder. */
+  redactedLines: number;
+  /** Kinds of secret redacted (`aws-access-key`, `assignment`, ...), sorted. */
+  redactedKinds: string[];
+}
+
+/** What hosts see in a result's `details` when something was removed or redacted. */
+export interface SanitizedDetails {
+  controlLines: number;
+  redactedLines: number;
+  redactedKinds: string[];
+}
+
+/** Removes escapes and control characters (tab stays; a lone carriage return goes too). */
+function stripLine(line: string): string {
+  const stripped = stripControl(line);
+  return stripped.includes("\r") ? stripped.replaceAll("\r", "") : stripped;
+}
+
+function placeholdersIn(text: string): string[] {
+  return text.match(REDACTED_PLACEHOLDER) ?? [];
+}
+
+/**
+ * Makes each line safe to show a model, one output line per input line (read's line numbers stay
+ * right): escapes and control characters removed, known secret shapes redacted. A private key
+ * whose BEGIN line is among `lines` has every line up to its END line redacted.
+ */
+export function sanitizeLines(lines: readonly string[]): SafeLines {
+  const out: string[] = new Array(lines.length);
+  const kinds = new Set<string>();
+  let controlLines = 0;
+  let redactedLines = 0;
+  let inPrivateKey = false;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] as string;
+    const stripped = stripLine(raw);
+    if (stripped !== raw) controlLines++;
+    let safe: string;
+    if (inPrivateKey) {
+      safe = PRIVATE_KEY_PLACEHOLDER;
+      if (PRIVATE_KEY_END.test(stripped)) inPrivateKey = false;
+    } else {
+      safe = redactSecrets(stripped);
+      // Redaction ran to the end of this line without finding the END marker: the key goes on.
+      if (safe.includes(PRIVATE_KEY_PLACEHOLDER) && !PRIVATE_KEY_END.test(stripped)) inPrivateKey = true;
+    }
+    if (safe !== stripped) {
+      redactedLines++;
+      const before = new Set(placeholdersIn(stripped));
+      for (const found of placeholdersIn(safe)) {
+        if (!before.has(found)) kinds.add(found.slice("[REDACTED:".length, -1));
+      }
+    }
+    out[i] = safe;
+  }
+  return { lines: out, controlLines, redactedLines, redactedKinds: [...kinds].sort() };
+}
+
+/** Two sanitisations as one: lines of `a` then lines of `b`, counts added, kinds merged. */
+export function mergeSafeLines(a: SafeLines, b: SafeLines): SafeLines {
+  return {
+    lines: [...a.lines, ...b.lines],
+    controlLines: a.controlLines + b.controlLines,
+    redactedLines: a.redactedLines + b.redactedLines,
+    redactedKinds: [...new Set([...a.redactedKinds, ...b.redactedKinds])].sort(),
+  };
+}
+
+/** The `details` record of a sanitisation, or undefined when nothing changed. */
+export function sanitizedDetails(safe: SafeLines): SanitizedDetails | undefined {
+  if (safe.controlLines === 0 && safe.redactedLines === 0) return undefined;
+  return {
+    controlLines: safe.controlLines,
+    redactedLines: safe.redactedLines,
+    redactedKinds: safe.redactedKinds,
+  };
+}
+
+function lines(count: number): string {
+  return `${count} line${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * One short notice saying what was removed or redacted and the next step, or undefined when
+ * nothing was. `rawHint` names how to see the raw bytes (e.g. "bash with cat -v src/a.ts shows them").
+ */
+export function sanitizeNotice(safe: SafeLines, rawHint: string): string | undefined {
+  const parts: string[] = [];
+  if (safe.controlLines > 0) {
+    parts.push(
+      `Control characters and escape sequences removed from ${lines(safe.controlLines)}; ${rawHint}.`,
+    );
+  }
+  if (safe.redactedLines > 0) {
+    parts.push(
+      `Secrets redacted on ${lines(safe.redactedLines)} (${safe.redactedKinds.join(", ")}), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText, or change that line with bash.`,
+    );
+  }
+  return parts.length > 0 ? parts.join(" ") : undefined;
+}
+
+/** Marks safe text as tool output, exactly as the shell tools mark theirs. */
+export function markUntrusted(text: string, source: string): string {
+  return markToolOutput(text, source);
+}
+
+/**
+ * Removes a tool-output marker that sits on its own first and/or last line of text copied from a
+ * result (edit's oldText/newText). Returns the text unchanged when there is none.
+ */
+export function stripToolOutputMarker(text: string): string {
+  const parts = text.split("\n");
+  let start = 0;
+  let end = parts.length;
+  if (parts.length > 0 && MARKER_OPEN.test(parts[0] as string)) start = 1;
+  // A trailing newline after the closing marker leaves an empty last element.
+  if (end - start > 0 && parts[end - 1] === "") end--;
+  if (end - start > 0 && parts[end - 1] === MARKER_CLOSE) {
+    end--;
+  } else if (end < parts.length) {
+    end = parts.length;
+  }
+  if (start === 0 && end === parts.length) return text;
+  return parts.slice(start, end).join("\n");
+}
+
+/**
+ * Placeholders in `text` that `original` does not itself contain: text copied from redacted
+ * output, which must never be matched against or written over a real secret.
+ */
+export function unknownPlaceholders(text: string, original: string): string[] {
+  return [...new Set(placeholdersIn(text))].filter((placeholder) => !original.includes(placeholder));
+}
