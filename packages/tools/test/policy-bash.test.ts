@@ -51,6 +51,10 @@ describe("bash policy (tree-sitter-bash)", () => {
     ["rm -rf ~user", "recursive-delete"],
     ["find / -name '*.log' -delete", "recursive-delete"],
     ["find ~ -exec rm -f {} +", "recursive-delete"],
+    ["cd .. && cd .. && ls", "cwd-escape"],
+    ["cd build && rm -rf ../..", "recursive-delete"],
+    ["cd .. && echo x > ../notes.txt", "overwrite-outside-workspace"],
+    ["cd .. && bash -c 'rm -rf ..'", "recursive-delete"],
     ["bash -c 'rm -rf /'", "recursive-delete"],
     ["timeout 5 sudo true", "privilege-escalation"],
     ["(cd src; echo ok) ; echo $(vim x)", "interactive-program"],
@@ -85,6 +89,10 @@ describe("bash policy (tree-sitter-bash)", () => {
     "echo hi > out.txt",
     "cd ..",
     "find . -name '*.o' -delete",
+    "cd build && rm -rf ./out",
+    "(cd ..; ls) && rm -rf ../x",
+    "echo $(cd ..) && rm -rf ../x",
+    "cd .. && rm -rf sub/build",
   ])("allows %s", async (command) => {
     expect(await rules(command)).toEqual([]);
   });

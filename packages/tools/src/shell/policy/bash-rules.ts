@@ -1,3 +1,4 @@
+import { bashScopeAt } from "./bash-cwd.js";
 import { bashWord, commandBaseName, HOME_TOKEN, type Word } from "./bash-words.js";
 import { descendantsOfType, type SyntaxNode, withSyntaxTree } from "./parser.js";
 import { classifyPath, cwdEscapeTarget, isWritableException } from "./paths.js";
@@ -40,6 +41,12 @@ const WRAPPERS: Record<string, ReadonlySet<string>> = {
 };
 
 const MAX_NESTING = 3;
+
+/** A script run by `bash -c` or `eval`, with the directory it starts in. */
+interface NestedScript {
+  script: string;
+  scope: PolicyScope;
+}
 
 const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "fish"]);
 
@@ -227,7 +234,7 @@ function checkInvocation(
   scope: PolicyScope,
   config: PolicyConfig,
   hits: PolicyHit[],
-  nested: string[],
+  nested: NestedScript[],
 ): void {
   const text = inv.node.text;
   if (PRIVILEGE_COMMANDS.has(inv.name)) {
@@ -263,7 +270,8 @@ function checkInvocation(
   if (SCRIPT_RUNNERS.has(inv.name)) {
     const dashC = inv.args.findIndex((a) => a.value === "-c");
     const script = dashC >= 0 ? inv.args[dashC + 1]?.value : undefined;
-    if (script !== undefined && ["bash", "sh", "dash", "zsh", "ksh"].includes(inv.name)) nested.push(script);
+    if (script !== undefined && ["bash", "sh", "dash", "zsh", "ksh"].includes(inv.name))
+      nested.push({ script, scope });
     if (inv.args.some((a) => containsDownload(a.node))) {
       hits.push({
         rule: "download-to-shell",
@@ -274,7 +282,7 @@ function checkInvocation(
   }
   if (inv.name === "eval") {
     const all = inv.args.map((a) => a.value);
-    if (all.every((v) => v !== undefined)) nested.push(all.join(" "));
+    if (all.every((v) => v !== undefined)) nested.push({ script: all.join(" "), scope });
   }
   const inner = unwrap(inv);
   if (inner) checkInvocation(inner, scope, config, hits, nested);
@@ -387,23 +395,27 @@ export async function checkBashCommand(
   depth = 0,
 ): Promise<PolicyHit[]> {
   const hits: PolicyHit[] = [];
-  const nested: string[] = [];
+  const nested: NestedScript[] = [];
   await withSyntaxTree("bash", command, (root) => {
+    const scopeAt = bashScopeAt(root, scope);
     for (const cmd of descendantsOfType(root, COMMAND_TYPES)) {
       const inv = toInvocation(cmd);
-      if (inv) checkInvocation(inv, scope, config, hits, nested);
+      if (inv) checkInvocation(inv, scopeAt(cmd.startIndex), config, hits, nested);
     }
     for (const redirect of descendantsOfType(root, REDIRECT_TYPES)) {
       const operator = redirect.children.find((c) => c && !c.isNamed && /[<>]/.test(c.type))?.type;
       if (operator !== ">" && operator !== ">|" && operator !== "&>") continue;
       const destination = redirect.childForFieldName("destination");
       if (!destination || destination.type === "number") continue;
-      checkWriteTarget(bashWord(destination), `redirect ${operator}`, scope, config, hits, redirect.text);
+      const here = scopeAt(redirect.startIndex);
+      checkWriteTarget(bashWord(destination), `redirect ${operator}`, here, config, hits, redirect.text);
     }
     for (const pipeline of descendantsOfType(root, PIPELINE_TYPES)) checkPipeline(pipeline, hits);
   });
   if (depth < MAX_NESTING) {
-    for (const script of nested) hits.push(...(await checkBashCommand(script, scope, config, depth + 1)));
+    for (const inner of nested) {
+      hits.push(...(await checkBashCommand(inner.script, inner.scope, config, depth + 1)));
+    }
   }
   return hits;
 }
