@@ -1,4 +1,4 @@
-import type { Operations } from "@tackle/operations";
+import type { ExecResult, Operations } from "@tackle/operations";
 import { RUN_ID_VARIABLE } from "./env.js";
 
 /** What the escape hunt found and did. */
@@ -38,6 +38,15 @@ export function escapeHuntScript(runId: string, graceMs: number): string {
     'if [ -n "$r" ]; then kill -KILL $r 2>/dev/null; sleep 0.2; r=$(hunt); fi',
     'echo "remaining" $r',
   ].join("\n");
+}
+
+/**
+ * True when the environment already found and ended the run's escaped processes by its own
+ * marker and confirmed it (`cleanup.escapesChecked`, operations-local on Linux): a hunt would be
+ * one more exec (a round trip over SSH) that can find nothing.
+ */
+export function escapesAlreadyEnded(result: ExecResult): boolean {
+  return result.cleanup.confirmed && result.cleanup.escapesChecked === true;
 }
 
 function parsePids(line: string | undefined): number[] {

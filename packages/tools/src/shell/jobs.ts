@@ -4,7 +4,7 @@ import type { ExecResult, Operations } from "@tackle/operations";
 import { isOperationError } from "@tackle/operations";
 import { DEFAULTS } from "../defaults.js";
 import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
-import { type EscapeHuntResult, huntEscapedProcesses } from "./escape.js";
+import { type EscapeHuntResult, escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
 import type { ToolShell } from "./pipeline.js";
 import { incompleteUtf8Suffix, readRange } from "./read-back.js";
 import { sanitizeOutput } from "./sanitize.js";
@@ -198,10 +198,13 @@ export class JobRegistry {
     result: ExecResult | undefined,
     killed: boolean,
   ): Promise<JobRecord> {
-    const hunt = await huntEscapedProcesses(this.ops, record.runId, {
-      cwd: record.cwd,
-      graceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
-    });
+    const hunt =
+      result && escapesAlreadyEnded(result)
+        ? undefined
+        : await huntEscapedProcesses(this.ops, record.runId, {
+            cwd: record.cwd,
+            graceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
+          });
     const final: JobRecord = { ...record, endedAt: Date.now() };
     if (!result) final.status = "unknown";
     else if (killed || result.status === "cancelled") final.status = "killed";
@@ -210,7 +213,7 @@ export class JobRegistry {
         result.status === "timed-out" ? "timed-out" : result.status === "unknown" ? "unknown" : result.status;
     if (result?.exitCode !== undefined) final.exitCode = result.exitCode;
     if (result?.signal !== undefined) final.signal = result.signal;
-    if (hunt.remaining.length > 0) {
+    if (hunt && hunt.remaining.length > 0) {
       final.status = "unknown";
       final.remainingPids = hunt.remaining;
     }

@@ -4,7 +4,7 @@ import { DEFAULTS } from "../defaults.js";
 import { type TruncationResult, truncateTail } from "../truncate.js";
 import { OutputCapture } from "./capture.js";
 import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
-import { type EscapeHuntResult, huntEscapedProcesses } from "./escape.js";
+import { type EscapeHuntResult, escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
 import { detectPrompt, wantedInput } from "./prompt.js";
 import { hashFile, readRange, readTail } from "./read-back.js";
 import { sanitizeOutput } from "./sanitize.js";
@@ -144,11 +144,8 @@ export async function runShellCommand(
   }
 
   const stopped = result.status !== "completed" && result.status !== "failed";
-  // The hunt is one more exec (a round trip over SSH): skip it when the adapter already found
-  // and ended the escapes by its own marker and confirmed it (operations-local on Linux).
-  const adapterHunted = result.cleanup.confirmed && result.cleanup.escapesChecked === true;
   const escapes =
-    !adapterHunted && (stopped || (options.reapLeftovers ?? true))
+    !escapesAlreadyEnded(result) && (stopped || (options.reapLeftovers ?? true))
       ? await huntEscapedProcesses(ops, runId, { cwd: request.cwd, graceMs })
       : undefined;
 
