@@ -42,8 +42,19 @@ describe("model text is sanitised", () => {
         "Authorization: Bearer abcdefghijklmnopqrstuvwxyz",
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
         "plain words stay",
+        'db: {"password": "hunter2hunter2"}',
+        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "DB_PWD=s3cr3tpass",
+        "PWD=/home/me/project",
+        "OLDPWD=/home/me",
+        "glpat-abcdefghij0123456789 xoxb-1234567890-abcdefghij npm_abcdefghijklmnopqrstuvwxyz0123456789",
+        "https://user:pa55word@example.com/repo.git",
       ].join("\n"),
     );
+    expect(text).not.toMatch(/hunter2|wJalrXUtnFEMI|s3cr3tpass|glpat-|xoxb-|npm_abc|pa55word/);
+    expect(text).toContain("PWD=/home/me/project");
+    expect(text).toContain("OLDPWD=/home/me");
+    expect(text).toContain("https://user:[REDACTED:url-credentials]@example.com");
     expect(text).not.toMatch(/AKIAIOSFODNN7EXAMPLE|ghp_abc|abcd1234efgh|MIIEow|abcdefghijklmnopqrstuvwxyz/);
     expect(text).toContain("[REDACTED:aws-access-key]");
     expect(text).toContain("GITHUB_TOKEN=[REDACTED:");

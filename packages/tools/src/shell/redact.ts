@@ -37,9 +37,9 @@ const SHAPES: SecretShape[] = [
   {
     kind: "assignment",
     // NAME=value / NAME: value where NAME ends in a secret word; the value up to whitespace,
-    // a closing quote or the end of line.
+    // a closing quote or the end of line. `PWD`/`OLDPWD` are the shell's directories, not secrets.
     pattern:
-      /\b([A-Za-z0-9_.-]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)\b["']?\s*[:=]\s*["']?)([^\s"'`,;]{4,})/gi,
+      /\b(?!(?:OLD)?PWD\b)([A-Za-z0-9_.-]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)\b["']?\s*[:=]\s*["']?)([^\s"'`,;]{4,})/gi,
     group: 2,
   },
   { kind: "bearer", pattern: /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{16,})/g, group: 2 },
