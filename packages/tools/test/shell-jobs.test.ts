@@ -72,6 +72,24 @@ describe("background jobs", () => {
     expect(textOf(status)).toContain(`${job?.id} killed`);
   });
 
+  it("pages a long log by whole lines within the line limit", async () => {
+    const started = await env.run(bash, { command: "seq 1 30000", background: true });
+    const id = (started.details as ShellToolDetails).job?.id as string;
+    await env.jobs.wait(id);
+    const end = await env.jobs.tail(id);
+    expect(end?.text.endsWith("29999\n30000\n")).toBe(true);
+    // The view of the end starts at a whole line and holds at most DEFAULTS.maxLines of them.
+    const lines = end?.text.split("\n").filter((l) => l.length > 0) ?? [];
+    expect(lines).toHaveLength(2000);
+    expect(lines[0]).toBe("28001");
+    expect(end?.nextOffset).toBe(end?.size);
+    const first = await env.jobs.tail(id, { offset: 0 });
+    expect(first?.text.startsWith("1\n2\n")).toBe(true);
+    expect(first?.text.split("\n").filter((l) => l.length > 0)).toHaveLength(2000);
+    const next = await env.jobs.tail(id, { offset: first?.nextOffset as number });
+    expect(next?.text.startsWith("2001\n")).toBe(true);
+  });
+
   it("reports a job that ended before it was ready", async () => {
     const outcome = await env.run(bash, {
       command: "echo boom; exit 4",

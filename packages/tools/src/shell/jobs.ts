@@ -246,19 +246,31 @@ export class JobRegistry {
     return entry ? entry.done : this.load(id);
   }
 
-  /** Output from byte `offset` (default: the last `maxBytes`), sanitised. */
-  async tail(id: string, options: { offset?: number; maxBytes?: number } = {}): Promise<JobTail | undefined> {
+  /**
+   * Output from byte `offset` on, at most `maxBytes` and `maxLines` (defaults `DEFAULTS`),
+   * sanitised. Without `offset`: the end of the log, starting at a whole line.
+   */
+  async tail(
+    id: string,
+    options: { offset?: number; maxBytes?: number; maxLines?: number } = {},
+  ): Promise<JobTail | undefined> {
     const record = await this.load(id);
     if (!record) return undefined;
     const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
     const size = (await this.ops.stat(record.logPath)).size;
+    const fromEnd = options.offset === undefined;
     const offset = Math.min(size, Math.max(0, options.offset ?? size - maxBytes));
-    const end = Math.min(size, offset + maxBytes);
-    const bytes = await readRange(this.ops, record.logPath, offset, end);
+    const bytes = await readRange(this.ops, record.logPath, offset, Math.min(size, offset + maxBytes));
+    const [start, end] = lineWindow(
+      bytes,
+      fromEnd && offset > 0,
+      fromEnd,
+      options.maxLines ?? DEFAULTS.maxLines,
+    );
     // Never end a slice inside a UTF-8 character: the next call starts where this one stopped.
-    const keep = bytes.length - incompleteUtf8Suffix(bytes);
-    const text = new TextDecoder("utf-8").decode(bytes.subarray(0, keep));
-    return { text: sanitizeOutput(text), offset, nextOffset: offset + keep, size };
+    const keep = end - incompleteUtf8Suffix(bytes.subarray(start, end));
+    const text = new TextDecoder("utf-8").decode(bytes.subarray(start, keep));
+    return { text: sanitizeOutput(text), offset: offset + start, nextOffset: offset + keep, size };
   }
 
   /**
@@ -329,6 +341,36 @@ export class JobRegistry {
     }
     await Promise.all(ends);
   }
+}
+
+/**
+ * The byte range `[start, end)` of `bytes` to show: without the partial first line when
+ * `dropPartialFirst`, and at most `maxLines` lines, the last ones when `fromEnd`, else the first.
+ */
+function lineWindow(
+  bytes: Uint8Array,
+  dropPartialFirst: boolean,
+  fromEnd: boolean,
+  maxLines: number,
+): [number, number] {
+  let start = 0;
+  const end = bytes.length;
+  if (dropPartialFirst) {
+    const newline = bytes.indexOf(0x0a);
+    if (newline !== -1 && newline + 1 < bytes.length) start = newline + 1;
+  }
+  let lines = 0;
+  if (fromEnd) {
+    // A final newline ends the last line; it does not start another.
+    for (let i = end - 2; i >= start; i--) {
+      if (bytes[i] === 0x0a && ++lines === maxLines) return [i + 1, end];
+    }
+  } else {
+    for (let i = start; i < end; i++) {
+      if (bytes[i] === 0x0a && ++lines === maxLines) return [start, i + 1];
+    }
+  }
+  return [start, end];
 }
 
 /** Creates the background job registry of a session. */
