@@ -28,7 +28,7 @@ const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l:
 
 /**
  * The file half of `Operations` inside a container: each call runs a short POSIX sh script using
- * busybox-level tools only (`stat -c`, `realpath`, `readlink`, `tail -c +N`, `mv`) as the
+ * busybox-level tools only (`stat -c`, `realpath`, `readlink`, `dd`, `mv`) as the
  * adapter's user, so the container's own permissions apply; on a resident shell, or as an exec
  * of its own.
  */
@@ -87,7 +87,7 @@ export class ContainerFiles {
     return bytes;
   }
 
-  /** Streams `tail -c +N` output frame by frame: the engine socket is paused while the caller is. */
+  /** Streams the file from `start` (`dd` seeks there) frame by frame: the engine socket is paused while the caller is. */
   async *openRead(path: string, options: OpenReadOptions = {}): AsyncGenerator<Uint8Array> {
     const start = options.start ?? 0;
     checkPath(path, "openRead");

@@ -71,7 +71,8 @@ done`,
   read: shellText`
 why "$1"; [ -e "$1" ] || exit 90; [ -d "$1" ] && exit 93; [ -r "$1" ] || exit 91
 if [ -n "$2" ] && [ "$(stat -L -c %s "$1")" -gt "$2" ]; then exit 96; fi
-if [ "$3" -gt 0 ]; then exec tail -c "+$(($3 + 1))" < "$1"; fi
+# dd seeks to the offset; busybox 'tail -c +N' would read every byte before it.
+if [ "$3" -gt 0 ]; then exec dd bs=65536 skip="$3" iflag=skip_bytes status=none < "$1"; fi
 exec cat < "$1"`,
   // stdin: content. $1 path, $2 octal mode for a new file, $3 unique temp suffix, $4 byte count.
   write: shellText`
