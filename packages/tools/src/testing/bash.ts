@@ -68,6 +68,24 @@ export function defineBashConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(textOf(check)).toContain("gone");
     });
 
+    it("leaves nothing running: a child that left the process group with setsid is ended", async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("bash-escape");
+      const outcome = await env.run(tool(), {
+        command:
+          "command -v setsid >/dev/null || { echo no-setsid; exit 0; }; (setsid sleep 30 >/dev/null 2>&1 & echo $! > escaped.pid); echo started",
+        cwd: dir,
+      });
+      expect(outcome.isError).toBe(false);
+      if (textOf(outcome).includes("no-setsid")) return; // nothing to escape with in this environment
+      const check = await env.run(tool(), {
+        command:
+          'p=$(cat escaped.pid); s=$(sed "s/.*) //" /proc/$p/stat 2>/dev/null | cut -c1); if [ -z "$s" ] || [ "$s" = Z ]; then echo gone; else echo "alive $s"; fi',
+        cwd: dir,
+      });
+      expect(textOf(check)).toContain("gone");
+    });
+
     it("decodes UTF-8 split across writes and strips escapes and secrets", async () => {
       const env = getEnv();
       const outcome = await env.run(tool(), {
