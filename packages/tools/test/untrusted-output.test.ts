@@ -215,6 +215,27 @@ describe("edit and write refuse redaction placeholders", () => {
     expect(textOf(ok)).not.toContain(API);
   });
 
+  it("edit's diff and not-found hint show secrets of nearby lines redacted", async () => {
+    await invokeTool(tools.read(), { path: ".env" });
+    const current = await readFile(join(dir, ".env"), "utf8");
+    const dry = await invokeTool(tools.edit(), {
+      path: ".env",
+      edits: [{ oldText: "GH=", newText: "GITHUB=" }],
+      dryRun: true,
+    });
+    expect(textOf(dry)).toContain("+GITHUB=[REDACTED:github-token]");
+    expect(textOf(dry)).toContain(" API_KEY=[REDACTED:assignment]");
+    for (const secret of SECRETS) expect(textOf(dry)).not.toContain(secret);
+    const missing = await invokeTool(tools.edit(), {
+      path: ".env",
+      edits: [{ oldText: "REGION=eu-west-1\nAWS_ACCESS_KEY_ID=wrong\nGH=x\nAPI_KEY=other", newText: "x" }],
+    });
+    expect(missing).toMatchObject({ isError: true, errorCode: "no_match" });
+    expect(textOf(missing)).toContain("API_KEY=[REDACTED:assignment]");
+    for (const secret of SECRETS) expect(textOf(missing)).not.toContain(secret);
+    expect(await readFile(join(dir, ".env"), "utf8")).toBe(current);
+  });
+
   it("edit matches oldText copied with the marker and line numbers", async () => {
     await writeFile(join(dir, "copy.ts"), "const a = 1;\nconst b = 2;\nconst c = 3;\n");
     const shown = textOf(await invokeTool(tools.read(), { path: "copy.ts" }));

@@ -2,6 +2,7 @@
  * Everything the edit tool says to the model, in one place. Each message states what happened
  * and the next step.
  */
+import { sanitizeLines } from "../text/untrusted.js";
 import type { ClosestRegion } from "./closest.js";
 
 /** Longest line shown in a hint before it is cut. */
@@ -28,7 +29,8 @@ export function noMatchMessage(index: number, path: string, region: ClosestRegio
   const head = `${editLabel(index)}.oldText was not found in ${path}, not even with fuzzy matching.`;
   const next = "Copy oldText exactly from the file (read it again if it may have changed), then retry.";
   if (!region) return `${head} No similar region found. ${next}`;
-  const shown = region.lines.slice(0, HINT_MAX_LINES);
+  // File text shown to the model: escapes and control characters removed, secrets redacted.
+  const shown = sanitizeLines(region.lines.slice(0, HINT_MAX_LINES)).lines;
   const last = region.startLine + shown.length - 1;
   const numbered = shown
     .map((line, i) => `${String(region.startLine + i).padStart(6)}\t${cut(line)}`)
@@ -36,7 +38,7 @@ export function noMatchMessage(index: number, path: string, region: ClosestRegio
   const more =
     region.lines.length > shown.length ? `\n  … ${region.lines.length - shown.length} more lines` : "";
   const diff = region.firstDifference
-    ? `\nFirst difference at line ${region.firstDifference.line}:\n  file:    ${JSON.stringify(cut(region.firstDifference.file))}\n  oldText: ${JSON.stringify(cut(region.firstDifference.oldText))}`
+    ? `\nFirst difference at line ${region.firstDifference.line}:\n  file:    ${JSON.stringify(cut(sanitizeLines([region.firstDifference.file]).lines[0] as string))}\n  oldText: ${JSON.stringify(cut(region.firstDifference.oldText))}`
     : "\nThese lines match oldText line by line: check where oldText starts and ends (a final newline the file lacks, or text before or after on the same line).";
   const span = last === region.startLine ? `line ${last}` : `lines ${region.startLine}-${last}`;
   return `${head} Closest region, ${span}:\n${numbered}${more}${diff}\n${next}`;

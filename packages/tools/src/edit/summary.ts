@@ -4,6 +4,7 @@
  * matches), cut to the shared output limits.
  */
 import { formatBytes } from "../defaults.js";
+import { sanitizeLines, sanitizeNotice } from "../text/untrusted.js";
 import { truncateHead } from "../truncate.js";
 import type { EditDiff } from "./diff.js";
 import { alreadyAppliedNote, editLabel } from "./messages.js";
@@ -53,11 +54,15 @@ export function formatEditSummary(input: EditSummaryInput): string {
   return lines.join("\n");
 }
 
+/** The diff the model sees: file text, so made safe like read output, then cut. */
 function cutDiff(patch: string, maxLines: number, maxBytes: number): string {
-  const cut = truncateHead(patch.trimEnd(), { maxLines, maxBytes });
-  if (!cut.truncated) return cut.content;
+  const safe = sanitizeLines(patch.trimEnd().split("\n"));
+  const notice = sanitizeNotice(safe, "bash with cat -v on the file shows them");
+  const cut = truncateHead(safe.lines.join("\n"), { maxLines, maxBytes });
+  const shown = notice ? `${cut.content}\n[${notice}]` : cut.content;
+  if (!cut.truncated) return shown;
   return (
-    `${cut.content}\n[Diff cut at ${cut.truncatedBy === "lines" ? `${maxLines} lines` : formatBytes(maxBytes)} ` +
+    `${shown}\n[Diff cut at ${cut.truncatedBy === "lines" ? `${maxLines} lines` : formatBytes(maxBytes)} ` +
     `of ${cut.totalLines} lines; read the changed lines of the file to check the rest.]`
   );
 }

@@ -180,5 +180,16 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(codeOf(near)).toBe("not_found");
       expect(textOf(near)).toMatch(/Did you mean \S*config\.json\?/);
     });
+
+    it("refuses a redaction placeholder copied into oldText with redacted_text and writes nothing", async () => {
+      const file = await setup(".env", "HOST=a\nAPI_KEY=hunter2-secret\n");
+      await file.env.run(read, { path: file.path });
+      const outcome = await file.run({
+        edits: [{ oldText: "API_KEY=[REDACTED:assignment]", newText: "API_KEY=new" }],
+      });
+      expect(codeOf(outcome)).toBe("redacted_text");
+      expect(textOf(outcome)).toContain("Edit around it with a smaller oldText");
+      expect(await file.text()).toBe("HOST=a\nAPI_KEY=hunter2-secret\n");
+    });
   });
 }

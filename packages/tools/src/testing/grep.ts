@@ -5,7 +5,7 @@ import type { Operations } from "@tackle/operations";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../defaults.js";
 import { createGrepToolDefinition } from "../tools/grep.js";
-import type { FixtureEntry, ToolsConformanceEnv } from "./env.js";
+import { type FixtureEntry, type ToolsConformanceEnv, textOf } from "./env.js";
 import { unmarkedTextOf } from "./marker.js";
 
 /** The text shown, without the grep tool-output marker (asserted by its own test). */
@@ -201,6 +201,20 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
       const out = await env.run(grep, { pattern: "x", path: env.path("..") });
       expect(out.isError).toBe(true);
       expect(shownOf(out)).toContain("outside the workspace");
+    });
+
+    it("marks matches as tool output and redacts secrets in them", async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("grep-secrets");
+      await env.fixture(dir, { "cfg.env": "HOST=a\nAPI_TOKEN=hunter2-secret\n" });
+      const out = await env.run(grep, { pattern: "=", path: dir });
+      const rel = `${dir.split(/[\\/]/).pop()}/cfg.env`;
+      expect(textOf(out)).toBe(
+        '<tool-output source="grep">\n' +
+          `${rel}:1: HOST=a\n${rel}:2: API_TOKEN=[REDACTED:assignment]\n</tool-output>\n\n` +
+          "[Secrets redacted on 1 line (assignment), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText, or change that line with bash.]",
+      );
+      expect(JSON.stringify(out.details)).not.toContain("hunter2");
     });
   });
 }

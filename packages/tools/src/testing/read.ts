@@ -5,7 +5,7 @@ import type { ToolOutcome } from "@tackle/agent-core";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../defaults.js";
 import { createReadToolDefinition } from "../tools/read.js";
-import type { ToolsConformanceEnv } from "./env.js";
+import { type ToolsConformanceEnv, textOf } from "./env.js";
 import { unmarkedTextOf } from "./marker.js";
 
 /** The text shown, without the read tool-output marker (asserted by its own test). */
@@ -225,6 +225,33 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       await env.fixture(env.root, { "read/escape": { symlink: "/etc" } });
       const out = await env.run(read, { path: "read/escape/hostname" });
       expect(out).toMatchObject({ isError: true, errorCode: "outside_workspace" });
+    });
+
+    it("marks text as tool output, removes escapes and control characters, and redacts secrets", async () => {
+      const env = getEnv();
+      const aws = "AKIAIOSFODNN7EXAMPLE";
+      await env.fixture(env.root, {
+        "read/untrusted.env": `\u001b[31mred\u001b[0m\u0007\nAWS_KEY_ID=${aws}\nAPI_KEY=hunter2-secret\nplain\n`,
+      });
+      const out = await env.run(read, { path: "read/untrusted.env" });
+      expect(textOf(out)).toBe(
+        [
+          '<tool-output source="read">',
+          "1\tred",
+          "2\tAWS_KEY_ID=[REDACTED:aws-access-key]",
+          "3\tAPI_KEY=[REDACTED:assignment]",
+          "4\tplain",
+          "</tool-output>",
+          "",
+          "[Control characters and escape sequences removed from 1 line; bash with cat -v read/untrusted.env shows them. " +
+            "Secrets redacted on 2 lines (assignment, aws-access-key), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText, or change that line with bash.]",
+        ].join("\n"),
+      );
+      expect(JSON.stringify(out.details)).not.toContain(aws);
+      expect(out.details).toMatchObject({
+        totalLines: 4,
+        sanitized: { controlLines: 1, redactedLines: 2, redactedKinds: ["assignment", "aws-access-key"] },
+      });
     });
   });
 }

@@ -178,5 +178,19 @@ export function defineWriteConformance(getEnv: () => ToolsConformanceEnv): void 
       const final = decode(await env.ctx.operations.readFile(env.path("write/race.txt")));
       expect(contents).toContain(final);
     });
+
+    it("refuses content with a redaction placeholder the file does not hold", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "write/secret.env": "API_KEY=hunter2-secret\n" });
+      await env.run(read, { path: "write/secret.env" });
+      const out = await env.run(write, {
+        path: "write/secret.env",
+        content: "API_KEY=[REDACTED:assignment]\n",
+      });
+      expect(out).toMatchObject({ isError: true, errorCode: "redacted_text" });
+      expect(decode(await env.ctx.operations.readFile(env.path("write/secret.env")))).toBe(
+        "API_KEY=hunter2-secret\n",
+      );
+    });
   });
 }
