@@ -92,6 +92,7 @@ export function createReadToolDefinition(
       `Shows at most ${maxLines} lines or ${formatBytes(maxBytes)}, whichever comes first, and says how to continue (offset/limit).`,
       `A line longer than ${formatBytes(maxBytes)} is cut with a notice. Binary files are refused with their type; use ls for directories.`,
       "Read a file before you edit or overwrite it.",
+      "Control characters are removed and secrets shown as [REDACTED:kind]; never copy a placeholder into edit or write.",
     ].join(" "),
     promptSnippet: "read: show a file with line numbers (offset/limit for long files), or an image",
     parameters: readParametersFor(maxLines),
