@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import { OperationError, throwIfAborted, toOperationError } from "@tackle/operations";
+import { OperationError, raceAbort, throwIfAborted, toOperationError } from "@tackle/operations";
 
 /**
  * Rejects a path the local filesystem must never see: one with a NUL byte (Node would throw a
@@ -47,30 +47,4 @@ export async function guarded<T>(
   } catch (error) {
     throw toOperationError(error, { operation, path });
   }
-}
-
-/** Resolves like `promise`, or rejects with `aborted` as soon as `signal` fires. */
-export function raceAbort<T>(
-  promise: Promise<T>,
-  signal: AbortSignal | undefined,
-  operation: string,
-): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      reject(new OperationError("aborted", `${operation} aborted`, { operation, cause: signal.reason }));
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

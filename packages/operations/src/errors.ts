@@ -145,3 +145,33 @@ export function throwIfAborted(signal: AbortSignal | undefined, operation?: stri
     });
   }
 }
+
+/**
+ * Resolves like `promise`, or rejects with an `aborted` {@link OperationError} as soon as
+ * `signal` fires (the underlying work is not cancelled: use it where the caller must stop
+ * waiting, e.g. an SFTP request that cannot be withdrawn).
+ */
+export function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  operation: string,
+): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(new OperationError("aborted", `${operation} aborted`, { operation, cause: signal.reason }));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

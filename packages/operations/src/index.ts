@@ -4,6 +4,7 @@ export {
   isOperationError,
   OPERATION_ERROR_CODES,
   OperationError,
+  raceAbort,
   throwIfAborted,
   toOperationError,
 } from "./errors.js";

@@ -3,6 +3,7 @@ import {
   codeFromErrno,
   isOperationError,
   OperationError,
+  raceAbort,
   throwIfAborted,
   toOperationError,
 } from "../src/index.js";
@@ -58,5 +59,31 @@ describe("OperationError", () => {
     }
     expect(isOperationError(caught, "aborted")).toBe(true);
     expect((caught as OperationError).operation).toBe("readFile");
+  });
+});
+
+describe("raceAbort", () => {
+  it("resolves with the promise when no abort comes", async () => {
+    const controller = new AbortController();
+    await expect(raceAbort(Promise.resolve(7), controller.signal, "stat")).resolves.toBe(7);
+  });
+
+  it("rejects with an aborted OperationError as soon as the signal fires, without waiting", async () => {
+    const controller = new AbortController();
+    const never = new Promise<number>(() => {});
+    const raced = raceAbort(never, controller.signal, "readFile");
+    controller.abort(new Error("stop"));
+    const error = await raced.catch((e: unknown) => e);
+    expect(isOperationError(error, "aborted")).toBe(true);
+    expect((error as OperationError).operation).toBe("readFile");
+  });
+
+  it("rejects at once for a signal that already fired, and passes the promise's own failure through", async () => {
+    const fired = AbortSignal.abort();
+    await expect(raceAbort(Promise.resolve(1), fired, "x")).rejects.toMatchObject({ code: "aborted" });
+    const failing = Promise.reject(new OperationError("not_found", "missing"));
+    await expect(raceAbort(failing, new AbortController().signal, "x")).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });
