@@ -90,6 +90,24 @@ export async function createDockerOperations(options: DockerOperationsOptions): 
   }
   const search: SearchOperations | undefined = rg ? createContainerSearch(client, files, rg) : undefined;
   const context = { client, tempDir };
+  // dispose() cancels commands still running (TERM, then KILL, through their process groups):
+  // a disposed adapter leaves nothing of its commands running in the container.
+  const running = new Map<Promise<ExecResult>, AbortController>();
+  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> => {
+    const controller = new AbortController();
+    const caller = execOptions.signal;
+    const forward = () => controller.abort(caller?.reason);
+    if (caller?.aborted) forward();
+    else caller?.addEventListener("abort", forward, { once: true });
+    const call = runCommand(context, command, { ...execOptions, signal: controller.signal });
+    running.set(call, controller);
+    const settle = () => {
+      running.delete(call);
+      caller?.removeEventListener("abort", forward);
+    };
+    void call.then(settle, settle);
+    return call;
+  };
 
   const operations: Operations = {
     id: `docker://${options.container}`,
@@ -108,11 +126,14 @@ export async function createDockerOperations(options: DockerOperationsOptions): 
     symlink: (target, path, callOptions?: CallOptions) => files.symlink(target, path, callOptions),
     rename: (from, to, callOptions?: CallOptions) => files.rename(from, to, callOptions),
     chmod: (path, mode, callOptions?: CallOptions) => files.chmod(path, mode, callOptions),
-    exec: (command: string, execOptions: ExecOptions): Promise<ExecResult> =>
-      runCommand(context, command, execOptions),
+    exec,
     ...(search ? { search } : {}),
-    // The resident shells exit when their stdin closes; commands are their own execs.
-    dispose: async () => files.close(),
+    // Running commands are cancelled first; the resident shells exit when their stdin closes.
+    dispose: async () => {
+      for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
+      await Promise.allSettled([...running.keys()]);
+      files.close();
+    },
   };
   return operations;
 }

@@ -1,6 +1,6 @@
 import type { OutputChunk } from "@tackle/operations";
-import { afterEach, describe, expect, it } from "vitest";
-import type { SessionContainer } from "../src/index.js";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { createDockerOperations, type SessionContainer } from "../src/index.js";
 import { testEngine } from "./engine.js";
 import { startTestContainer } from "./session.js";
 
@@ -99,6 +99,33 @@ describe("faults on a real engine", () => {
       { shell: "sh", cwd: "/" },
     );
     expect(left.status).toBe("completed");
+    expect(left.stdoutBytes).toBe(0);
+  });
+
+  it("dispose() cancels a running command: status cancelled, confirmed, no process of its group left", async () => {
+    const ops = await session();
+    const adapter = await createDockerOperations({
+      container: ops.containerId,
+      docker: { socketPath: inject("dockerSocket") },
+    });
+    let started: () => void = () => {};
+    const seen = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const running = adapter.exec("echo go; sleep 60 & sleep 60", {
+      shell: "sh",
+      cwd: "/",
+      onChunk: () => started(),
+    });
+    await seen;
+    await adapter.dispose?.();
+    const result = await running;
+    expect(result.status).toBe("cancelled");
+    expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+    const left = await ops.exec(
+      `for s in /proc/[0-9]*/stat; do read -r l < "$s" || continue; r=\${l##*) }; set -- $r; [ "$3" = ${result.cleanup.pid} ] && [ "$1" != Z ] && echo alive; done; true`,
+      { shell: "sh", cwd: "/" },
+    );
     expect(left.stdoutBytes).toBe(0);
   });
 
