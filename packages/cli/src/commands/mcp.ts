@@ -4,7 +4,7 @@ import { ALL_TOOL_NAMES, detectPowershell, READ_ONLY_TOOL_NAMES, type ToolName }
 import { HELP } from "../help.js";
 import type { CliIO } from "../io.js";
 import { createMcpServer } from "../mcp-server.js";
-import { ENV_OPTIONS, parseCommandArgs } from "../parse.js";
+import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { openCliSession, parseToolNames } from "../session.js";
 import { EXIT_OK, UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
@@ -40,11 +40,7 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
     if (writers.length > 0)
       throw new UsageError(`--read-only cannot serve ${writers.join(", ")}. Drop them from --tools.`);
   }
-  const session = await openCliSession(values.env, names, {
-    ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
-    ...(values.identity !== undefined ? { identity: values.identity } : {}),
-    ...(values["known-hosts"] !== undefined ? { knownHosts: values["known-hosts"] } : {}),
-  });
+  const session = await openCliSession(values.env, names, environmentOptionsOf(values));
   if (values.tools === undefined && names.includes("powershell")) {
     // Offer powershell only where it can run, unless the user asked for it by name.
     const pwsh = await detectPowershell(session.env.operations, { cwd: session.env.cwd });

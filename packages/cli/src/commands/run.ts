@@ -3,7 +3,7 @@ import { type AgentEvent, agentLoop, createFauxModel, userMessage } from "@tackl
 import { ALL_TOOL_NAMES } from "@tackle/tools";
 import { HELP } from "../help.js";
 import type { CliIO } from "../io.js";
-import { ENV_OPTIONS, parseCommandArgs } from "../parse.js";
+import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { createEventRenderer } from "../render-events.js";
 import { loadScript, toFauxReplies } from "../script.js";
 import { openCliSession } from "../session.js";
@@ -34,11 +34,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   if (!values.script)
     throw new UsageError("Name the script: tackle run --script FILE. See tackle run --help.");
   const script = await loadScript(values.script);
-  const session = await openCliSession(values.env, ALL_TOOL_NAMES, {
-    ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
-    ...(values.identity !== undefined ? { identity: values.identity } : {}),
-    ...(values["known-hosts"] !== undefined ? { knownHosts: values["known-hosts"] } : {}),
-  });
+  const session = await openCliSession(values.env, ALL_TOOL_NAMES, environmentOptionsOf(values));
   try {
     const faux = createFauxModel(toFauxReplies(script), { recordContexts: false });
     const render = createEventRenderer();

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import { HELP } from "../help.js";
 import type { CliIO } from "../io.js";
-import { ENV_OPTIONS, parseCommandArgs } from "../parse.js";
+import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { assertToolName, openCliSession } from "../session.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from "../usage-error.js";
 
@@ -53,11 +53,7 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
   }
   assertToolName(name);
   const args = parseJsonArgs(jsonText, name);
-  const session = await openCliSession(values.env, [name], {
-    ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
-    ...(values.identity !== undefined ? { identity: values.identity } : {}),
-    ...(values["known-hosts"] !== undefined ? { knownHosts: values["known-hosts"] } : {}),
-  });
+  const session = await openCliSession(values.env, [name], environmentOptionsOf(values));
   try {
     const tool = session.tools.get(name)!;
     const outcome = await invokeTool(tool, args, { signal: io.signal, toolCallId: "cli" });
