@@ -2,7 +2,7 @@ import { shellText } from "./shell-text.js";
 /**
  * Shell text for running a command inside the container (POSIX sh; busybox ash runs it).
  *
- * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD [UNSET...]`:
+ * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS [UNSET...]`:
  * - checks the working directory and the shell, and reports a setup failure as a marker line on
  *   stderr (`\0tackle:err:<class>\n`) instead of an exit code, which belongs to the command;
  * - otherwise writes `\0tackle:ok\n` to stderr (always the first stderr bytes: nothing else runs
@@ -16,13 +16,18 @@ import { shellText } from "./shell-text.js";
  *   command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
  *   redirection when not, so nothing is streamed back);
- * - ends with `\0tackle:end:<token>:<n>:<status>\n` on stderr (token: the random end of CTL's
- *   name; n: bytes appended to OUTPUT when not streaming; status: the command's exit status, the
- *   wrapper's own exit code): the host takes the status from here and needs no exec inspect.
+ * - gives the command `TACKLE_EXEC_ID=<token>` in its environment; at the end, processes that
+ *   left the group but still carry it (`setsid`, double forks) get TERM, KILL after GRACE_MS,
+ *   and a check that they are gone;
+ * - ends with `\0tackle:end:<token>:<n>:<status>:<escapes>\n` on stderr (token: the random end
+ *   of CTL's name; n: bytes appended to OUTPUT when not streaming; status: the command's exit
+ *   status, the wrapper's own exit code, so the host needs no exec inspect; escapes: what the
+ *   marker sweep found, see `WrapperOutput.ended`).
  *   A wrapper that ends without it was killed, i.e. the container went down under it.
  */
 export const WRAPPER_SCRIPT = shellText`
-_count=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; shift 6
+_count=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7; shift 7
+_tok=\${_ctl##*-}
 for _n in "$@"; do unset "$_n"; done
 if ! cd "$_cwd" 2>/dev/null; then
   if [ ! -e "$_cwd" ]; then _c=not_found; elif [ ! -d "$_cwd" ]; then _c=not_directory; else _c=permission_denied; fi
@@ -32,11 +37,28 @@ command -v "$_sh" >/dev/null 2>&1 || { printf '\0tackle:err:not_supported\n' >&2
 mkdir -m 700 "$_ctl" 2>/dev/null || { printf '\0tackle:err:permission_denied\n' >&2; exit 0; }
 printf '\0tackle:ok\n' >&2
 run() {
+  # Only the command's side carries the marker: the wrapper, its relays and its grep do not.
+  export TACKLE_EXEC_ID="$_tok"
   if [ "$_sh" = pwsh ]; then exec setsid pwsh -NoProfile -NonInteractive -Command "$_cmd"; fi
   exec setsid "$_sh" -c "$_cmd"
 }
 # After the command: members of its group left behind (background children) do not outlive it.
 reap() { kill -TERM "-$_pid" 2>/dev/null && { sleep 0.05; kill -KILL "-$_pid" 2>/dev/null; }; }
+# Processes that left the group (setsid, double forks) still carry the marker in their
+# environment: one grep over every /proc/PID/environ (-z: NUL-separated entries, exact match).
+escaped() { grep -lzxF "TACKLE_EXEC_ID=$_tok" /proc/[0-9]*/environ 2>/dev/null; }
+signal_escaped() { for _f in $1; do _p=\${_f#/proc/}; kill "-$2" "\${_p%/environ}" 2>/dev/null; done; }
+# _esc: - (no /proc), 0 (none found), 1 (ended by TERM), 2 (KILL needed, gone), 3 (some survive).
+sweep() {
+  [ -r /proc/self/environ ] || { _esc=-; return; }
+  _e=$(escaped); _esc=0
+  [ -n "$_e" ] || return
+  signal_escaped "$_e" TERM; _esc=1; _i=0
+  while [ "$_i" -lt $((_grace / 50 + 1)) ]; do _e=$(escaped); [ -n "$_e" ] || return; sleep 0.05; _i=$((_i + 1)); done
+  signal_escaped "$_e" KILL; _esc=2; _i=0
+  while [ "$_i" -lt 40 ]; do _e=$(escaped); [ -n "$_e" ] || return; sleep 0.05; _i=$((_i + 1)); done
+  _esc=3
+}
 if [ -n "$_out" ] && [ "$_stream" != 1 ]; then
   _before=$(stat -c %s "$_out" 2>/dev/null || echo 0)
   run >>"$_out" 2>&1 </dev/null &
@@ -60,8 +82,9 @@ else
   wait "$_r1" "$_r2"; kill "$_g" 2>/dev/null
   reap
 fi
+sweep
 rm -rf "$_ctl"
-printf '\0tackle:end:%s:%s:%s\n' "\${_ctl##*-}" "$_count" "$_st" >&2
+printf '\0tackle:end:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" >&2
 exit "$_st"
 `;
 

@@ -10,7 +10,7 @@ import {
 } from "@tackle/operations";
 import type { ContainerClient } from "./container-client.js";
 import { STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
-import { WrapperOutput } from "./wrapper-output.js";
+import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
 
 /** Milliseconds between SIGTERM and SIGKILL when the caller gives none (DESIGN section 8). */
 export const DEFAULT_KILL_GRACE_MS = 2000;
@@ -50,6 +50,7 @@ export async function runCommand(
   const control = `${context.tempDir}/.tackle-exec-${token}`;
   const { env, unset } = splitEnv(options.env);
   const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
+  const graceMs = Math.max(0, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   const process = await client.start(
     [
       "sh",
@@ -62,6 +63,7 @@ export async function runCommand(
       options.outputPath ?? "",
       streamChunks ? "1" : "",
       options.cwd,
+      String(graceMs),
       ...unset,
     ],
     { env, operation: "exec", path: options.cwd },
@@ -74,10 +76,11 @@ export async function runCommand(
     if (stopReason) return;
     stopReason = reason;
     stopping = output.started.then(async () => {
-      const cleanup = await stopGroup(context, control, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
-      // The group is gone: the wrapper exits within its idle grace. If the engine still holds
-      // the stream open (a wedged container), stop waiting for it.
-      setTimeout(() => process.detach(), STREAM_DRAIN_MS).unref();
+      const cleanup = await stopGroup(context, control, graceMs);
+      // The group is gone: the wrapper exits after its idle grace and its sweep for escaped
+      // processes (at most a kill grace and a KILL check). If the engine still holds the stream
+      // open (a wedged container), stop waiting for it.
+      setTimeout(() => process.detach(), graceMs + STREAM_DRAIN_MS).unref();
       return cleanup;
     });
   };
@@ -137,9 +140,10 @@ export async function runCommand(
         ? `the engine stream broke: ${streamError instanceof Error ? streamError.message : String(streamError)}`
         : `container ${client.containerName} stopped while the command ran (exit ${exitCode ?? "unknown"})`;
   }
-  const cleanup: ExecCleanup = stopping
-    ? await stopping
-    : { termSent: false, killSent: false, confirmed: true };
+  const cleanup = withEscapeSweep(
+    stopping ? await stopping : { termSent: false, killSent: false, confirmed: true },
+    output.ended?.escapes,
+  );
   const counts = {
     elapsedMs: Date.now() - startedAt,
     // Not streaming: the file holds both streams interleaved; the split is not known, so the
@@ -150,6 +154,10 @@ export async function runCommand(
 
   if (lost !== undefined) {
     return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
+  }
+  if (!cleanup.confirmed) {
+    // Something of the command survived SIGKILL: its outcome cannot be called complete.
+    return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
   }
   // A stop that found the command already finished leaves its own exit code to speak.
   if (stopReason && (cleanup.termSent || exitCode === undefined)) {
@@ -181,6 +189,25 @@ function splitEnv(values: ExecOptions["env"]): { env: string[]; unset: string[] 
     } else env.push(`${key}=${value}`);
   }
   return { env, unset };
+}
+
+/**
+ * Adds what the wrapper's marker sweep did to the group cleanup: `escapesChecked` when it could
+ * look (a mounted /proc), the signals it sent, and `confirmed: false` when a process survived.
+ */
+function withEscapeSweep(cleanup: ExecCleanup, sweep: EscapeSweep | undefined): ExecCleanup {
+  if (sweep === undefined) return cleanup;
+  const result: ExecCleanup = { ...cleanup, escapesChecked: true };
+  if (sweep === "none") return result;
+  result.termSent = true;
+  if (sweep === "killed" || sweep === "survived") result.killSent = true;
+  if (sweep === "survived") {
+    result.confirmed = false;
+    result.note = "a process that left the command's process group survived SIGKILL";
+  } else {
+    result.note ??= "processes that left the command's process group were ended";
+  }
+  return result;
 }
 
 /** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */

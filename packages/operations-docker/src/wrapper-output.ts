@@ -4,6 +4,19 @@ import type { StreamFrame } from "./demux.js";
 const START_PREFIX = "\0tackle:";
 
 /**
+ * What the wrapper's sweep did about processes that left the command's group but carry its
+ * `TACKLE_EXEC_ID` marker: none found, ended by TERM, ended by KILL, or some survived KILL.
+ */
+export type EscapeSweep = "none" | "terminated" | "killed" | "survived";
+
+const ESCAPE_SWEEPS: Record<string, EscapeSweep> = {
+  "0": "none",
+  "1": "terminated",
+  "2": "killed",
+  "3": "survived",
+};
+
+/**
  * Reads the exec stream of the command wrapper (`WRAPPER_SCRIPT`): takes its start marker off
  * the front of stderr and its end marker off the back, and hands everything in between to the
  * caller as sequenced chunks, counting bytes per stream.
@@ -23,9 +36,10 @@ export class WrapperOutput {
   setupError: OperationErrorCode | undefined;
   /**
    * The end marker's fields, once seen (the wrapper ended by itself): bytes appended to the
-   * output file when not streaming, and the command's exit status (the wrapper's exit code).
+   * output file when not streaming, the command's exit status (the wrapper's exit code), and
+   * what the sweep for processes that left the group found (`undefined`: it could not look).
    */
-  ended: { appended: number; status: number } | undefined;
+  ended: { appended: number; status: number; escapes: EscapeSweep | undefined } | undefined;
   /** Settles when the command has started, or when it is known it never will. */
   readonly started: Promise<void>;
 
@@ -71,8 +85,14 @@ export class WrapperOutput {
       const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(this.endMarker);
       if (at !== -1) {
         const rest = Buffer.from(bytes.subarray(at + this.endMarker.length)).toString("latin1");
-        const [appended = "", status = ""] = rest.slice(0, Math.max(0, rest.indexOf("\n"))).split(":");
-        this.ended = { appended: Number(appended) || 0, status: Number(status) };
+        const [appended = "", status = "", escapes = ""] = rest
+          .slice(0, Math.max(0, rest.indexOf("\n")))
+          .split(":");
+        this.ended = {
+          appended: Number(appended) || 0,
+          status: Number(status),
+          escapes: ESCAPE_SWEEPS[escapes],
+        };
         bytes = bytes.subarray(0, at);
       }
     }

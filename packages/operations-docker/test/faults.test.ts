@@ -102,6 +102,34 @@ describe("faults on a real engine", () => {
     expect(left.stdoutBytes).toBe(0);
   });
 
+  it("a process that left the group (setsid) is found by its marker and ended when the command ends", async () => {
+    const ops = await session();
+    let out = "";
+    const result = await ops.exec(
+      "(setsid sh -c 'trap \"\" TERM; sleep 60' >/dev/null 2>&1 </dev/null & echo $!); echo started",
+      { shell: "sh", cwd: "/", killGraceMs: 200, onChunk: (chunk) => (out += decoder.decode(chunk.bytes)) },
+    );
+    expect(result.status).toBe("completed");
+    // It ignored SIGTERM, so it took SIGKILL; both are reported, and that it is gone is confirmed.
+    expect(result.cleanup).toMatchObject({
+      escapesChecked: true,
+      termSent: true,
+      killSent: true,
+      confirmed: true,
+    });
+    const escapedPid = Number(out.split("\n")[0]);
+    expect(escapedPid).toBeGreaterThan(1);
+    const probe = await ops.exec(
+      `s=$(cat /proc/${escapedPid}/stat 2>/dev/null); r=\${s##*) }; set -- $r; [ -z "$s" ] || [ "$1" = Z ] && echo gone`,
+      { shell: "sh", cwd: "/", onChunk: (chunk) => (out += decoder.decode(chunk.bytes)) },
+    );
+    expect(probe.exitCode).toBe(0);
+    expect(out).toContain("gone");
+    // A command that leaves nothing behind reports the sweep with nothing sent.
+    const plain = await ops.exec("true", { shell: "sh", cwd: "/" });
+    expect(plain.cleanup).toMatchObject({ escapesChecked: true, termSent: false, confirmed: true });
+  });
+
   it("dispose() cancels a running command: status cancelled, confirmed, no process of its group left", async () => {
     const ops = await session();
     const adapter = await createDockerOperations({
