@@ -132,6 +132,8 @@ export class ChannelSlots {
   constructor(private readonly max: number) {}
 
   async acquire(signal: AbortSignal | undefined): Promise<() => void> {
+    // An abort event fires only once: a signal that has already fired would never wake the wait.
+    throwIfAborted(signal, "exec");
     if (this.used >= this.max) {
       await new Promise<void>((resolve, reject) => {
         const wake = () => {

@@ -38,18 +38,25 @@ const WRAPPER = [
   "esac",
 ].join("\n");
 
-/** The command line the remote login shell runs for one `exec`. */
-export function buildExecCommand(command: string, options: ExecOptions): string {
-  const env = Object.entries(options.env ?? {});
+/**
+ * Environment variable every `exec` sets to a random value. The command's descendants inherit
+ * it, also those that leave its process group (`setsid`, double forks), so the kill script finds
+ * them through `/proc/PID/environ`.
+ */
+export const EXEC_MARKER_VARIABLE = "TACKLE_EXEC_ID";
+
+/**
+ * The command line the remote login shell runs for one `exec`; `marker` is the random value of
+ * {@link EXEC_MARKER_VARIABLE} for this command.
+ */
+export function buildExecCommand(command: string, options: ExecOptions, marker: string): string {
+  const env = Object.entries(options.env ?? {}).filter(([name]) => name !== EXEC_MARKER_VARIABLE);
   const argv = [
-    ...(env.length > 0
-      ? [
-          // env takes its options (-u) before the assignments.
-          "env",
-          ...env.filter(([, value]) => value === undefined).flatMap(([name]) => ["-u", name]),
-          ...env.filter(([, value]) => value !== undefined).map(([name, value]) => `${name}=${value}`),
-        ]
-      : []),
+    // env takes its options (-u) before the assignments; the marker goes last so it wins.
+    "env",
+    ...env.filter(([, value]) => value === undefined).flatMap(([name]) => ["-u", name]),
+    ...env.filter(([, value]) => value !== undefined).map(([name, value]) => `${name}=${value}`),
+    `${EXEC_MARKER_VARIABLE}=${marker}`,
     ...SHELL_ARGS[options.shell](command),
   ];
   const mode = options.outputPath === undefined ? "pipe" : options.streamChunks === false ? "file" : "tee";
@@ -65,17 +72,49 @@ export function buildExecCommand(command: string, options: ExecOptions): string 
   return `export TACKLE_WRAPPER=${shellQuote(WRAPPER)}; exec sh -c "$TACKLE_WRAPPER" tackle ${args}`;
 }
 
-/** Steps the kill script prints, one per line, in the order they happened. */
-export type KillStep = "gone" | "term" | "kill" | "confirmed" | "alive";
+/**
+ * Steps the kill script prints, one per line, in the order they happened: for the group, then
+ * for processes that left it but carry the command's marker (`esc-*`; `noproc` when there is no
+ * /proc to look in).
+ */
+export type KillStep =
+  | "gone"
+  | "term"
+  | "kill"
+  | "confirmed"
+  | "alive"
+  | "noproc"
+  | "esc-none"
+  | "esc-term"
+  | "esc-kill"
+  | "esc-gone"
+  | "esc-alive";
 
 /**
  * Ends process group `pgid`: SIGTERM, then SIGKILL after `graceMs` if anything is still alive,
  * then confirms the group is empty. Zombies count as gone (they run nothing; an init that never
  * reaps would otherwise keep them "alive" forever), so liveness reads /proc where it exists.
+ * Then the same for processes outside the group whose environment holds `TACKLE_EXEC_ID=marker`
+ * (one `grep -lzxF` over every /proc/PID/environ: entries are NUL-separated, matched whole).
  */
-export function buildKillCommand(pgid: number, graceMs: number): string {
+export function buildKillCommand(pgid: number, graceMs: number, marker: string): string {
+  if (!/^[0-9a-f]+$/.test(marker)) throw new Error("marker must be hex");
   const ticks = Math.max(1, Math.ceil(graceMs / 50));
   return [
+    `m='${EXEC_MARKER_VARIABLE}=${marker}'`,
+    "escaped() { grep -lzxF \"$m\" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p'; }",
+    "sweep() {",
+    "  [ -r /proc/self/environ ] || { echo noproc; return; }",
+    "  e=$(escaped)",
+    '  [ -n "$e" ] || { echo esc-none; return; }',
+    "  kill -s TERM $e 2>/dev/null; echo esc-term",
+    "  i=0",
+    `  while [ -n "$e" ] && [ $i -lt ${ticks} ]; do sleep 0.05; e=$(escaped); i=$((i+1)); done`,
+    '  [ -n "$e" ] && { kill -s KILL $e 2>/dev/null; echo esc-kill; }',
+    "  i=0",
+    '  while [ -n "$e" ] && [ $i -lt 40 ]; do sleep 0.05; e=$(escaped); i=$((i+1)); done',
+    '  if [ -n "$e" ]; then echo esc-alive; else echo esc-gone; fi',
+    "}",
     `pg=${pgid}`,
     "alive() {",
     `  kill -s 0 -- "-$pg" 2>/dev/null || return 1`,
@@ -88,7 +127,7 @@ export function buildKillCommand(pgid: number, graceMs: number): string {
     "  done",
     "  return 1",
     "}",
-    `if ! alive; then echo gone; exit 0; fi`,
+    "if ! alive; then echo gone; sweep; exit 0; fi",
     `kill -s TERM -- "-$pg" 2>/dev/null && echo term`,
     "i=0",
     "while alive; do",
@@ -98,5 +137,6 @@ export function buildKillCommand(pgid: number, graceMs: number): string {
     "i=0",
     "while alive && [ $i -lt 40 ]; do sleep 0.05; i=$((i+1)); done",
     "if alive; then echo alive; else echo confirmed; fi",
+    "sweep",
   ].join("\n");
 }

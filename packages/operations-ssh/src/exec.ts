@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   type ExecCleanup,
   type ExecOptions,
@@ -10,7 +11,7 @@ import {
 } from "@tackle/operations";
 import type { ClientChannel } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
-import { buildExecCommand, buildKillCommand, CONTROL_PREFIX } from "./exec-script.js";
+import { buildExecCommand, buildKillCommand, CONTROL_PREFIX, type KillStep } from "./exec-script.js";
 import { runRemote } from "./remote-command.js";
 import { checkRemotePath } from "./sftp-call.js";
 
@@ -59,10 +60,11 @@ export async function execRemote(
   try {
     const direct = options.outputPath !== undefined && options.streamChunks === false;
     const sizeBefore = direct ? await remoteSize(session, options.outputPath as string) : 0;
+    const marker = randomBytes(12).toString("hex");
     const run = await raceLost(
       session.exec(
-        buildExecCommand(command, options),
-        (channel) => new RemoteCommand(session, channel, options, config),
+        buildExecCommand(command, options, marker),
+        (channel) => new RemoteCommand(session, channel, options, config, marker),
       ),
       session,
       "exec",
@@ -118,6 +120,8 @@ export class RemoteCommand {
     private readonly channel: ClientChannel,
     private readonly options: ExecOptions,
     private readonly config: SshExecConfig,
+    /** The command's `TACKLE_EXEC_ID` value, which finds processes that left its group. */
+    private readonly marker: string,
   ) {
     channel.on("data", (bytes: Buffer) => this.onOutput("stdout", bytes));
     channel.stderr.on("data", (bytes: Buffer) => this.onStderr(bytes));
@@ -235,7 +239,12 @@ export class RemoteCommand {
             }),
       };
     }
-    return killGroup(this.session, this.pgid, this.options.killGraceMs ?? this.config.killGraceMs);
+    return killGroup(
+      this.session,
+      this.pgid,
+      this.options.killGraceMs ?? this.config.killGraceMs,
+      this.marker,
+    );
   }
 
   private async run(): Promise<Outcome> {
@@ -274,7 +283,12 @@ export class RemoteCommand {
                 confirmed: false,
                 note: `the command exited, then the SSH connection was lost: processes it left in group ${this.pgid} could not be checked`,
               }
-            : await killGroup(this.session, this.pgid, this.options.killGraceMs ?? this.config.killGraceMs);
+            : await killGroup(
+                this.session,
+                this.pgid,
+                this.options.killGraceMs ?? this.config.killGraceMs,
+                this.marker,
+              );
       return this.outcome(cleanup);
     } finally {
       clearTimeout(timer);
@@ -342,16 +356,30 @@ export class RemoteCommand {
   }
 }
 
-/** Runs the kill script for `pgid` on its own channel and reports which steps it confirmed. */
-async function killGroup(session: Session, pgid: number, graceMs: number): Promise<ExecCleanup> {
+/**
+ * Runs the kill script for `pgid` (and for processes that left it carrying `marker`) on its own
+ * channel and reports which steps it confirmed.
+ */
+async function killGroup(
+  session: Session,
+  pgid: number,
+  graceMs: number,
+  marker: string,
+): Promise<ExecCleanup> {
   try {
-    const result = await runRemote(session, buildKillCommand(pgid, graceMs));
-    const steps = new Set(result.stdout.split("\n").filter(Boolean));
+    const result = await runRemote(session, buildKillCommand(pgid, graceMs, marker));
+    const steps = new Set(result.stdout.split("\n").filter(Boolean) as KillStep[]);
+    const escapesChecked = steps.has("esc-none") || steps.has("esc-gone") || steps.has("esc-alive");
+    const groupGone = steps.has("gone") || steps.has("confirmed");
     return {
-      termSent: steps.has("term"),
-      killSent: steps.has("kill"),
-      confirmed: steps.has("gone") || steps.has("confirmed"),
+      termSent: steps.has("term") || steps.has("esc-term"),
+      killSent: steps.has("kill") || steps.has("esc-kill"),
+      confirmed: groupGone && !steps.has("esc-alive"),
+      ...(escapesChecked ? { escapesChecked: true } : {}),
       pid: pgid,
+      ...(steps.has("esc-alive")
+        ? { note: "a process that left the command's process group survived SIGKILL" }
+        : {}),
     };
   } catch (error) {
     return {

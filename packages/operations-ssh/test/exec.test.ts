@@ -84,6 +84,35 @@ describe("exec over ssh", () => {
     );
   });
 
+  it("a process that left the group (setsid) is found by its marker and ended when the command ends", async () => {
+    let out = "";
+    const result = await ops.exec(
+      "(setsid sh -c 'trap \"\" TERM; sleep 60' >/dev/null 2>&1 </dev/null & echo $!); echo started",
+      {
+        shell: "sh",
+        cwd: "/",
+        killGraceMs: 200,
+        onChunk: (chunk) => {
+          out += new TextDecoder().decode(chunk.bytes);
+        },
+      },
+    );
+    expect(result.status).toBe("completed");
+    // It ignored SIGTERM, so it took SIGKILL; both are reported, and that it is gone is confirmed.
+    expect(result.cleanup).toMatchObject({
+      escapesChecked: true,
+      termSent: true,
+      killSent: true,
+      confirmed: true,
+    });
+    const escaped = Number(out.split("\n")[0]);
+    expect(escaped).toBeGreaterThan(1);
+    // It was its own group leader (setsid): the test sshd runs here, so look at it directly.
+    expect(await livePidsOfGroup(escaped)).toEqual([]);
+    const plain = await ops.exec("true", { shell: "sh", cwd: "/" });
+    expect(plain.cleanup).toMatchObject({ escapesChecked: true, termSent: false, confirmed: true });
+  });
+
   it("a timed-out tree with a setsid-free grandchild is gone afterwards", async () => {
     const result = await ops.exec("sh -c 'sleep 60' & sleep 60", { shell: "sh", cwd: "/", timeoutMs: 200 });
     expect(result.status).toBe("timed-out");
