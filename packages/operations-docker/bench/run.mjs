@@ -1,6 +1,8 @@
 // Benchmark: 100 small-file reads and 100 `echo` commands through the adapter vs the same work
 // as `docker exec` CLI calls, on a private engine started here (root needed). One run, printed
-// side by side with the ratio. Run: pnpm --filter @tackle/operations-docker bench
+// side by side with the ratio. `echo` also runs as a bare Engine API exec (create, start, read
+// the stream, inspect; no wrapper, no process group, no cleanup): the floor any exec-based
+// adapter pays. Run: pnpm --filter @tackle/operations-docker bench
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { startSessionContainer } from "../dist/index.js";
@@ -25,10 +27,22 @@ try {
   await session.writeFile(FILE, "small file content\n".repeat(10));
   const env = { ...process.env, DOCKER_HOST: `unix://${engine.socketPath}` };
   const cli = (...args) => run("docker", ["exec", session.containerId, ...args], { env });
+  const container = engine.docker.getContainer(session.containerId);
+  const bareExec = async (cmd) => {
+    const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    await new Promise((resolve) => {
+      stream.on("end", resolve);
+      stream.on("close", resolve);
+      stream.resume();
+    });
+    return (await exec.inspect()).ExitCode;
+  };
 
   // Warm both paths once so neither pays first-call costs inside the measurement.
   await session.readFile(FILE);
   await cli("cat", FILE);
+  await bareExec(["sh", "-c", "echo hi"]);
 
   const results = [
     [
@@ -40,6 +54,7 @@ try {
       await timed("docker exec sh -c echo (CLI)", ROUNDS, () => cli("sh", "-c", "echo hi")),
     ],
   ];
+  const bare = await timed("bare Engine API exec echo", ROUNDS, () => bareExec(["sh", "-c", "echo hi"]));
   console.log(`engine startup: ${engine.startupMs} ms; ${ROUNDS} rounds each, sequential`);
   for (const [adapter, baseline] of results) {
     console.log(
@@ -50,6 +65,11 @@ try {
     );
     console.log(`  ratio adapter/CLI: ${(adapter.ms / baseline.ms).toFixed(2)}`);
   }
+  const adapterEcho = results[1][0];
+  console.log(
+    `${bare.label.padEnd(30)} ${bare.ms.toFixed(0).padStart(6)} ms  ${bare.perOp.toFixed(1).padStart(6)} ms/op`,
+  );
+  console.log(`  ratio adapter echo / bare API exec: ${(adapterEcho.ms / bare.ms).toFixed(2)}`);
 } finally {
   await session?.dispose();
   await engine.stop();
