@@ -140,10 +140,10 @@ export async function runCommand(
         ? `the engine stream broke: ${streamError instanceof Error ? streamError.message : String(streamError)}`
         : `container ${client.containerName} stopped while the command ran (exit ${exitCode ?? "unknown"})`;
   }
-  const cleanup = withEscapeSweep(
-    stopping ? await stopping : { termSent: false, killSent: false, confirmed: true },
-    output.ended?.escapes,
-  );
+  const groupCleanup: ExecCleanup = stopping
+    ? await stopping
+    : { termSent: false, killSent: false, confirmed: true };
+  const cleanup = withEscapeSweep(groupCleanup, output.ended?.escapes);
   const counts = {
     elapsedMs: Date.now() - startedAt,
     // Not streaming: the file holds both streams interleaved; the split is not known, so the
@@ -160,7 +160,9 @@ export async function runCommand(
     return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
   }
   // A stop that found the command already finished leaves its own exit code to speak.
-  if (stopReason && (cleanup.termSent || exitCode === undefined)) {
+  // (Judged on the group stop alone: escaped processes ended by the sweep do not make a command
+  // that had already finished a stopped one.)
+  if (stopReason && (groupCleanup.termSent || exitCode === undefined)) {
     const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
     return { status: stopReason, ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
   }
