@@ -13,9 +13,11 @@ import type { HostKeyVerification } from "./host-key.js";
  * ```
  */
 export interface SshOperationsOptions {
+  /** Server name or address (also the name looked up in known_hosts). */
   host: string;
   /** Default 22. */
   port?: number;
+  /** Remote user to log in as. */
   username: string;
   /** Private key (OpenSSH or PEM text, or its bytes). One of `privateKey` or `agent` is needed. */
   privateKey?: string | Uint8Array;
