@@ -1,4 +1,4 @@
-import { OperationError, throwIfAborted } from "@tackle/operations";
+import { OperationError, raceAbort, throwIfAborted } from "@tackle/operations";
 import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
 import ssh2 from "ssh2";
 import { hostKeyError, SshConnectionError } from "./errors.js";
@@ -280,31 +280,6 @@ function connectError(
   }
   return new SshConnectionError("connect_failed", `SSH connection failed: ${error.message}`, {
     cause: error,
-  });
-}
-
-/** Resolves like `promise`, or rejects with `aborted` as soon as `signal` fires. */
-export function raceAbort<T>(
-  promise: Promise<T>,
-  signal: AbortSignal | undefined,
-  operation: string,
-): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () =>
-      reject(new OperationError("aborted", `${operation} aborted`, { operation, cause: signal.reason }));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
   });
 }
 

@@ -2,10 +2,11 @@ import {
   type OpenReadOptions,
   OperationError,
   type ReadFileOptions,
+  raceAbort,
   throwIfAborted,
 } from "@tackle/operations";
 import type { SFTPWrapper, Stats } from "ssh2";
-import { raceAbort, raceLost, type SshConnection } from "./connection.js";
+import { raceLost, type SshConnection } from "./connection.js";
 import { refined, typeOfMode } from "./files.js";
 import { call, checkRemotePath, sftpError, withSftp } from "./sftp-call.js";
 

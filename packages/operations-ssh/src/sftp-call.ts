@@ -1,6 +1,6 @@
-import { isOperationError, OperationError, type OperationErrorCode } from "@tackle/operations";
+import { isOperationError, OperationError, type OperationErrorCode, raceAbort } from "@tackle/operations";
 import type { SFTPWrapper } from "ssh2";
-import { raceAbort, raceLost, type Session, type SshConnection } from "./connection.js";
+import { raceLost, type Session, type SshConnection } from "./connection.js";
 import { SshConnectionError } from "./errors.js";
 
 /** SFTP v3 status codes (draft-ietf-secsh-filexfer-02), as ssh2 reports them in `error.code`. */
