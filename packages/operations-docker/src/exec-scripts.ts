@@ -48,9 +48,9 @@ reap() { kill -TERM "-$_pid" 2>/dev/null && { sleep 0.05; kill -KILL "-$_pid" 2>
 # environment: one grep over every /proc/PID/environ (-z: NUL-separated entries, exact match).
 escaped() { grep -lzxF "TACKLE_EXEC_ID=$_tok" /proc/[0-9]*/environ 2>/dev/null; }
 signal_escaped() { for _f in $1; do _p=\${_f#/proc/}; kill "-$2" "\${_p%/environ}" 2>/dev/null; done; }
-# _esc: - (no /proc), 0 (none found), 1 (ended by TERM), 2 (KILL needed, gone), 3 (some survive).
+# _esc: - (no /proc or grep: not checked), 0 (none found), 1 (ended by TERM), 2 (KILL needed, gone), 3 (some survive).
 sweep() {
-  [ -r /proc/self/environ ] || { _esc=-; return; }
+  { [ -r /proc/self/environ ] && command -v grep >/dev/null 2>&1; } || { _esc=-; return; }
   _e=$(escaped); _esc=0
   [ -n "$_e" ] || return
   signal_escaped "$_e" TERM; _esc=1; _i=0

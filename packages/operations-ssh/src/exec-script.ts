@@ -75,7 +75,7 @@ export function buildExecCommand(command: string, options: ExecOptions, marker: 
 /**
  * Steps the kill script prints, one per line, in the order they happened: for the group, then
  * for processes that left it but carry the command's marker (`esc-*`; `noproc` when there is no
- * /proc to look in).
+ * /proc, grep or sed to look with).
  */
 export type KillStep =
   | "gone"
@@ -104,7 +104,8 @@ export function buildKillCommand(pgid: number, graceMs: number, marker: string):
     `m='${EXEC_MARKER_VARIABLE}=${marker}'`,
     "escaped() { grep -lzxF \"$m\" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p'; }",
     "sweep() {",
-    "  [ -r /proc/self/environ ] || { echo noproc; return; }",
+    // Without /proc, grep or sed nothing can be checked: say so rather than "none found".
+    "  { [ -r /proc/self/environ ] && command -v grep >/dev/null 2>&1 && command -v sed >/dev/null 2>&1; } || { echo noproc; return; }",
     "  e=$(escaped)",
     '  [ -n "$e" ] || { echo esc-none; return; }',
     "  kill -s TERM $e 2>/dev/null; echo esc-term",
