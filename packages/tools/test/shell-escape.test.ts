@@ -1,4 +1,8 @@
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, describe, expect, it } from "vitest";
 import { RUN_ID_VARIABLE } from "../src/shell/env.js";
@@ -45,6 +49,31 @@ describe("escape hunt by environment marker", () => {
       graceMs: 100,
     });
     expect(result).toEqual({ supported: true, found: [], remaining: [] });
+  });
+
+  it("works with busybox grep too (minimal containers): the marker is found in any environ entry", async () => {
+    const busybox = ["/bin/busybox", "/usr/bin/busybox"].find((path) => existsSync(path));
+    expect(busybox, "busybox is installed by scripts/ensure-system.sh").toBeDefined();
+    const bin = mkdtempSync(join(tmpdir(), "tackle-busybox-grep-"));
+    try {
+      symlinkSync(busybox as string, join(bin, "grep"));
+      const local = createLocalOperations();
+      // Same environment, but `grep` resolves to busybox first.
+      const withBusyboxGrep: Pick<Operations, "exec" | "platform"> = {
+        platform: local.platform,
+        exec: (command, options) =>
+          local.exec(command, { ...options, env: { ...options.env, PATH: `${bin}:${process.env.PATH}` } }),
+      };
+      const runId = "fedcba9876543210fedcba9876543210";
+      // The marker is not the first entry of the environ: busybox grep without -z stops at the first NUL.
+      const escaped = startMarked(runId, "exec sleep 100");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const result = await huntEscapedProcesses(withBusyboxGrep, runId, { cwd: "/tmp", graceMs: 300 });
+      expect(result.found).toContain(escaped);
+      expect(alive(escaped)).toBe(false);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it("refuses a run id that is not hex (it is embedded in a shell script)", () => {

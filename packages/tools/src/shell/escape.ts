@@ -29,7 +29,7 @@ export function escapeHuntScript(runId: string, graceMs: number): string {
     `m='${RUN_ID_VARIABLE}=${runId}'`,
     // Reading the environ of a process stuck in the kernel can block: bound each scan.
     "t=; command -v timeout >/dev/null 2>&1 && t='timeout 5'",
-    'hunt() { $t grep -lF "$m" /proc/[0-9]*/environ 2>/dev/null | sed -n \'s#^/proc/\\([0-9]*\\)/environ$#\\1#p\' | grep -vx "$$"; }',
+    'hunt() { $t grep -lzxF "$m" /proc/[0-9]*/environ 2>/dev/null | sed -n \'s#^/proc/\\([0-9]*\\)/environ$#\\1#p\' | grep -vx "$$"; }',
     "p=$(hunt)",
     'echo "found" $p',
     '[ -z "$p" ] && { echo remaining; exit 0; }',
