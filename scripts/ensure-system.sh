@@ -21,6 +21,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   echo "setup: installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  # Never let a package start its service: a system dockerd with default flags would rewrite
+  # the host firewall and add a bridge. Tests start their own sshd and dockerd, owned by the run.
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod +x "$policy"
+    trap 'rm -f "$policy"' EXIT
+  fi
   apt-get update -qq >/dev/null
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
