@@ -10,6 +10,7 @@ import { type GrepEvent, type GrepRequest, OperationError, type Operations } fro
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/defaults.js";
+import { comparePaths } from "../src/search/compare-paths.js";
 import { unmarked } from "../src/testing/marker.js";
 import { createGrepToolDefinition, type GrepParams } from "../src/tools/grep.js";
 import { makeContext, makeTree } from "./search-fixture.js";
@@ -269,11 +270,44 @@ describe("grep", () => {
       { pattern: "needle", limit: 2, offset: 1 },
       makeContext(counting, tree.root),
     );
-    expect(requests[0]?.maxMatches).toBe(4);
-    expect(pulled[0]).toBe(4);
+    // One pass only. The native engine gets no cap (it may deliver out of path order, and then
+    // the tool needs every result); the tool stops pulling once it holds a full page in order.
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.maxMatches).toBeUndefined();
+    const all = (await run({ pattern: "needle", limit: 50 })).details.matches;
+    expect(all).toBeGreaterThan(4);
+    expect([4, all]).toContain(pulled[0]);
     expect(details.nextOffset).toBe(3);
-    // A second, unlimited pass happens only when the first one arrived out of path order.
-    if (requests.length > 1) expect(requests[1]?.maxMatches).toBeUndefined();
+  });
+
+  it("stops a native search that delivers in path order after offset + limit + 1 matches", async () => {
+    // An engine that sorts (as rg --sort path does): the tool needs no more than the page.
+    const requests: GrepRequest[] = [];
+    let pulled = 0;
+    const sortedOps: Operations = {
+      ...nativeOps,
+      search: {
+        files: (request, options) => nativeOps.search!.files(request, options),
+        async *grep(request, options) {
+          requests.push(request);
+          const all: GrepEvent[] = [];
+          for await (const event of nativeOps.search!.grep(request, options)) all.push(event);
+          const paths = [...new Set(all.map((event) => event.path))].sort(comparePaths);
+          for (const path of paths) {
+            for (const event of all.filter((e) => e.path === path)) {
+              if (event.type === "match") pulled++;
+              yield event;
+            }
+          }
+        },
+      },
+    };
+    const ctx = makeContext(sortedOps, tree.root);
+    const { details, text } = await run({ pattern: "needle", limit: 2, offset: 1 }, ctx);
+    expect(requests).toHaveLength(1);
+    expect(pulled).toBe(4);
+    expect(details.nextOffset).toBe(3);
+    expect(text).toBe((await run({ pattern: "needle", limit: 2, offset: 1 }, portable)).text);
   });
 
   it("keeps pages exact when the engine delivers out of path order", async () => {

@@ -1,41 +1,36 @@
 /**
- * Collecting search results for one page. Both tools ask for `offset + limit + 1` results (one
- * more tells whether another page exists) and stop the search there. That keeps the same first
- * results only when the engine delivers them in sorted path order, as the portable walk does.
- * A native engine may deliver in another order (ripgrep walks in parallel unless told to sort):
- * when such a search was cut, the tools search again to the end and keep the first results by
- * path, so pages stay exact and offsets never skip or repeat a result. The same happens when
- * the cap was reached with results inside `.git`, which the tools drop (see `isInsideGit`).
+ * Collecting search results for one page, in one pass. Both tools want the first
+ * `offset + limit + 1` results in path order (one more tells whether another page exists). The
+ * portable walk delivers in that order, so the tools stop it there. A native engine may deliver
+ * in another order (ripgrep walks in parallel unless told to sort): once a result arrives out of
+ * order, the same pass goes on to the end, keeping only what can still be among the first
+ * results by path, so pages stay exact, offsets never skip or repeat a result, and memory stays
+ * bounded by the page. Results inside `.git`, which the tools drop (see `isInsideGit`), never
+ * count towards the page.
  */
-import type { GrepEvent, GrepRequest, SearchOperations } from "@tackle/operations";
+import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
-import { isInsideGit } from "./search-for.js";
+import { isInsideGit, type ToolSearch } from "./search-for.js";
 
 /** Grep events of the first `wanted` matches in path then line order, with their context. */
 export async function collectGrepEvents(
-  search: SearchOperations,
+  search: ToolSearch,
   request: GrepRequest,
   wanted: number,
   signal: AbortSignal | undefined,
 ): Promise<GrepEvent[]> {
-  const first: GrepEvent[] = [];
-  let matches = 0;
-  let delivered = 0;
+  const kept = new SmallestFiles(wanted);
   let sorted = true;
   let previous: GrepEvent | undefined;
-  for await (const event of search.grep({ ...request, maxMatches: wanted }, { signal })) {
-    if (event.type === "match") delivered++;
-    if (!isInsideGit(event.path)) {
-      if (previous && !inOrder(previous, event)) sorted = false;
-      previous = event;
-      first.push(event);
-      if (event.type === "match") matches++;
-    }
-    if (delivered >= wanted) break;
+  for await (const event of search.scanGrep(request, wanted, { signal })) {
+    if (isInsideGit(event.path)) continue;
+    if (previous && !inOrder(previous, event)) sorted = false;
+    previous = event;
+    kept.add(event);
+    // In path order, the first `wanted` matches are the page: nothing after them can be on it.
+    if (sorted && kept.total >= wanted) break;
   }
-  // Complete when the engine ran out before the cap, or the cap holds a sorted, full page.
-  if (delivered < wanted || (sorted && matches >= wanted)) return first;
-  return collectSmallest(search, request, wanted, signal);
+  return kept.events();
 }
 
 function inOrder(a: GrepEvent, b: GrepEvent): boolean {
@@ -44,75 +39,73 @@ function inOrder(a: GrepEvent, b: GrepEvent): boolean {
 }
 
 /**
- * The whole search, keeping only the files that hold the first `wanted` matches by path: memory
- * stays bounded by the page, whatever the tree holds. Relies on each file's events arriving
- * together, which ripgrep guarantees even when it searches in parallel.
+ * The events of the files that hold the first `wanted` matches by path, fed in any order of
+ * files. Relies on each file's events arriving together, which ripgrep guarantees even when it
+ * searches in parallel.
  */
-async function collectSmallest(
-  search: SearchOperations,
-  request: GrepRequest,
-  wanted: number,
-  signal: AbortSignal | undefined,
-): Promise<GrepEvent[]> {
-  const { maxMatches: _drop, ...unlimited } = request;
-  const files = new Map<string, GrepEvent[]>();
-  let total = 0;
-  let largest: string | undefined;
-  for await (const event of search.grep(unlimited, { signal })) {
-    if (isInsideGit(event.path)) continue;
+class SmallestFiles {
+  readonly #files = new Map<string, GrepEvent[]>();
+  readonly #wanted: number;
+  /** Matches kept. */
+  total = 0;
+  #largest: string | undefined;
+
+  constructor(wanted: number) {
+    this.#wanted = wanted;
+  }
+
+  add(event: GrepEvent): void {
+    const wanted = this.#wanted;
     // Once the page is full, a file sorting after every kept one cannot be on it.
-    if (total >= wanted && largest !== undefined && comparePaths(event.path, largest) > 0) continue;
-    let events = files.get(event.path);
+    if (this.total >= wanted && this.#largest !== undefined && comparePaths(event.path, this.#largest) > 0)
+      return;
+    let events = this.#files.get(event.path);
     if (!events) {
       events = [];
-      files.set(event.path, events);
-      if (largest === undefined || comparePaths(event.path, largest) > 0) largest = event.path;
+      this.#files.set(event.path, events);
+      if (this.#largest === undefined || comparePaths(event.path, this.#largest) > 0)
+        this.#largest = event.path;
     }
     events.push(event);
-    if (event.type !== "match") continue;
-    total++;
-    if (total <= wanted) continue;
+    if (event.type !== "match") return;
+    this.total++;
+    if (this.total <= wanted) return;
     // Drop whole files from the end while the rest still fills the page.
-    const paths = [...files.keys()].sort(comparePaths);
+    const paths = [...this.#files.keys()].sort(comparePaths);
     while (paths.length > 1) {
       const last = paths[paths.length - 1]!;
-      const dropped = files.get(last)!.filter((e) => e.type === "match").length;
-      if (total - dropped < wanted) break;
-      files.delete(last);
+      const dropped = this.#files.get(last)!.filter((e) => e.type === "match").length;
+      if (this.total - dropped < wanted) break;
+      this.#files.delete(last);
       paths.pop();
-      total -= dropped;
+      this.total -= dropped;
     }
-    largest = paths[paths.length - 1];
+    this.#largest = paths[paths.length - 1];
   }
-  return [...files.values()].flat();
+
+  events(): GrepEvent[] {
+    return [...this.#files.values()].flat();
+  }
 }
 
-/** The first `wanted` paths in sorted order (see {@link collectGrepEvents} for the two passes). */
+/** The first `wanted` paths in sorted order, in one pass (see {@link collectGrepEvents}). */
 export async function collectFiles(
-  search: SearchOperations,
+  search: ToolSearch,
   request: { path: string; glob?: string },
   wanted: number,
   signal: AbortSignal | undefined,
 ): Promise<string[]> {
-  const first: string[] = [];
-  let delivered = 0;
-  let sorted = true;
-  for await (const path of search.files({ ...request, limit: wanted }, { signal })) {
-    delivered++;
-    if (!isInsideGit(path)) {
-      const last = first.at(-1);
-      if (last !== undefined && comparePaths(last, path) >= 0) sorted = false;
-      first.push(path);
-    }
-    if (delivered >= wanted) break;
-  }
-  if (delivered < wanted || (sorted && first.length >= wanted)) return first.sort(comparePaths);
   let kept: string[] = [];
-  for await (const path of search.files(request, { signal })) {
+  let sorted = true;
+  let last: string | undefined;
+  for await (const path of search.scanFiles(request, wanted, { signal })) {
     if (isInsideGit(path)) continue;
+    if (last !== undefined && comparePaths(last, path) >= 0) sorted = false;
+    last = path;
     kept.push(path);
+    if (sorted && kept.length >= wanted) break;
     // Trim now and then, not on every path: sorting 2x the page is cheap, memory stays bounded.
     if (kept.length >= wanted * 2) kept = kept.sort(comparePaths).slice(0, wanted);
   }
-  return kept.sort(comparePaths).slice(0, wanted);
+  return sorted ? kept : kept.sort(comparePaths).slice(0, wanted);
 }

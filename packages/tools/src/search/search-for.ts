@@ -1,18 +1,45 @@
-import { isOperationError, type Operations, type SearchOperations } from "@tackle/operations";
+import {
+  type CallOptions,
+  type FilesRequest,
+  type GrepEvent,
+  type GrepRequest,
+  isOperationError,
+  type Operations,
+  type SearchOperations,
+} from "@tackle/operations";
 import { createPortableSearch, type PortableSearchOperations } from "./portable-search.js";
+
+/**
+ * A search as the tools run it: `search` keeps the `SearchOperations` contract; `scanGrep` and
+ * `scanFiles` take the number of results the caller wants instead of a hard cap. The portable
+ * walk, which delivers in path order, gets it as its cap. A native engine gets none: it may
+ * deliver out of order, and then the caller needs every result in one pass (see
+ * `collectGrepEvents`); the caller stops the iteration itself when it has enough, which ends the
+ * engine's run. A native search that falls back to the portable walk passes the cap on to it.
+ */
+export interface ToolSearch {
+  search: SearchOperations;
+  engine: "native" | "portable";
+  scanGrep(request: GrepRequest, wanted: number, options?: CallOptions): AsyncIterable<GrepEvent>;
+  scanFiles(request: FilesRequest, wanted: number, options?: CallOptions): AsyncIterable<string>;
+}
 
 /**
  * The search a tool uses in `ops`: its native one when present, else the portable walk. A native
  * search that fails with `not_supported` before its first result (an adapter that found no
  * ripgrep only when asked) hands over to the portable walk for that call.
  */
-export function searchFor(ops: PortableSearchOperations & Pick<Operations, "search">): {
-  search: SearchOperations;
-  engine: "native" | "portable";
-} {
+export function searchFor(ops: PortableSearchOperations & Pick<Operations, "search">): ToolSearch {
   const portable = createPortableSearch(ops);
   const native = ops.search;
-  if (!native) return { search: portable, engine: "portable" };
+  if (!native) {
+    return {
+      search: portable,
+      engine: "portable",
+      scanGrep: (request, wanted, options) => portable.grep({ ...request, maxMatches: wanted }, options),
+      scanFiles: (request, wanted, options) => portable.files({ ...request, limit: wanted }, options),
+    };
+  }
   return {
     search: {
       grep: (request, options) =>
@@ -21,7 +48,21 @@ export function searchFor(ops: PortableSearchOperations & Pick<Operations, "sear
         orPortable(native.files(request, options), () => portable.files(request, options)),
     },
     engine: "native",
+    scanGrep: (request, wanted, options) =>
+      orPortable(native.grep(uncapped(request, "maxMatches"), options), () =>
+        portable.grep({ ...request, maxMatches: wanted }, options),
+      ),
+    scanFiles: (request, wanted, options) =>
+      orPortable(native.files(uncapped(request, "limit"), options), () =>
+        portable.files({ ...request, limit: wanted }, options),
+      ),
   };
+}
+
+function uncapped<T extends object>(request: T, cap: keyof T): T {
+  const copy = { ...request };
+  delete copy[cap];
+  return copy;
 }
 
 async function* orPortable<T>(native: AsyncIterable<T>, portable: () => AsyncIterable<T>): AsyncGenerator<T> {

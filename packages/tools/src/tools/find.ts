@@ -116,7 +116,8 @@ async function runFind(
   const limit = Math.min(params.limit ?? limits.defaultLimit, limits.maxLines);
   const stat = await ops.stat(absolute, { signal });
   const isFile = stat.type !== "directory";
-  const { search, engine } = searchFor(ops);
+  const search = searchFor(ops);
+  const engine = search.engine;
   // One path past the page tells whether more exist.
   const wanted = offset + limit + 1;
   const found = await collectFiles(search, { path: absolute, glob: params.pattern }, wanted, signal);

@@ -149,7 +149,8 @@ async function runGrep(
   const context = params.context ?? 0;
   const stat = await ops.stat(absolute, { signal });
   const isFile = stat.type !== "directory";
-  const { search, engine } = searchFor(ops);
+  const search = searchFor(ops);
+  const engine = search.engine;
   // One match past the page tells whether more exist; context after the page's last match
   // arrives before it because results come in path and line order (see collectGrepEvents).
   const wanted = offset + limit + 1;
