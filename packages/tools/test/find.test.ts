@@ -4,6 +4,7 @@
  */
 import { isToolError } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
+import type { Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/defaults.js";
@@ -148,5 +149,31 @@ describe("find", () => {
       expect(isToolError(error, "outside_workspace")).toBe(true);
       expect((error as Error).message).toContain("/etc");
     }
+  });
+  it("keeps pages exact in one pass when the engine lists out of path order", async () => {
+    // An engine that lists in reverse path order: the tool reads it once, to the end.
+    let requests = 0;
+    const reversed: Operations = {
+      ...portableOps,
+      search: {
+        grep: (request, options) => nativeOps.search!.grep(request, options),
+        async *files(request, options) {
+          requests++;
+          const all: string[] = [];
+          for await (const path of nativeOps.search!.files(request, options)) all.push(path);
+          let count = 0;
+          for (const path of all.sort(comparePaths).reverse()) {
+            yield path;
+            if (++count >= (request.limit ?? Number.POSITIVE_INFINITY)) return;
+          }
+        },
+      },
+    };
+    const ctx = makeContext(reversed, tree.root);
+    for (const offset of [0, 3, 6]) {
+      const params = { pattern: "*", limit: 3, offset };
+      expect((await run(params, ctx)).text).toBe((await run(params, portable)).text);
+    }
+    expect(requests).toBe(3);
   });
 });
