@@ -7,8 +7,9 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { DEFAULTS, formatBytes } from "../defaults.js";
-import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax } from "../path/workspace-policy.js";
 import { collectFiles } from "../search/collect.js";
+import { resultPathDisplay } from "../search/result-paths.js";
 import { searchFor } from "../search/search-for.js";
 import {
   markUntrusted,
@@ -140,11 +141,8 @@ async function runFind(
     return { content: [{ type: "text", text } satisfies TextContent], details };
   }
   // Names are untrusted too: a crafted name must not carry escapes or fake lines into the output.
-  const safe = sanitizeLines(
-    page.map((path) =>
-      isFile ? display : displayPath(syntax, ctx.cwd, syntax.join(absolute, ...path.split("/"))),
-    ),
-  );
+  const shown = isFile ? () => display : resultPathDisplay(syntax, ctx.cwd, absolute);
+  const safe = sanitizeLines(page.map(shown));
   const sanitized = sanitizedDetails(safe);
   if (sanitized) details.sanitized = sanitized;
   const cut = truncateHead(safe.lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });

@@ -10,9 +10,10 @@ import { ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
-import { displayPath, pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax } from "../path/workspace-policy.js";
 import { collectGrepEvents } from "../search/collect.js";
 import { pageGrepEvents } from "../search/grep-page.js";
+import { resultPathDisplay } from "../search/result-paths.js";
 import { searchFor } from "../search/search-for.js";
 import {
   markUntrusted,
@@ -165,8 +166,7 @@ async function runGrep(
   const events = await collectGrepEvents(search, request, wanted, signal);
   const matches = events.filter((event) => event.type === "match").length;
   const page = pageGrepEvents(events, offset, limit, context);
-  const toDisplay = (path: string) =>
-    isFile ? display : displayPath(syntax, ctx.cwd, syntax.join(absolute, ...path.split("/")));
+  const toDisplay = isFile ? () => display : resultPathDisplay(syntax, ctx.cwd, absolute);
   let linesCut = 0;
   const lines: string[] = [];
   const matchLine: number[] = [];
