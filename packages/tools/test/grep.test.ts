@@ -310,6 +310,21 @@ describe("grep", () => {
     expect(text).toBe((await run({ pattern: "needle", limit: 2, offset: 1 }, portable)).text);
   });
 
+  it("shows matches in the context after the page's last match as context lines", async () => {
+    // Lines 3 and 4 match too: they belong to the next page, but lie within the context of line 2.
+    const params = { pattern: "needle|const", path: "src/main.ts", limit: 1, context: 2 };
+    for (const ctx of [native, portable]) {
+      const { text, details } = await run(params, ctx);
+      expect(text.split("\n").slice(0, 4)).toEqual([
+        "src/main.ts-1- import { util } from './util';",
+        "src/main.ts:2: // TODO: needle one",
+        "src/main.ts-3- const x = 1;",
+        "src/main.ts-4- const y = 2;",
+      ]);
+      expect(details.nextOffset).toBe(1);
+    }
+  });
+
   it("keeps pages exact when the engine delivers out of path order", async () => {
     // An engine that delivers files in reverse order: the tool must still page by path.
     const reversed: Operations = {

@@ -12,25 +12,45 @@ import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
 import { isInsideGit, type ToolSearch } from "./search-for.js";
 
-/** Grep events of the first `wanted` matches in path then line order, with their context. */
+/**
+ * Grep events of the first `wanted` matches in path then line order, with their context: the
+ * lines within `request.context` after the page's last match (the match before the `wanted`-th)
+ * too, which may hold further matches shown as context.
+ */
 export async function collectGrepEvents(
   search: ToolSearch,
   request: GrepRequest,
   wanted: number,
   signal: AbortSignal | undefined,
 ): Promise<GrepEvent[]> {
+  const context = Math.max(0, Math.floor(request.context ?? 0));
   const kept = new SmallestFiles(wanted);
   let sorted = true;
   let previous: GrepEvent | undefined;
-  for await (const event of search.scanGrep(request, wanted, { signal })) {
+  // The page's last match: context after it is part of the page.
+  let pageEnd: GrepEvent | undefined;
+  // At most `context` further matches fall in that context: a sorted engine may stop after them.
+  for await (const event of search.scanGrep(request, wanted + context, { signal })) {
     if (isInsideGit(event.path)) continue;
     if (previous && !inOrder(previous, event)) sorted = false;
     previous = event;
+    // In path order, once the page and one more match are in, only the page's trailing context
+    // is still needed: nothing after it can be on the page.
+    if (sorted && pageEnd && kept.total >= wanted && !withinContext(pageEnd, event, context)) break;
     kept.add(event);
-    // In path order, the first `wanted` matches are the page: nothing after them can be on it.
-    if (sorted && kept.total >= wanted) break;
+    if (event.type === "match" && kept.total === wanted - 1) pageEnd = event;
+    // Stop without waiting for the next event when this one ends the page's context.
+    if (sorted && pageEnd && kept.total >= wanted && endsContext(pageEnd, event, context)) break;
   }
   return kept.events();
+}
+
+function withinContext(match: GrepEvent, event: GrepEvent, context: number): boolean {
+  return event.path === match.path && event.lineNumber <= match.lineNumber + context;
+}
+
+function endsContext(match: GrepEvent, event: GrepEvent, context: number): boolean {
+  return event.path !== match.path || event.lineNumber >= match.lineNumber + context;
 }
 
 function inOrder(a: GrepEvent, b: GrepEvent): boolean {
