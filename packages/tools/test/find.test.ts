@@ -176,4 +176,26 @@ describe("find", () => {
     }
     expect(requests).toBe(3);
   });
+  it("keeps pages exact when the engine lists in a shuffled order that starts in path order", async () => {
+    // The first paths arrive in order by chance; a smaller one comes later. No early stop may trust that.
+    const shuffled: Operations = {
+      ...portableOps,
+      search: {
+        grep: (request, options) => nativeOps.search!.grep(request, options),
+        async *files(request, options) {
+          const all: string[] = [];
+          for await (const path of nativeOps.search!.files({ ...request, limit: undefined }, options))
+            all.push(path);
+          const sorted = all.sort(comparePaths);
+          // The 2nd..4th paths first, in order, then the rest with the smallest last.
+          yield* [...sorted.slice(1, 4), ...sorted.slice(4), sorted[0]!];
+        },
+      },
+    };
+    const ctx = makeContext(shuffled, tree.root);
+    for (const offset of [0, 1, 2]) {
+      const params = { pattern: "*", limit: 2, offset };
+      expect((await run(params, ctx)).text).toBe((await run(params, portable)).text);
+    }
+  });
 });

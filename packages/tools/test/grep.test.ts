@@ -249,39 +249,9 @@ describe("grep", () => {
     );
   });
 
-  it("stops the search once offset + limit + 1 matches are in", async () => {
-    const requests: GrepRequest[] = [];
-    const pulled: number[] = [];
-    const counting: Operations = {
-      ...nativeOps,
-      search: {
-        files: (request, options) => nativeOps.search!.files(request, options),
-        async *grep(request, options) {
-          requests.push(request);
-          pulled.push(0);
-          for await (const event of nativeOps.search!.grep(request, options)) {
-            if (event.type === "match") pulled[pulled.length - 1]!++;
-            yield event;
-          }
-        },
-      },
-    };
-    const { details } = await run(
-      { pattern: "needle", limit: 2, offset: 1 },
-      makeContext(counting, tree.root),
-    );
-    // One pass only. The native engine gets no cap (it may deliver out of path order, and then
-    // the tool needs every result); the tool stops pulling once it holds a full page in order.
-    expect(requests).toHaveLength(1);
-    expect(requests[0]?.maxMatches).toBeUndefined();
-    const all = (await run({ pattern: "needle", limit: 50 })).details.matches;
-    expect(all).toBeGreaterThan(4);
-    expect([4, all]).toContain(pulled[0]);
-    expect(details.nextOffset).toBe(3);
-  });
-
-  it("stops a native search that delivers in path order after offset + limit + 1 matches", async () => {
-    // An engine that sorts (as rg --sort path does): the tool needs no more than the page.
+  it("reads a native directory search to the end, in one request, even when it arrives in order", async () => {
+    // ripgrep searches in parallel: results that arrive in path order so far prove nothing, a
+    // smaller path may still come. The engine gets no cap; the tool reads every result.
     const requests: GrepRequest[] = [];
     let pulled = 0;
     const sortedOps: Operations = {
@@ -305,9 +275,33 @@ describe("grep", () => {
     const ctx = makeContext(sortedOps, tree.root);
     const { details, text } = await run({ pattern: "needle", limit: 2, offset: 1 }, ctx);
     expect(requests).toHaveLength(1);
-    expect(pulled).toBe(4);
+    expect(requests[0]?.maxMatches).toBeUndefined();
+    const all = (await run({ pattern: "needle", limit: 50 })).details.matches;
+    expect(all).toBeGreaterThan(4);
+    expect(pulled).toBe(all);
     expect(details.nextOffset).toBe(3);
     expect(text).toBe((await run({ pattern: "needle", limit: 2, offset: 1 }, portable)).text);
+  });
+
+  it("stops a search of one file, which comes in line order, once offset + limit + 1 matches are in", async () => {
+    let pulled = 0;
+    const counting: Operations = {
+      ...nativeOps,
+      search: {
+        files: (request, options) => nativeOps.search!.files(request, options),
+        async *grep(request, options) {
+          for await (const event of nativeOps.search!.grep(request, options)) {
+            if (event.type === "match") pulled++;
+            yield event;
+          }
+        },
+      },
+    };
+    const params = { pattern: "needle|const", path: "src/main.ts", limit: 1, offset: 1 };
+    const { details, text } = await run(params, makeContext(counting, tree.root));
+    expect(pulled).toBe(3);
+    expect(details.nextOffset).toBe(2);
+    expect(text).toBe((await run(params, portable)).text);
   });
 
   it("shows matches in the context after the page's last match as context lines", async () => {
@@ -353,6 +347,42 @@ describe("grep", () => {
       const params = { pattern: "needle", limit: 4, offset, context: 1 };
       expect((await run(params, ctx)).text).toBe((await run(params, portable)).text);
     }
+  });
+
+  it("keeps pages exact for an engine that delivers files in a shuffled order", async () => {
+    let seed = 7;
+    const shuffled: Operations = {
+      ...portableOps,
+      search: {
+        files: (request, options) => nativeOps.search!.files(request, options),
+        async *grep(request, options) {
+          const byFile = new Map<string, GrepEvent[]>();
+          for await (const event of nativeOps.search!.grep({ ...request, maxMatches: undefined }, options))
+            byFile.set(event.path, [...(byFile.get(event.path) ?? []), event]);
+          const files = [...byFile.values()];
+          for (let i = files.length - 1; i > 0; i--) {
+            seed = (seed * 1103515245 + 12345) % 2 ** 31;
+            const j = seed % (i + 1);
+            [files[i], files[j]] = [files[j]!, files[i]!];
+          }
+          for (const events of files) yield* events;
+        },
+      },
+    };
+    const ctx = makeContext(shuffled, tree.root);
+    let compared = 0;
+    for (const [limit, offset, context] of [
+      [1, 0, 0],
+      [2, 1, 1],
+      [3, 2, 0],
+      [5, 0, 2],
+      [2, 7, 0],
+    ] as const) {
+      const params = { pattern: "needle|const", limit, offset, context };
+      expect((await run(params, ctx)).text).toBe((await run(params, portable)).text);
+      compared++;
+    }
+    expect(compared).toBe(5);
   });
 
   it("hands over to the portable walk when the native search says not_supported", async () => {

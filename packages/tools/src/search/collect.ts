@@ -1,12 +1,13 @@
 /**
  * Collecting search results for one page, in one pass. Both tools want the first
- * `offset + limit + 1` results in path order (one more tells whether another page exists). The
- * portable walk delivers in that order, so the tools stop it there. A native engine may deliver
- * in another order (ripgrep walks in parallel unless told to sort): once a result arrives out of
- * order, the same pass goes on to the end, keeping only what can still be among the first
- * results by path, so pages stay exact, offsets never skip or repeat a result, and memory stays
- * bounded by the page. Results inside `.git`, which the tools drop (see `isInsideGit`), never
- * count towards the page.
+ * `offset + limit + 1` results in path order (one more tells whether another page exists). An
+ * engine that delivers in that order (the portable walk; any engine searching one file) is
+ * stopped there. A native engine over a directory may deliver in any order (ripgrep walks in
+ * parallel unless told to sort), and results that happen to arrive in order are no proof: a
+ * smaller path may still come. So its search is read to the end, keeping only what can still be
+ * among the first results by path: pages stay exact and deterministic, offsets never skip or
+ * repeat a result, and memory stays bounded by the page. Results inside `.git`, which the tools
+ * drop (see `isInsideGit`), never count towards the page.
  */
 import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
@@ -22,17 +23,19 @@ export async function collectGrepEvents(
   request: GrepRequest,
   wanted: number,
   signal: AbortSignal | undefined,
+  ordered: boolean,
 ): Promise<GrepEvent[]> {
   const context = Math.max(0, Math.floor(request.context ?? 0));
-  const kept = new SmallestFiles(wanted);
-  let sorted = true;
+  const kept = new SmallestFiles(wanted, context);
+  let sorted = ordered;
   let previous: GrepEvent | undefined;
   // The page's last match: context after it is part of the page.
   let pageEnd: GrepEvent | undefined;
   // At most `context` further matches fall in that context: a sorted engine may stop after them.
   for await (const event of search.scanGrep(request, wanted + context, { signal })) {
     if (isInsideGit(event.path)) continue;
-    if (previous && !inOrder(previous, event)) sorted = false;
+    // Once out of order, the order no longer matters: the whole search is read.
+    if (sorted && previous && !inOrder(previous, event)) sorted = false;
     previous = event;
     // In path order, once the page and one more match are in, only the page's trailing context
     // is still needed: nothing after it can be on the page.
@@ -61,51 +64,78 @@ function inOrder(a: GrepEvent, b: GrepEvent): boolean {
 /**
  * The events of the files that hold the first `wanted` matches by path, fed in any order of
  * files. Relies on each file's events arriving together, which ripgrep guarantees even when it
- * searches in parallel.
+ * searches in parallel. Kept paths stay sorted (binary insertion), so a result costs a few path
+ * comparisons, not a sort.
  */
 class SmallestFiles {
-  readonly #files = new Map<string, GrepEvent[]>();
+  readonly #files = new Map<string, { events: GrepEvent[]; matches: number; lastMatch: number }>();
+  /** Kept paths, sorted by `comparePaths`. */
+  readonly #order: string[] = [];
   readonly #wanted: number;
+  readonly #context: number;
   /** Matches kept. */
   total = 0;
-  #largest: string | undefined;
 
-  constructor(wanted: number) {
+  /**
+   * Of one file, at most `wanted + context` matches can be needed (the page, one more, and the
+   * matches within the context after the page's last one), with the context after the last of
+   * them: the rest of a file with many matches is not kept.
+   */
+  constructor(wanted: number, context: number) {
     this.#wanted = wanted;
+    this.#context = context;
   }
 
   add(event: GrepEvent): void {
     const wanted = this.#wanted;
-    // Once the page is full, a file sorting after every kept one cannot be on it.
-    if (this.total >= wanted && this.#largest !== undefined && comparePaths(event.path, this.#largest) > 0)
-      return;
-    let events = this.#files.get(event.path);
-    if (!events) {
-      events = [];
-      this.#files.set(event.path, events);
-      if (this.#largest === undefined || comparePaths(event.path, this.#largest) > 0)
-        this.#largest = event.path;
+    const order = this.#order;
+    let file = this.#files.get(event.path);
+    if (!file) {
+      // Once the page is full, a file sorting after every kept one cannot be on it.
+      const largest = order[order.length - 1];
+      if (this.total >= wanted && largest !== undefined && comparePaths(event.path, largest) > 0) return;
+      file = { events: [], matches: 0, lastMatch: 0 };
+      this.#files.set(event.path, file);
+      order.splice(insertionIndex(order, event.path), 0, event.path);
     }
-    events.push(event);
+    if (
+      file.matches >= wanted + this.#context &&
+      (event.type === "match" || event.lineNumber > file.lastMatch + this.#context)
+    )
+      return;
+    file.events.push(event);
     if (event.type !== "match") return;
+    file.matches++;
+    file.lastMatch = event.lineNumber;
     this.total++;
-    if (this.total <= wanted) return;
     // Drop whole files from the end while the rest still fills the page.
-    const paths = [...this.#files.keys()].sort(comparePaths);
-    while (paths.length > 1) {
-      const last = paths[paths.length - 1]!;
-      const dropped = this.#files.get(last)!.filter((e) => e.type === "match").length;
+    while (this.total > wanted && order.length > 1) {
+      const last = order[order.length - 1] as string;
+      const dropped = (this.#files.get(last) as { matches: number }).matches;
       if (this.total - dropped < wanted) break;
       this.#files.delete(last);
-      paths.pop();
+      order.pop();
       this.total -= dropped;
     }
-    this.#largest = paths[paths.length - 1];
   }
 
   events(): GrepEvent[] {
-    return [...this.#files.values()].flat();
+    return [...this.#files.values()].flatMap((file) => file.events);
   }
+}
+
+/** Where `path` goes in the sorted `order` (which does not hold it). */
+function insertionIndex(order: readonly string[], path: string): number {
+  let low = 0;
+  let high = order.length;
+  // Results mostly arrive in order: try the end first.
+  if (high > 0 && comparePaths(order[high - 1] as string, path) < 0) return high;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (comparePaths(order[mid] as string, path) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** The first `wanted` paths in sorted order, in one pass (see {@link collectGrepEvents}). */
@@ -114,13 +144,14 @@ export async function collectFiles(
   request: { path: string; glob?: string },
   wanted: number,
   signal: AbortSignal | undefined,
+  ordered: boolean,
 ): Promise<string[]> {
   let kept: string[] = [];
-  let sorted = true;
+  let sorted = ordered;
   let last: string | undefined;
   for await (const path of search.scanFiles(request, wanted, { signal })) {
     if (isInsideGit(path)) continue;
-    if (last !== undefined && comparePaths(last, path) >= 0) sorted = false;
+    if (sorted && last !== undefined && comparePaths(last, path) >= 0) sorted = false;
     last = path;
     kept.push(path);
     if (sorted && kept.length >= wanted) break;

@@ -121,7 +121,13 @@ async function runFind(
   const engine = search.engine;
   // One path past the page tells whether more exist.
   const wanted = offset + limit + 1;
-  const found = await collectFiles(search, { path: absolute, glob: params.pattern }, wanted, signal);
+  const found = await collectFiles(
+    search,
+    { path: absolute, glob: params.pattern },
+    wanted,
+    signal,
+    engine === "portable",
+  );
   const page = found.slice(offset, offset + limit);
   const hasMore = found.length > offset + limit;
   const details: FindDetails = {

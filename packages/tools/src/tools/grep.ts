@@ -163,7 +163,9 @@ async function runGrep(
     context,
     ...(params.glob ? { glob: params.glob } : {}),
   };
-  const events = await collectGrepEvents(search, request, wanted, signal);
+  // Results in path order can be stopped early: the portable walk's, or any engine's in one file.
+  const ordered = engine === "portable" || isFile;
+  const events = await collectGrepEvents(search, request, wanted, signal, ordered);
   const matches = events.filter((event) => event.type === "match").length;
   const page = pageGrepEvents(events, offset, limit, context);
   const toDisplay = isFile ? () => display : resultPathDisplay(syntax, ctx.cwd, absolute);
