@@ -65,7 +65,7 @@ function runAsNobody(dir: string, command: string): Promise<{ result: ExecResult
 
 describe("local exec: cleanup that cannot be confirmed", () => {
   it.skipIf(!canBuild)(
-    "a process the adapter may not signal keeps the status unknown, with the group id and a note",
+    "a process the adapter may not signal keeps the status unknown, with the group id and a note (skipped unless root, setpriv and a suid-capable temp mount)",
     async () => {
       expect(existsSync(dist), "build the package first (pnpm --filter @tackle/operations-local build)").toBe(
         true,
