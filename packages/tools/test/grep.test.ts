@@ -2,7 +2,8 @@
  * The grep tool on a real tree, through the native search (bundled ripgrep) and through the
  * portable walk: the same output either way, plus each parameter and each notice.
  */
-import { rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isToolError } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
@@ -383,6 +384,37 @@ describe("grep", () => {
       compared++;
     }
     expect(compared).toBe(5);
+  });
+
+  it("pages through files with many matches exactly, the same on both engines", async () => {
+    // Each file holds more matches than a page can need: the tool keeps only the first of them.
+    const dir = await mkdtemp(join(tmpdir(), "tackle-grep-many-"));
+    try {
+      for (const name of ["b.txt", "a.txt", "c/d.txt"]) {
+        await mkdir(join(dir, "c"), { recursive: true });
+        const lines = Array.from({ length: 40 }, (_, i) => (i % 3 === 2 ? `plain ${i}` : `hit ${name} ${i}`));
+        await writeFile(join(dir, name), `${lines.join("\n")}\n`);
+      }
+      const nativeCtx = makeContext(nativeOps, dir);
+      const portableCtx = makeContext(portableOps, dir);
+      let pages = 0;
+      for (const [limit, offset, context] of [
+        [3, 0, 0],
+        [4, 2, 2],
+        [5, 25, 1],
+        [2, 26, 3],
+        [6, 53, 2],
+      ] as const) {
+        const params = { pattern: "hit", limit, offset, context };
+        const a = await run(params, nativeCtx);
+        expect(a.details.matches).toBeGreaterThan(0);
+        expect(a.text).toBe((await run(params, portableCtx)).text);
+        pages++;
+      }
+      expect(pages).toBe(5);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("hands over to the portable walk when the native search says not_supported", async () => {
