@@ -152,8 +152,8 @@ async function runGrep(
   const isFile = stat.type !== "directory";
   const search = searchFor(ops);
   const engine = search.engine;
-  // One match past the page tells whether more exist; context after the page's last match
-  // arrives before it because results come in path and line order (see collectGrepEvents).
+  // One match past the page tells whether more exist; collectGrepEvents also keeps the context
+  // after the page's last match, which may hold further matches (shown as context).
   const wanted = offset + limit + 1;
   const request = {
     pattern: params.pattern,
