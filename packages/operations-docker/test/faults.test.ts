@@ -106,7 +106,11 @@ describe("faults on a real engine", () => {
     const ops = await session();
     let out = "";
     const result = await ops.exec(
-      "(setsid sh -c 'trap \"\" TERM; sleep 60' >/dev/null 2>&1 </dev/null & echo $!); echo started",
+      // The command ends only once the escapee has left the group and ignores TERM (the ready
+      // file): otherwise the group reap could end it first and the sweep would have nothing to do.
+      'r=/tmp/escape-ready-$$; (setsid sh -c \'trap "" TERM; touch "$1"; exec sleep 60\' sh "$r" >/dev/null 2>&1 </dev/null & echo $!); ' +
+        'while [ ! -e "$r" ]; do sleep 0.01; done; rm -f "$r"; echo started',
+
       { shell: "sh", cwd: "/", killGraceMs: 200, onChunk: (chunk) => (out += decoder.decode(chunk.bytes)) },
     );
     expect(result.status).toBe("completed");
