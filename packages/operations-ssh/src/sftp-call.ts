@@ -85,12 +85,16 @@ export async function withSftp<T>(
   path: string,
   signal: AbortSignal | undefined,
   run: (sftp: SFTPWrapper, session: Session) => Promise<T>,
+  options: { settleOnAbort?: boolean } = {},
 ): Promise<T> {
   checkRemotePath(path, operation);
   const session = await connection.session(signal, operation);
   try {
     const work = session.sftp().then((sftp) => run(sftp, session));
-    return await raceAbort(raceLost(work, session, operation, path), signal, operation);
+    const guarded = raceLost(work, session, operation, path);
+    // `settleOnAbort`: `run` watches the signal itself and must finish its cleanup (a write
+    // removes its temp file) before the call rejects, so do not stop waiting at the abort.
+    return await (options.settleOnAbort ? guarded : raceAbort(guarded, signal, operation));
   } catch (error) {
     if (session.isLost && !isOperationError(error, "aborted")) {
       throw new SshConnectionError("connection_lost", `${operation} failed: SSH connection lost: ${path}`, {

@@ -71,45 +71,57 @@ export function writeFile(
     typeof data === "string"
       ? Buffer.from(data, "utf8")
       : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return withSftp(connection, "writeFile", path, options?.signal, async (sftp) => {
-    const { target, existing } = await resolveTarget(sftp, path);
-    const { dir, base } = split(target);
-    const temp = `${dir === "/" ? "" : dir}/.${base}.tackle-${randomBytes(6).toString("hex")}.tmp`;
-    // A new file gets `mode` through the server's umask, like open(2); an existing one keeps its
-    // exact bits, set explicitly below (no umask applies to fchmod).
-    const createMode = existing ? 0o600 : (options?.mode ?? 0o644);
-    let handle: Buffer;
-    try {
-      handle = await call<Buffer>((cb) => sftp.open(temp, "wx", { mode: createMode }, cb));
-    } catch (error) {
-      throw await refined(sftp, error, "writeFile", path);
-    }
-    let renamed = false;
-    try {
+  return withSftp(
+    connection,
+    "writeFile",
+    path,
+    options?.signal,
+    async (sftp) => {
+      const { target, existing } = await resolveTarget(sftp, path);
+      const { dir, base } = split(target);
+      const temp = `${dir === "/" ? "" : dir}/.${base}.tackle-${randomBytes(6).toString("hex")}.tmp`;
+      // A new file gets `mode` through the server's umask, like open(2); an existing one keeps its
+      // exact bits, set explicitly below (no umask applies to fchmod).
+      const createMode = existing ? 0o600 : (options?.mode ?? 0o644);
+      let handle: Buffer;
       try {
-        for (let offset = 0; offset < bytes.length || offset === 0; offset += WRITE_SIZE * WRITES_IN_FLIGHT) {
-          throwIfAborted(options?.signal, "writeFile");
-          const writes: Promise<void>[] = [];
-          for (let i = 0; i < WRITES_IN_FLIGHT; i++) {
-            const start = offset + i * WRITE_SIZE;
-            if (start >= bytes.length) break;
-            const part = bytes.subarray(start, Math.min(start + WRITE_SIZE, bytes.length));
-            writes.push(call((cb) => sftp.write(handle, part, 0, part.length, start, cb)));
-          }
-          await Promise.all(writes);
-          if (bytes.length === 0) break;
-        }
-        if (existing) await call((cb) => sftp.fchmod(handle, existing.mode & 0o7777, cb));
-      } finally {
-        await call((cb) => sftp.close(handle, cb));
+        handle = await call<Buffer>((cb) => sftp.open(temp, "wx", { mode: createMode }, cb));
+      } catch (error) {
+        throw await refined(sftp, error, "writeFile", path);
       }
-      throwIfAborted(options?.signal, "writeFile");
-      await call((cb) => sftp.ext_openssh_rename(temp, target, cb));
-      renamed = true;
-    } catch (error) {
-      throw sftpError(error, "writeFile", path);
-    } finally {
-      if (!renamed) sftp.unlink(temp, () => {});
-    }
-  });
+      let renamed = false;
+      try {
+        try {
+          for (
+            let offset = 0;
+            offset < bytes.length || offset === 0;
+            offset += WRITE_SIZE * WRITES_IN_FLIGHT
+          ) {
+            throwIfAborted(options?.signal, "writeFile");
+            const writes: Promise<void>[] = [];
+            for (let i = 0; i < WRITES_IN_FLIGHT; i++) {
+              const start = offset + i * WRITE_SIZE;
+              if (start >= bytes.length) break;
+              const part = bytes.subarray(start, Math.min(start + WRITE_SIZE, bytes.length));
+              writes.push(call((cb) => sftp.write(handle, part, 0, part.length, start, cb)));
+            }
+            await Promise.all(writes);
+            if (bytes.length === 0) break;
+          }
+          if (existing) await call((cb) => sftp.fchmod(handle, existing.mode & 0o7777, cb));
+        } finally {
+          await call((cb) => sftp.close(handle, cb));
+        }
+        throwIfAborted(options?.signal, "writeFile");
+        await call((cb) => sftp.ext_openssh_rename(temp, target, cb));
+        renamed = true;
+      } catch (error) {
+        throw sftpError(error, "writeFile", path);
+      } finally {
+        // Awaited: an aborted or failed write must not leave its temp file behind when it rejects.
+        if (!renamed) await call((cb) => sftp.unlink(temp, cb)).catch(() => {});
+      }
+    },
+    { settleOnAbort: true },
+  );
 }
