@@ -1,7 +1,7 @@
 // Starts a real OpenSSH server (Debian's openssh-server) for tests and the benchmark:
 // 127.0.0.1, a free port, host and user keys generated into a temp dir, a daemon owned by the
 // caller and stopped by its pid file. Plain ESM so bench/run.mjs can use it without a build.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
@@ -90,6 +90,36 @@ function killQuietly(pid, signal) {
 
 /** Daemons started by this process: a last-resort SIGKILL on exit if a test forgot one. */
 const running = new Set();
+
+/**
+ * If the test process dies without calling `stop()` (a run killed from outside, e.g. turbo
+ * ending a sibling task's failure), a detached sh still ends sshd by its pid and removes its
+ * directory: it polls this process's pid, then sends TERM, then KILL.
+ */
+const WATCHER_SCRIPT = [
+  'while kill -0 "$1" 2>/dev/null; do sleep 1; done',
+  'kill -TERM "$2" 2>/dev/null; sleep 1; kill -KILL "$2" 2>/dev/null',
+  'rm -rf "$3"',
+].join("\n");
+
+function watchParent(sshdPid, dir) {
+  const watcher = spawn("sh", ["-c", WATCHER_SCRIPT, "sh", String(process.pid), String(sshdPid), dir], {
+    stdio: "ignore",
+    detached: true,
+  });
+  watcher.unref();
+  return watcher;
+}
+
+function stopWatcher(watcher) {
+  if (watcher.pid !== undefined && watcher.exitCode === null && watcher.signalCode === null) {
+    try {
+      process.kill(-watcher.pid, "SIGTERM"); // its group: the sh and its sleep
+    } catch {
+      // already gone
+    }
+  }
+}
 process.once("exit", () => {
   for (const pid of running) killQuietly(pid, "SIGKILL");
 });
@@ -175,6 +205,7 @@ export async function startSshServer(options = {}) {
     const deadline = Date.now() + 10_000;
     const pid = await readPid(pidFile, configPath, deadline);
     running.add(pid);
+    const watcher = watchParent(pid, dir);
     await waitForPort(port, deadline);
     return {
       host: "127.0.0.1",
@@ -214,6 +245,7 @@ export async function startSshServer(options = {}) {
         while ((await isAlive(pid)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
         if (await isAlive(pid)) killQuietly(pid, "SIGKILL");
         running.delete(pid);
+        stopWatcher(watcher);
         await rm(dir, { recursive: true, force: true });
       },
     };
