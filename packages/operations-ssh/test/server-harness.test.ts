@@ -1,24 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { eventually } from "./support/processes.js";
+import { isAlive } from "./support/ssh-server.mjs";
 
 const harness = fileURLToPath(new URL("./support/ssh-server.mjs", import.meta.url));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie (this machine's pid 1 does not reap) holds no port and runs nothing: gone.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/\) Z /.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 describe("test sshd harness", () => {
   it("ends its sshd even when the test process is killed without stop()", async () => {
@@ -39,16 +26,17 @@ describe("test sshd harness", () => {
     });
     const { pid, dir } = JSON.parse(line) as { pid: number; dir: string };
     try {
-      expect(alive(pid)).toBe(true);
+      expect(await isAlive(pid)).toBe(true);
       child.kill("SIGKILL");
-      const deadline = Date.now() + 15_000;
-      while ((alive(pid) || existsSync(dir)) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(alive(pid)).toBe(false);
-      expect(existsSync(dir)).toBe(false);
+      const gone = await eventually(
+        async () => !(await isAlive(pid)) && !existsSync(dir),
+        (done) => done,
+        15_000,
+      );
+      expect(gone).toBe(true);
     } finally {
       // Should the watcher fail, this test still ends what it started, by pid.
-      if (alive(pid)) process.kill(pid, "SIGKILL");
+      if (await isAlive(pid)) process.kill(pid, "SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   });

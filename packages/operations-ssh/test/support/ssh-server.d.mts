@@ -32,3 +32,5 @@ export function startSshServer(options?: {
 }): Promise<TestSshServer>;
 export function fingerprintOf(publicKeyLine: string): string;
 export function descendantsOf(pid: number): Promise<number[]>;
+/** True while `pid` runs; a zombie counts as gone. */
+export function isAlive(pid: number): Promise<boolean>;

@@ -125,7 +125,7 @@ process.once("exit", () => {
 });
 
 /** True while `pid` runs; a zombie (this machine's init may never reap it) counts as gone. */
-async function isAlive(pid) {
+export async function isAlive(pid) {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
   return state !== "" && state !== "Z" && state !== "X";
