@@ -9,6 +9,7 @@ import {
   planFiles,
   planGrep,
   RecordSplitter,
+  RIPGREP_STDERR_LIMIT,
   type RipgrepPlan,
   type RipgrepTarget,
   ripgrepExitError,
@@ -17,9 +18,6 @@ import {
 } from "@tackle/operations";
 import type { ContainerClient } from "./container-client.js";
 import type { ContainerFiles } from "./container-files.js";
-
-/** Most stderr kept for an error message. */
-const MAX_STDERR_CHARS = 16 * 1024;
 
 /**
  * Starts rg through `sh` so its pid comes first on stdout (`<pid>\n`): stopping early (a limit
@@ -109,7 +107,8 @@ async function* ripgrepBatches(client: ContainerClient, run: ContainerRun): Asyn
     try {
       for await (const frame of process.frames) {
         if (frame.stream === "stderr") {
-          if (stderr.length < MAX_STDERR_CHARS) stderr += stderrText.decode(frame.bytes, { stream: true });
+          if (stderr.length < RIPGREP_STDERR_LIMIT)
+            stderr += stderrText.decode(frame.bytes, { stream: true });
           continue;
         }
         let bytes = frame.bytes;

@@ -3,13 +3,11 @@ import type { Readable } from "node:stream";
 import {
   OperationError,
   RecordSplitter,
+  RIPGREP_STDERR_LIMIT,
   ripgrepExitError,
   throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
-
-/** Most stderr kept for an error message. */
-const MAX_STDERR_CHARS = 16 * 1024;
 
 /** One ripgrep run. */
 export interface RipgrepRun {
@@ -38,7 +36,7 @@ export async function* ripgrepBatches(run: RipgrepRun): AsyncGenerator<string[]>
   let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (text: string) => {
-    if (stderr.length < MAX_STDERR_CHARS) stderr += text;
+    if (stderr.length < RIPGREP_STDERR_LIMIT) stderr += text;
   });
   const closed = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

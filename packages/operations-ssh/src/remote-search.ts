@@ -9,6 +9,7 @@ import {
   planFiles,
   planGrep,
   RecordSplitter,
+  RIPGREP_STDERR_LIMIT,
   type RipgrepPlan,
   type RipgrepTarget,
   ripgrepExitError,
@@ -20,9 +21,6 @@ import { raceLost, type Session, type SshConnection } from "./connection.js";
 import { refined, typeOfMode } from "./files.js";
 import { runRemote, shellQuote } from "./remote-command.js";
 import { call, checkRemotePath, withSftp } from "./sftp-call.js";
-
-/** Most stderr kept for an error message. */
-const MAX_STDERR_CHARS = 16 * 1024;
 
 /**
  * Where rg runs and what it is given (see `RipgrepTarget`): inside the request's directory, or
@@ -95,7 +93,7 @@ async function* remoteBatches(connection: SshConnection, run: RemoteRun): AsyncG
         poke();
       });
       opened.stderr.on("data", (bytes: Buffer) => {
-        if (state.stderr.length < MAX_STDERR_CHARS) state.stderr += bytes.toString("utf8");
+        if (state.stderr.length < RIPGREP_STDERR_LIMIT) state.stderr += bytes.toString("utf8");
       });
       opened.on("exit", (code: number | null) => {
         state.exitCode = code;

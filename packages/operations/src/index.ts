@@ -11,7 +11,7 @@ export {
 export type { RipgrepPlan, RipgrepTarget } from "./ripgrep/args.js";
 export { COMMON_RIPGREP_ARGS, planFiles, planGrep } from "./ripgrep/args.js";
 export type { RipgrepExit } from "./ripgrep/errors.js";
-export { ripgrepExitError } from "./ripgrep/errors.js";
+export { RIPGREP_STDERR_LIMIT, ripgrepExitError } from "./ripgrep/errors.js";
 export type { GlobMatcher } from "./ripgrep/glob.js";
 export { compileGlob } from "./ripgrep/glob.js";
 export type { GlobSelection } from "./ripgrep/glob-selection.js";

@@ -1,6 +1,9 @@
 import { OperationError } from "../errors.js";
 
 /** How an rg run ended, as its transport (a local process, an SSH channel, a docker exec) saw it. */
+/** Characters of rg's stderr a transport keeps for {@link ripgrepExitError}'s message. */
+export const RIPGREP_STDERR_LIMIT = 16 * 1024;
+
 export interface RipgrepExit {
   /** Exit code; `null` when the transport could not observe it. */
   exitCode: number | null;
