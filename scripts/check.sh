@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# pnpm check: typecheck, lint/format, layering, and publint + are-the-types-wrong per package.
+# pnpm check: typecheck, lint/format, layering, the TypeScript blocks of the READMEs and docs/,
+# and publint + are-the-types-wrong per package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
@@ -7,6 +8,7 @@ echo "== typecheck"; pnpm exec turbo run typecheck --output-logs=errors-only
 echo "== lint and format"; pnpm exec biome check .
 echo "== layering"; node scripts/layers.mjs
 echo "== build"; pnpm exec turbo run build --output-logs=errors-only
+echo "== README code"; node scripts/readme-code.mjs
 for dir in packages/*/; do
   name=$(node -p "require('./${dir}package.json').name")
   echo "== publint + attw: $name"

@@ -1,4 +1,4 @@
-// The layering rule of DESIGN.md section 1, checked against the real imports in each package's
+// The layering rule of docs/architecture.md, checked against the real imports in each package's
 // src/. Test files may import higher layers (an adapter runs the tools suite against itself), so
 // only src/ counts: that is what ships.
 import fs from "node:fs";

@@ -21,7 +21,7 @@ function fakeRepo(files: Record<string, string>): string {
   return dir;
 }
 
-describe("package layering (DESIGN.md section 1)", () => {
+describe("package layering (docs/architecture.md)", () => {
   it("every package in packages/ has a layering rule", () => {
     const pkgs = fs
       .readdirSync(packagesDir)

@@ -15,7 +15,7 @@ import {
 /** Options of {@link invokeTool}. */
 export interface InvokeToolOptions {
   /** Aborts the tool; an aborted call returns an outcome with `errorCode: "aborted"`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives partial results while the tool runs. A throwing listener is ignored. */
   onUpdate?: AgentToolUpdateCallback;
   /** Id handed to `execute`; defaults to a fresh one. */

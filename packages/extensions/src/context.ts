@@ -32,7 +32,11 @@ export interface WorkspacePolicy {
    * Resolves `input` against `cwd` and checks it. Throws a `ToolError` with code
    * `outside_workspace` (showing the resolved path) when policy denies `access`.
    */
-  resolve(input: string, access: PathAccess, options?: { signal?: AbortSignal }): Promise<ResolvedPath>;
+  resolve(
+    input: string,
+    access: PathAccess,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<ResolvedPath>;
   /** Adds a root (e.g. the artifact directory, or an MCP client's root). */
   addRoot(root: string): void;
   /** Replaces all roots (e.g. when MCP roots change). */
@@ -47,12 +51,16 @@ export interface FileMutationQueue {
    * Runs `fn` when every earlier mutation of `path` (and any exclusive section) has settled.
    * The key is the real path, so two spellings of one file share a queue.
    */
-  withFileMutation<T>(path: string, fn: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<T>;
+  withFileMutation<T>(
+    path: string,
+    fn: () => Promise<T>,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<T>;
   /**
    * Runs `fn` while no file mutation runs, and holds new ones until it settles. The shell tools
    * take it so no edit interleaves with a running command.
    */
-  withExclusive<T>(fn: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<T>;
+  withExclusive<T>(fn: () => Promise<T>, options?: { signal?: AbortSignal | undefined }): Promise<T>;
 }
 
 /** A stored long output the model can page with `read`. */
@@ -71,7 +79,11 @@ export interface ArtifactStore {
   /** Directory of this session's artifacts (absolute; created on first use with mode 0700). */
   directory(): Promise<string>;
   /** Reserves a new, unguessable artifact path (file created empty with mode 0600). */
-  create(options: { prefix: string; extension?: string; signal?: AbortSignal }): Promise<ArtifactInfo>;
+  create(options: {
+    prefix: string;
+    extension?: string;
+    signal?: AbortSignal | undefined;
+  }): Promise<ArtifactInfo>;
   /** Records final size and hash of an artifact written by someone else (e.g. by the shell). */
   finalize(id: string, info: { size: number; sha256?: string }): void;
   list(): ArtifactInfo[];
@@ -98,7 +110,7 @@ export interface ReadLedger {
 /** Interaction with a person, when there is one. */
 export interface ToolUI {
   /** Asks a yes/no question. The headless default answers false (deny). */
-  confirm(title: string, message: string, options?: { signal?: AbortSignal }): Promise<boolean>;
+  confirm(title: string, message: string, options?: { signal?: AbortSignal | undefined }): Promise<boolean>;
   notify(message: string, level?: "info" | "warning" | "error"): void;
 }
 

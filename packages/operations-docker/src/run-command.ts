@@ -12,7 +12,7 @@ import type { ContainerClient } from "./container-client.js";
 import { STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
 import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
 
-/** Milliseconds between SIGTERM and SIGKILL when the caller gives none (DESIGN section 8). */
+/** Milliseconds between SIGTERM and SIGKILL when the caller gives none. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
 /** How long the exec stream may stay open after the stop script confirmed the group gone. */
 const STREAM_DRAIN_MS = 3000;

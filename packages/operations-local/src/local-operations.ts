@@ -23,7 +23,7 @@ export interface LocalOperationsOptions {
   idleGraceMs?: number;
 }
 
-/** Defaults of DESIGN.md section 8 that this adapter applies. */
+/** The shared defaults (kill grace, idle grace) as this adapter applies them. */
 export const LOCAL_EXEC_DEFAULTS = { killGraceMs: 2000, idleGraceMs: 100 } as const;
 
 /**

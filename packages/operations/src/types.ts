@@ -21,8 +21,11 @@ export interface DirEntry {
 
 /** Options every call accepts. */
 export interface CallOptions {
-  /** Stops the call promptly; it then rejects with an `aborted` OperationError. */
-  signal?: AbortSignal;
+  /**
+   * Stops the call promptly; it then rejects with an `aborted` OperationError. `undefined` is
+   * accepted so a caller can pass its own optional signal along (`exactOptionalPropertyTypes`).
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Options for `readFile`. */

@@ -1,5 +1,5 @@
 /**
- * The one table of limits (DESIGN.md section 8). Tool descriptions, model-facing notices and
+ * The one table of limits. Tool descriptions, model-facing notices and
  * docs import these numbers; a test checks that every number a description states is one of them.
  */
 export const DEFAULTS = {
