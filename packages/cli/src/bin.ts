@@ -11,10 +11,18 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 const code = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   signal: controller.signal,
+  readStdin,
+  stderrIsTTY: process.stderr.isTTY === true,
 });
 // Flush stdout before exiting: a pipe reader must get the whole output.
 process.stdout.write("", () => process.exit(code));

@@ -1,8 +1,11 @@
-import os from "node:os";
+import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { Operations } from "@tackle/operations";
+import { isOperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
+import { openDockerEnvironment } from "./docker-environment.js";
 import type { EnvSpec } from "./env-url.js";
+import { environmentFailure } from "./environment-error.js";
+import { openSshEnvironment } from "./ssh-environment.js";
 import { UsageError } from "./usage-error.js";
 
 /** An opened environment: its operations and the directory the tools start in. */
@@ -12,79 +15,98 @@ export interface OpenEnvironment {
   dispose(): Promise<void>;
 }
 
-/** Options that reach the remote adapters. */
+/** Options that reach the adapters (from the command line flags). */
 export interface EnvironmentOptions {
-  /** Working directory: for local, resolved against the process cwd; remote, an absolute path. */
+  /**
+   * Working directory. Local: resolved against the process's directory. Remote: an absolute path,
+   * or a relative one resolved on the remote side against the URL's path (else the remote home).
+   */
   cwd?: string;
   /** Private key file for ssh (default: the ssh agent in SSH_AUTH_SOCK). */
   identity?: string;
+  /** Name of the environment variable holding the passphrase of an encrypted `identity`. */
+  passphraseEnv?: string;
   /** known_hosts file for ssh host key verification (default ~/.ssh/known_hosts). */
   knownHosts?: string;
+  /** Pinned `SHA256:` host key fingerprints (instead of a known_hosts file). */
+  hostKeys?: string[];
+  /** How long to wait for the ssh connection and handshake, ms (default: the adapter's). */
+  connectTimeoutMs?: number;
+  /** The Docker engine (`unix://`, `tcp://`, `ssh://`), instead of DOCKER_HOST / DOCKER_CONTEXT. */
+  dockerHost?: string;
 }
 
-function isMissingModule(error: unknown, name: string): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
-    String((error as Error).message).includes(name)
-  );
+/** The adapter of a remote environment before its working directory is settled. */
+export interface RemoteEnvironment {
+  operations: Operations;
+  /** Where a relative `--cwd` starts: the URL's path, else the remote home, else `/`. */
+  base: string;
+  dispose(): Promise<void>;
 }
 
-async function importAdapter<T>(name: string, kind: string): Promise<T> {
-  try {
-    return (await import(name)) as T;
-  } catch (error) {
-    if (isMissingModule(error, name)) {
+async function openLocal(options: EnvironmentOptions): Promise<OpenEnvironment> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  if (options.cwd !== undefined) {
+    const info = await stat(cwd).catch(() => undefined);
+    if (!info)
       throw new UsageError(
-        `The ${kind} environment needs ${name}, which is not installed. Run: npm install ${name}`,
+        `--cwd ${options.cwd}: no such directory${cwd !== options.cwd ? ` (${cwd})` : ""}. Check the path, or create it first.`,
       );
-    }
-    throw error;
+    if (!info.isDirectory()) throw new UsageError(`--cwd ${options.cwd}: not a directory. Name a directory.`);
   }
+  const operations = createLocalOperations();
+  return { operations, cwd, dispose: async () => operations.dispose?.() };
 }
 
 /**
- * Opens the environment an {@link EnvSpec} names. Remote adapters are imported on demand, so a
- * CLI without them installed still runs locally and says what to install otherwise.
+ * The remote working directory: `--cwd` resolved on the remote side, checked to exist before any
+ * tool runs (a missing one is a usage error naming it, not a later "file not found").
+ */
+async function settleRemoteCwd(remote: RemoteEnvironment, options: EnvironmentOptions): Promise<string> {
+  const syntax = remote.operations.platform === "win32" ? path.win32 : path.posix;
+  const cwd = options.cwd === undefined ? remote.base : syntax.resolve(remote.base, options.cwd);
+  const where = remote.operations.id;
+  try {
+    const info = await remote.operations.stat(cwd);
+    if (info.type !== "directory")
+      throw new UsageError(
+        `The working directory ${cwd} in ${where} is not a directory. Name a directory with --cwd.`,
+      );
+  } catch (error) {
+    if (isOperationError(error, "not_found"))
+      throw new UsageError(
+        `The working directory ${cwd} does not exist in ${where}. Create it there first, or choose another with --cwd (relative paths start at ${remote.base}).`,
+      );
+    if (isOperationError(error, "permission_denied"))
+      throw new UsageError(
+        `The working directory ${cwd} in ${where} is not accessible to the remote user. Choose another with --cwd.`,
+      );
+    throw error;
+  }
+  return cwd;
+}
+
+/**
+ * Opens the environment an {@link EnvSpec} names and settles its working directory. Remote
+ * adapters are imported on demand, so a CLI without them still runs locally and says what to
+ * install otherwise. Failures to reach or use the environment are thrown as an
+ * `EnvironmentError` naming the next step.
  */
 export async function openEnvironment(
   spec: EnvSpec,
   options: EnvironmentOptions = {},
 ): Promise<OpenEnvironment> {
-  if (spec.kind === "local") {
-    const operations = createLocalOperations();
-    const cwd = path.resolve(options.cwd ?? process.cwd());
-    return { operations, cwd, dispose: async () => operations.dispose?.() };
+  if (spec.kind === "local") return openLocal(options);
+  let remote: RemoteEnvironment | undefined;
+  try {
+    remote =
+      spec.kind === "ssh"
+        ? await openSshEnvironment(spec, options)
+        : await openDockerEnvironment(spec, options);
+    const cwd = await settleRemoteCwd(remote, options);
+    return { operations: remote.operations, cwd, dispose: remote.dispose };
+  } catch (error) {
+    await remote?.dispose().catch(() => undefined);
+    throw environmentFailure(error, spec, options);
   }
-  if (spec.kind === "ssh") {
-    const ssh = await importAdapter<typeof import("@tackle/operations-ssh")>("@tackle/operations-ssh", "ssh");
-    const agent = process.env.SSH_AUTH_SOCK;
-    if (!options.identity && !agent) {
-      throw new UsageError(
-        "No SSH key: pass --identity ~/.ssh/id_ed25519 or start an agent (eval $(ssh-agent) && ssh-add).",
-      );
-    }
-    const { readFile } = await import("node:fs/promises");
-    const privateKey = options.identity ? await readFile(options.identity) : undefined;
-    const operations = ssh.createSshOperations({
-      host: spec.host,
-      port: spec.port,
-      username: spec.username,
-      ...(privateKey ? { privateKey } : { agent: true as const }),
-      hostKey: { knownHostsPath: options.knownHosts ?? path.join(os.homedir(), ".ssh", "known_hosts") },
-      ...(spec.path ? { root: spec.path } : {}),
-    });
-    // Connect now: a refused host key or key fails here with its fix, and `search` is decided
-    // (remote ripgrep or the tools' portable walk) before any tool runs.
-    await operations.connect();
-    const cwd = options.cwd ?? spec.path ?? operations.homeDir ?? "/";
-    return { operations, cwd, dispose: async () => operations.dispose?.() };
-  }
-  const docker = await importAdapter<typeof import("@tackle/operations-docker")>(
-    "@tackle/operations-docker",
-    "docker",
-  );
-  const operations = await docker.createDockerOperations({ container: spec.container });
-  const cwd = options.cwd ?? spec.path ?? operations.homeDir ?? "/";
-  return { operations, cwd, dispose: async () => operations.dispose?.() };
 }

@@ -8,4 +8,11 @@ export type { McpServerOptions } from "./mcp-server.js";
 export { createMcpServer, toMcpResult } from "./mcp-server.js";
 export type { AgentScript, ScriptReply } from "./script.js";
 export { loadScript, toFauxReplies } from "./script.js";
-export { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from "./usage-error.js";
+export {
+  EnvironmentError,
+  EXIT_ENVIRONMENT,
+  EXIT_OK,
+  EXIT_TOOL_ERROR,
+  EXIT_USAGE,
+  UsageError,
+} from "./usage-error.js";

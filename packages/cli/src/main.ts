@@ -1,6 +1,13 @@
-import { HELP } from "./help.js";
+import { MAIN_HELP } from "./help.js";
 import type { CliIO } from "./io.js";
-import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from "./usage-error.js";
+import {
+  EnvironmentError,
+  EXIT_ENVIRONMENT,
+  EXIT_OK,
+  EXIT_TOOL_ERROR,
+  EXIT_USAGE,
+  UsageError,
+} from "./usage-error.js";
 import { VERSION } from "./version.js";
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
@@ -14,13 +21,19 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /**
  * Runs the `tackle` command line and returns the exit code: 0 success, 1 a tool or run error,
- * 2 a usage error (printed with what to do next).
+ * 2 a usage error, 3 the environment could not be reached or used. Usage and environment
+ * errors, and help shown because of an error, go to stderr with what to do next.
  */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-    io.stdout(`${HELP.main}\n`);
-    return command === undefined ? EXIT_USAGE : EXIT_OK;
+  if (command === undefined) {
+    // Help because nothing was asked for: an error, so stderr and exit 2.
+    io.stderr(`${MAIN_HELP}\n`);
+    return EXIT_USAGE;
+  }
+  if (command === "--help" || command === "-h" || command === "help") {
+    io.stdout(`${MAIN_HELP}\n`);
+    return EXIT_OK;
   }
   if (command === "--version" || command === "-v") {
     io.stdout(`${VERSION}\n`);
@@ -35,6 +48,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (error instanceof UsageError) {
       io.stderr(`tackle: ${error.message}\n`);
       return EXIT_USAGE;
+    }
+    if (error instanceof EnvironmentError) {
+      io.stderr(`tackle: ${error.message}\n`);
+      return EXIT_ENVIRONMENT;
     }
     const code = (error as { code?: unknown }).code;
     const detail = typeof code === "string" ? ` [${code}]` : "";

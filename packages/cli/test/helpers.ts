@@ -7,30 +7,97 @@ import path from "node:path";
 export const BIN = path.resolve(import.meta.dirname, "..", "dist", "bin.js");
 export const EXAMPLES = path.resolve(import.meta.dirname, "..", "..", "..", "examples");
 
+/** Exit codes as documented in `tackle --help`. */
+export const EXIT = { ok: 0, toolError: 1, usage: 2, environment: 3 } as const;
+
 export interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
-/** Runs `tackle ...args` to completion. */
+/** Runs `tackle ...args` to completion; `input` is written to its stdin (closed otherwise). */
 export function tackle(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? os.tmpdir(),
       env: { ...process.env, ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdout?.on("data", (chunk) => (stdout += chunk));
+    child.stderr?.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A `tackle` run whose stderr is a terminal (a pty from util-linux `script`); stdout goes to a file. */
+export interface TerminalRun {
+  /** Everything written to the terminal so far (stderr, with its control sequences). */
+  terminal(): string;
+  /** Resolves once the terminal output matches `pattern`. */
+  waitForTerminal(pattern: RegExp): Promise<void>;
+  /** Resolves when tackle exits: its exit code, stdout, and the whole terminal output. */
+  done: Promise<{ code: number | null; stdout: string; terminal: string }>;
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Runs `tackle ...args` with stderr on a pseudo-terminal, as a person at a terminal would see it
+ * (`script` gives the command a pty; stdout is redirected to a file so the streams stay apart).
+ */
+export function tackleOnTerminal(args: string[], options: { cwd?: string } = {}): TerminalRun {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-tty-"));
+  const stdoutFile = path.join(scratch, "stdout");
+  const command = `${[process.execPath, BIN, ...args].map(shellQuote).join(" ")} > ${shellQuote(stdoutFile)}`;
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    cwd: options.cwd ?? os.tmpdir(),
+    env: { ...process.env, TERM: "xterm" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let terminal = "";
+  const waiters = new Set<() => void>();
+  child.stdout.on("data", (chunk) => {
+    terminal += chunk;
+    for (const check of waiters) check();
+  });
+  child.stderr.on("data", (chunk) => (terminal += chunk));
+  const done = new Promise<{ code: number | null; stdout: string; terminal: string }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const stdout = fs.existsSync(stdoutFile) ? fs.readFileSync(stdoutFile, "utf8") : "";
+      fs.rmSync(scratch, { recursive: true, force: true });
+      for (const check of waiters) check();
+      resolve({ code, stdout, terminal });
+    });
+  });
+  return {
+    terminal: () => terminal,
+    waitForTerminal: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(terminal)) {
+            waiters.delete(check);
+            resolve();
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            waiters.delete(check);
+            reject(new Error(`tackle exited before the terminal showed ${pattern}:\n${terminal}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+    done,
+  };
 }
 
 /** A temp directory removed by the returned cleanup. */
@@ -47,4 +114,17 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A bash command that prints the path of the file its output goes to (the artifact the shell
+ * pipeline writes), so a test can check afterwards whether that file was left behind.
+ */
+export const PRINT_ARTIFACT_PATH = 'echo "artifact=$(readlink /proc/$$/fd/1)"';
+
+/** The artifact path a {@link PRINT_ARTIFACT_PATH} command printed. */
+export function artifactPathIn(output: string): string {
+  const match = /artifact=(\S+)/.exec(output);
+  if (!match?.[1]) throw new Error(`no artifact path in:\n${output}`);
+  return match[1];
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tackle, tempDir } from "./helpers.js";
+import { artifactPathIn, EXIT, PRINT_ARTIFACT_PATH, tackle, tempDir } from "./helpers.js";
 
 let workspace: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -66,8 +66,10 @@ describe("tackle tool", () => {
       "--cwd",
       workspace.dir,
     ]);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toContain("limit");
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("limit");
+    expect(result.stderr).toContain("tackle tool read --help");
   });
 
   it("exits 2 for a bad environment URL", async () => {
@@ -87,16 +89,92 @@ describe("tackle tool", () => {
     expect(missing.stderr).toContain("Name a tool");
   });
 
-  it("has help for every command, with examples", async () => {
-    for (const args of [["--help"], ["tool", "--help"], ["mcp", "--help"], ["run", "--help"]]) {
-      const result = await tackle(args);
-      expect(result.code, args.join(" ")).toBe(0);
-      expect(result.stdout, args.join(" ")).toMatch(/Usage|tackle (tool|mcp|run)/);
+  it("reads the JSON arguments from stdin with - or --input -, and from a file with --input FILE", async () => {
+    const edit = JSON.stringify({ path: "src/app.ts", edits: [{ oldText: "41", newText: "42" }] });
+    const dash = await tackle(["tool", "edit", "-", "--cwd", workspace.dir], { input: edit });
+    expect(dash.stderr).toBe("");
+    expect(dash.code).toBe(EXIT.ok);
+    expect(fs.readFileSync(path.join(workspace.dir, "src", "app.ts"), "utf8")).toContain("42");
+    const read = await tackle(["tool", "read", "--input", "-", "--cwd", workspace.dir], {
+      input: '{"path":"notes.txt"}',
+    });
+    expect(read.code).toBe(EXIT.ok);
+    expect(read.stdout).toContain("three");
+    const file = path.join(workspace.dir, "args.json");
+    fs.writeFileSync(file, '{"path":"notes.txt","offset":2}');
+    const fromFile = await tackle(["tool", "read", "--input", file, "--cwd", workspace.dir]);
+    expect(fromFile.code).toBe(EXIT.ok);
+    expect(fromFile.stdout).not.toMatch(/1\s+one/);
+    expect(fromFile.stdout).toMatch(/2\s+two/);
+  });
+
+  it("a large edit fits through stdin where a shell argument would not", async () => {
+    const big = "x".repeat(3 * 1024 * 1024);
+    const args = JSON.stringify({ path: "big.txt", content: big });
+    const result = await tackle(["tool", "write", "-", "--cwd", workspace.dir], { input: args });
+    expect(result.code).toBe(EXIT.ok);
+    expect(fs.statSync(path.join(workspace.dir, "big.txt")).size).toBe(big.length);
+  });
+
+  it("malformed JSON on stdin is a usage error that says where it came from", async () => {
+    const result = await tackle(["tool", "read", "-", "--cwd", workspace.dir], { input: "{path:" });
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("from stdin");
+    const both = await tackle(["tool", "read", "{}", "--input", "-"], { input: "{}" });
+    expect(both.code).toBe(EXIT.usage);
+    expect(both.stderr).toContain("either");
+  });
+
+  it("a --cwd that does not exist is a usage error naming it, before any tool runs", async () => {
+    const missing = path.join(workspace.dir, "no-such-dir");
+    const result = await tackle(["tool", "ls", "{}", "--cwd", missing]);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(missing);
+    expect(result.stderr).toContain("no such directory");
+    const relative = await tackle(["tool", "ls", "{}", "--cwd", "nope"], { cwd: workspace.dir });
+    expect(relative.code).toBe(EXIT.usage);
+    expect(relative.stderr).toContain(path.join(workspace.dir, "nope"));
+    const file = await tackle(["tool", "ls", "{}", "--cwd", path.join(workspace.dir, "notes.txt")]);
+    expect(file.code).toBe(EXIT.usage);
+    expect(file.stderr).toContain("not a directory");
+  });
+
+  it("a short bash output leaves no artifact file behind", async () => {
+    const result = await tackle([
+      "tool",
+      "bash",
+      JSON.stringify({ command: PRINT_ARTIFACT_PATH }),
+      "--cwd",
+      workspace.dir,
+    ]);
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stderr).toBe("");
+    const artifact = artifactPathIn(result.stdout);
+    expect(fs.existsSync(artifact)).toBe(false);
+    expect(fs.existsSync(path.dirname(artifact))).toBe(false);
+  });
+
+  it("a long bash output keeps its artifact and says where it is and for how long", async () => {
+    const command = `${PRINT_ARTIFACT_PATH}; seq 1 5000`;
+    const result = await tackle(["tool", "bash", JSON.stringify({ command }), "--cwd", workspace.dir]);
+    expect(result.code).toBe(EXIT.ok);
+    const artifact = artifactPathIn(fs.readFileSync(artifactPathFromNotice(result.stderr), "utf8"));
+    try {
+      expect(result.stdout).toContain(`Full output: ${artifact}`);
+      expect(result.stderr).toContain(`kept at ${artifact}`);
+      expect(result.stderr).toMatch(/for 24 h/);
+      expect(fs.readFileSync(artifact, "utf8").split("\n")).toContain("5000");
+    } finally {
+      fs.rmSync(path.dirname(artifact), { recursive: true, force: true });
     }
-    const none = await tackle([]);
-    expect(none.code).toBe(2);
-    const unknown = await tackle(["serve"]);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Unknown command "serve"');
   });
 });
+
+/** The path in "kept at PATH" of the CLI's notice about a kept artifact. */
+function artifactPathFromNotice(stderr: string): string {
+  const match = /kept at (\S+)/.exec(stderr);
+  if (!match?.[1]) throw new Error(`no artifact notice in: ${stderr}`);
+  return match[1];
+}

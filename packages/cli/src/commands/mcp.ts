@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ALL_TOOL_NAMES, detectPowershell, READ_ONLY_TOOL_NAMES, type ToolName } from "@tackle/tools";
-import { HELP } from "../help.js";
+import { mcpHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { createMcpServer } from "../mcp-server.js";
 import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
@@ -9,24 +9,22 @@ import { openCliSession, parseToolNames } from "../session.js";
 import { EXIT_OK, UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 
+/** The flags of `tackle mcp`. */
+export const MCP_OPTIONS = {
+  ...ENV_OPTIONS,
+  tools: { type: "string" },
+  "read-only": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** `tackle mcp`: serves the tools over MCP on stdio until the client disconnects. */
 export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(
-    () =>
-      parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          ...ENV_OPTIONS,
-          tools: { type: "string" },
-          "read-only": { type: "boolean" },
-          help: { type: "boolean", short: "h" },
-        },
-      }),
+    () => parseArgs({ args: argv, allowPositionals: true, options: MCP_OPTIONS }),
     "mcp",
   );
   if (values.help) {
-    io.stdout(`${HELP.mcp}\n`);
+    io.stdout(`${mcpHelp(MCP_OPTIONS)}\n`);
     return EXIT_OK;
   }
   if (positionals.length > 0)

@@ -1,32 +1,32 @@
 import { parseArgs } from "node:util";
 import { type AgentEvent, agentLoop, createFauxModel, userMessage } from "@tackle/agent-core";
 import { ALL_TOOL_NAMES } from "@tackle/tools";
-import { HELP } from "../help.js";
+import { runHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
+import { Progress } from "../progress.js";
 import { createEventRenderer } from "../render-events.js";
+import { trackRunProgress } from "../run-progress.js";
 import { loadScript, toFauxReplies } from "../script.js";
 import { openCliSession } from "../session.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, UsageError } from "../usage-error.js";
 
+/** The flags of `tackle run`. */
+export const RUN_OPTIONS = {
+  ...ENV_OPTIONS,
+  script: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** `tackle run --script FILE`: the agent loop with the faux model. Exit 1 when the run ends in an error. */
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(
-    () =>
-      parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: {
-          ...ENV_OPTIONS,
-          script: { type: "string" },
-          json: { type: "boolean" },
-          help: { type: "boolean", short: "h" },
-        },
-      }),
+    () => parseArgs({ args: argv, allowPositionals: true, options: RUN_OPTIONS }),
     "run",
   );
   if (values.help) {
-    io.stdout(`${HELP.run}\n`);
+    io.stdout(`${runHelp(RUN_OPTIONS)}\n`);
     return EXIT_OK;
   }
   if (positionals.length > 0)
@@ -35,6 +35,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError("Name the script: tackle run --script FILE. See tackle run --help.");
   const script = await loadScript(values.script);
   const session = await openCliSession(values.env, ALL_TOOL_NAMES, environmentOptionsOf(values));
+  const progress = io.stderrIsTTY ? new Progress(io.stderr) : undefined;
+  const track = progress ? trackRunProgress(progress) : undefined;
+  // Events go to stdout; on a terminal the status line on stderr steps aside for them.
+  const print = (text: string) => (progress ? progress.around(() => io.stdout(text)) : io.stdout(text));
   try {
     const faux = createFauxModel(toFauxReplies(script), { recordContexts: false });
     const render = createEventRenderer();
@@ -53,16 +57,18 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       if (event.type === "message_end" && event.message.role === "assistant") {
         failed ||= event.message.stopReason === "error" || event.message.stopReason === "aborted";
       }
+      track?.(event);
       if (values.json) {
-        if (event.type !== "message_update") io.stdout(`${JSON.stringify(event)}\n`);
+        if (event.type !== "message_update") print(`${JSON.stringify(event)}\n`);
       } else {
         const text = render(event);
-        if (text) io.stdout(text);
+        if (text) print(text);
       }
     }
     await stream.result();
     return failed ? EXIT_TOOL_ERROR : EXIT_OK;
   } finally {
+    progress?.stop();
     await session.close({ dropArtifacts: true });
   }
 }
