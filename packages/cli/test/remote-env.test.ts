@@ -59,7 +59,7 @@ describe("tackle over docker://", () => {
   let container: Awaited<ReturnType<typeof startSessionContainer>>;
   beforeAll(async () => {
     engine = await startPrivateEngine();
-    const image = await importMinimalImage(engine.docker);
+    const image = await importMinimalImage(engine);
     container = await startSessionContainer({ image, docker: { socketPath: engine.socketPath } });
     await container.mkdir("/work/demo", { recursive: true });
     await container.writeFile("/work/demo/inside.txt", "inside the container\n");

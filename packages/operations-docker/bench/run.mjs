@@ -5,6 +5,7 @@
 // adapter pays. Run: pnpm --filter @tackle/operations-docker bench
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import Docker from "dockerode";
 import { startSessionContainer } from "../dist/index.js";
 import { importMinimalImage, startPrivateEngine } from "../dist/testing/index.js";
 
@@ -22,12 +23,12 @@ async function timed(label, count, action) {
 const engine = await startPrivateEngine();
 let session;
 try {
-  const image = await importMinimalImage(engine.docker);
+  const image = await importMinimalImage(engine);
   session = await startSessionContainer({ image, docker: { socketPath: engine.socketPath } });
   await session.writeFile(FILE, "small file content\n".repeat(10));
   const env = { ...process.env, DOCKER_HOST: `unix://${engine.socketPath}` };
   const cli = (...args) => run("docker", ["exec", session.containerId, ...args], { env });
-  const container = engine.docker.getContainer(session.containerId);
+  const container = new Docker({ socketPath: engine.socketPath }).getContainer(session.containerId);
   const bareExec = async (cmd) => {
     const exec = await container.exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
     const stream = await exec.start({ hijack: true, stdin: false });

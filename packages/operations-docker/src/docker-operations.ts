@@ -2,7 +2,8 @@ import type { CallOptions, ExecOptions, ExecResult, Operations, SearchOperations
 import { ContainerClient } from "./container-client.js";
 import { ContainerFiles } from "./container-files.js";
 import { createContainerSearch } from "./container-search.js";
-import { connectEngine, type DockerConnection } from "./engine-connection.js";
+import type { DockerConnection } from "./docker-connection.js";
+import { connectEngine } from "./engine-connection.js";
 import { DockerOperationError } from "./engine-error.js";
 import { bundledRipgrepFor, placedRipgrepPath, placeRipgrep } from "./ripgrep-placement.js";
 import { runCommand } from "./run-command.js";

@@ -1,20 +1,5 @@
 import Docker from "dockerode";
-
-/**
- * How to reach the Docker engine. Without it: `DOCKER_HOST` when set, else `/var/run/docker.sock`.
- *
- * @example
- * ```ts
- * { socketPath: "/run/user/1000/docker.sock" }
- * { host: "tcp://127.0.0.1:2375" }
- * ```
- */
-export type DockerConnection =
-  | { socketPath: string }
-  | {
-      /** `unix:///path`, `tcp://host:port`, `http://host:port` or `https://host:port`. */
-      host: string;
-    };
+import type { DockerConnection } from "./docker-connection.js";
 
 /** A dockerode client for `connection`, and a readable name of the endpoint for messages. */
 export function connectEngine(connection: DockerConnection | undefined): {

@@ -1,5 +1,5 @@
+export type { DockerConnection } from "./docker-connection.js";
 export { createDockerOperations, type DockerOperationsOptions } from "./docker-operations.js";
-export type { DockerConnection } from "./engine-connection.js";
 export { type DockerFailureReason, DockerOperationError } from "./engine-error.js";
 export {
   type SessionContainer,

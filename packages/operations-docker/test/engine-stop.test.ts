@@ -16,7 +16,7 @@ afterAll(async () => {
 describe("the engine going away", () => {
   it("an engine stopped mid-command gives status unknown, then calls reject with engine_unreachable", async () => {
     if (!engine) throw new Error("the private engine did not start: see the beforeAll error");
-    const image = await importMinimalImage(engine.docker);
+    const image = await importMinimalImage(engine);
     const ops = await startSessionContainer({ image, docker: { socketPath: engine.socketPath } });
     const running = engine;
     let stopped: Promise<void> | undefined;

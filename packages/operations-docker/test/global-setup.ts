@@ -18,7 +18,7 @@ let engine: PrivateEngine | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   engine = await startPrivateEngine();
-  const image = await importMinimalImage(engine.docker);
+  const image = await importMinimalImage(engine);
   project.provide("dockerSocket", engine.socketPath);
   project.provide("dockerImage", image);
 }

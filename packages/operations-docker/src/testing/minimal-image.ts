@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
-import type Docker from "dockerode";
 import { pack } from "tar-stream";
+import type { DockerConnection } from "../docker-connection.js";
+import { connectEngine } from "../engine-connection.js";
 
 /** Non-root user in the minimal image, for permission checks. */
 export const IMAGE_TEST_USER = { name: "tester", uid: 1000, gid: 1000, home: "/home/tester" };
@@ -20,9 +21,13 @@ export interface MinimalImageOptions {
  * Builds the smallest image the adapter must work with, from this machine's own files: static
  * busybox (every applet linked), bash with the libraries `ldd` names, `/etc/passwd` with root and
  * a `tester` user. Imported through the Engine API as a root filesystem tarball: no registry,
- * no Dockerfile. Returns the image reference.
+ * no Dockerfile. Returns the image reference. `engine` is any connection, a `PrivateEngine` too.
  */
-export async function importMinimalImage(docker: Docker, options: MinimalImageOptions = {}): Promise<string> {
+export async function importMinimalImage(
+  engine: DockerConnection,
+  options: MinimalImageOptions = {},
+): Promise<string> {
+  const { docker } = connectEngine(engine);
   const tag = options.tag ?? "tackle-minimal:test";
   const busybox = realpathSync(which(options.busybox ?? "busybox"));
   const bash = realpathSync(which(options.bash ?? "bash"));

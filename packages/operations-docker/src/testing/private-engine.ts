@@ -25,8 +25,6 @@ export interface PrivateEngine {
   readonly dir: string;
   /** Pid of dockerd. */
   readonly pid: number;
-  /** A dockerode client for the socket. */
-  readonly docker: Docker;
   /** Milliseconds from spawn to the first answered ping. */
   readonly startupMs: number;
   /** Removes every container, stops dockerd by its pid, unmounts leftovers, removes `dir`. */
@@ -101,7 +99,7 @@ export async function startPrivateEngine(options: PrivateEngineOptions = {}): Pr
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { socketPath, dir, pid, docker, startupMs: Date.now() - started, stop };
+  return { socketPath, dir, pid, startupMs: Date.now() - started, stop };
 }
 
 async function stopEngine(docker: Docker, child: ChildProcess, dir: string): Promise<void> {

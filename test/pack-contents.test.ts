@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM script without types
+import { inspectPackageDir } from "../scripts/pack.mjs";
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function unpacked(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-unpacked-test-"));
+  temps.push(dir);
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+const map = (sources: string[]) => JSON.stringify({ version: 3, sources, mappings: "" });
+const base = {
+  "package.json": '{"name":"x","dependencies":{"y":"^1.0.0"}}',
+  "README.md": "# x\n",
+  LICENSE: "MIT\n",
+};
+
+describe("packed package contents", () => {
+  it("accepts maps whose sources are shipped, and inline maps", () => {
+    const dir = unpacked({
+      ...base,
+      "dist/a.js": "export {};\n//# sourceMappingURL=a.js.map\n",
+      "dist/a.js.map": map(["../src/a.ts"]),
+      "dist/a.d.ts": "export {};\n//# sourceMappingURL=a.d.ts.map\n",
+      "dist/a.d.ts.map": map(["../src/a.ts"]),
+      "dist/b.js": "export {};\n//# sourceMappingURL=data:application/json;base64,e30=\n",
+      "src/a.ts": "export {};\n",
+    });
+    expect(inspectPackageDir(dir, { license: "MIT\n" })).toEqual([]);
+  });
+
+  it("reports a map pointing at a file not shipped, and a comment naming a missing map", () => {
+    const dir = unpacked({
+      ...base,
+      "dist/a.js": "export {};\n//# sourceMappingURL=a.js.map\n",
+      "dist/a.js.map": map(["../src/a.ts"]),
+      "dist/c.js": "export {};\n//# sourceMappingURL=c.js.map\n",
+    });
+    expect(inspectPackageDir(dir)).toEqual([
+      "dist/a.js.map: points at src/a.ts, which is not in the package",
+      "dist/c.js: names the source map dist/c.js.map, which is not in the package",
+    ]);
+  });
+
+  it("reports a missing or different LICENSE, a missing README, workspace ranges and test files", () => {
+    const dir = unpacked({
+      "package.json": '{"name":"x","dependencies":{"y":"workspace:^"}}',
+      "dist/a.test.js": "",
+    });
+    expect(inspectPackageDir(dir)).toEqual([
+      "LICENSE is missing",
+      "README.md is missing",
+      "package.json still has workspace: ranges",
+      "dist/a.test.js: a test file is shipped",
+    ]);
+    const other = unpacked({ ...base, LICENSE: "Apache\n" });
+    expect(inspectPackageDir(other, { license: "MIT\n" })).toEqual([
+      "LICENSE differs from the repository's LICENSE",
+    ]);
+  });
+});

@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM script without types
+import { checkPackageMetadata, derivedMetadata, writePackageMetadata } from "../scripts/package-metadata.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const REPOSITORY = { type: "git", url: "git+https://github.com/example/project.git" };
+
+function fakeRepo(packages: Record<string, Record<string, unknown>>, licenses: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-metadata-"));
+  temps.push(dir);
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ private: true, repository: REPOSITORY }));
+  fs.writeFileSync(path.join(dir, "LICENSE"), "MIT License\n");
+  for (const [name, manifest] of Object.entries(packages)) {
+    fs.mkdirSync(path.join(dir, "packages", name), { recursive: true });
+    fs.writeFileSync(path.join(dir, "packages", name, "package.json"), JSON.stringify(manifest));
+    if (licenses[name] !== undefined)
+      fs.writeFileSync(path.join(dir, "packages", name, "LICENSE"), licenses[name]);
+  }
+  return dir;
+}
+
+const complete = (dirName: string) => ({
+  name: `@x/${dirName}`,
+  description: "A package.",
+  keywords: ["tackle", "a", "b"],
+  engines: { node: ">=20" },
+  publishConfig: { access: "public" },
+  files: ["dist", "src"],
+  ...derivedMetadata({ repository: REPOSITORY }, dirName),
+});
+
+describe("package metadata", () => {
+  it("every package of this repository has it", () => {
+    expect(checkPackageMetadata(root)).toEqual([]);
+  });
+
+  it("derives repository, homepage and bugs from the root's repository URL", () => {
+    expect(derivedMetadata({ repository: REPOSITORY }, "tools")).toEqual({
+      license: "MIT",
+      repository: { ...REPOSITORY, directory: "packages/tools" },
+      homepage: "https://github.com/example/project/tree/main/packages/tools#readme",
+      bugs: { url: "https://github.com/example/project/issues" },
+    });
+  });
+
+  it("reports each missing piece, skips private packages, and --write fills in what it can derive", () => {
+    const repo = fakeRepo(
+      {
+        good: complete("good"),
+        bare: { name: "@x/bare", files: ["dist"] },
+        secret: { name: "@x/secret", private: true },
+      },
+      { good: "MIT License\n", bare: "other text" },
+    );
+    const messages = checkPackageMetadata(repo).map((p: { package: string; message: string }) => p.message);
+    expect(checkPackageMetadata(repo).every((p: { package: string }) => p.package === "@x/bare")).toBe(true);
+    expect(messages.map((m: string) => m.split(" ")[0])).toEqual([
+      "license",
+      "repository",
+      "homepage",
+      "bugs",
+      "LICENSE",
+      "keywords",
+      "description",
+      "engines.node",
+      "publishConfig.access",
+      "files",
+    ]);
+    writePackageMetadata(repo);
+    const left = checkPackageMetadata(repo).map((p: { message: string }) => p.message.split(" ")[0]);
+    expect(left).toEqual(["keywords", "description", "engines.node", "publishConfig.access", "files"]);
+  });
+});
