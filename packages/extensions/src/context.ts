@@ -8,7 +8,7 @@ export type PathAccess = "read" | "write";
 
 /** A path after normalisation and policy checks. */
 export interface ResolvedPath {
-  /** Absolute path after normalising `~`, `@`, `file://`, unicode spaces, resolved against cwd. */
+  /** Absolute path the input was taken to mean (exact name first, then `~`, `@`, `file://` and look-alike readings), resolved against cwd. */
   absolute: string;
   /** Real path (links resolved; for a missing file, its nearest existing parent plus the rest). */
   real: string;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildEditDiff } from "../src/edit/diff.js";
 import { createEditDocument, toOriginalOffset } from "../src/edit/document.js";
 import { stripLineNumberPrefixes } from "../src/edit/normalize.js";
-import { type EditRequest, planEdits } from "../src/edit/plan.js";
+import { type EditRequest, hasSharedContext, planEdits } from "../src/edit/plan.js";
 
 const plan = (text: string, edits: EditRequest[]) => planEdits(text, edits, { path: "f.txt" });
 
@@ -128,19 +128,64 @@ describe("edit engine: fuzzy pass", () => {
 });
 
 describe("edit engine: already applied and not found", () => {
-  it("recognises an edit that is already applied instead of failing", () => {
-    const result = plan("const v = 2;\n", [{ oldText: "const v = 1;", newText: "const v = 2;" }]);
+  it("does not call an edit applied because newText occurs somewhere (foo(1) -> bar(1))", () => {
+    const error = errorOf(() => plan("bar(1);\nfoo(2);\n", [{ oldText: "foo(1)", newText: "bar(1)" }]));
+    expect(error.code).toBe("no_match");
+    expect(error.message).toContain(
+      "Its newText already occurs at line 1, but nothing shows this edit put it there",
+    );
+    const same = errorOf(() =>
+      plan("const v = 2;\n", [{ oldText: "const v = 1;", newText: "const v = 2;" }]),
+    );
+    expect(same.code).toBe("no_match");
+  });
+
+  it("recognises an edit this session applied before", () => {
+    const result = planEdits("const v = 2;\n", [{ oldText: "const v = 1;", newText: "const v = 2;" }], {
+      path: "f.txt",
+      appliedBefore: (edit) => edit.oldText === "const v = 1;" && edit.newText === "const v = 2;",
+    });
     expect(result.changed).toBe(false);
-    expect(result.outcomes[0]).toMatchObject({ status: "already_applied", lines: [1] });
+    expect(result.outcomes[0]).toMatchObject({
+      status: "already_applied",
+      evidence: "this-session",
+      lines: [1],
+    });
+  });
+
+  it("recognises an applied edit by the unchanged lines it shares with oldText", () => {
+    const text = "function f() {\n  return 2;\n}\nfunction g() {}\n";
+    const result = plan(text, [
+      { oldText: "function f() {\n  return 1;\n}", newText: "function f() {\n  return 2;\n}" },
+    ]);
+    expect(result.outcomes[0]).toMatchObject({ status: "already_applied", evidence: "context", lines: [1] });
+    // Shared context only counts when newText sits in one place.
+    const twice = `${text}${text}`;
+    expect(
+      errorOf(() =>
+        plan(twice, [
+          { oldText: "function f() {\n  return 1;\n}", newText: "function f() {\n  return 2;\n}" },
+        ]),
+      ).code,
+    ).toBe("no_match");
+  });
+
+  it("finds shared context only in whole unchanged lines with some substance", () => {
+    expect(hasSharedContext("foo(1)", "bar(1)")).toBe(false);
+    expect(hasSharedContext("const v = 1;", "const v = 2;")).toBe(false);
+    expect(hasSharedContext("}\nx = 1", "}\nx = 2")).toBe(false);
+    expect(hasSharedContext("if (ready) {\n  go(1);", "if (ready) {\n  go(2);")).toBe(true);
+    expect(hasSharedContext("  go(1);\n  done();", "  go(2);\n  done();")).toBe(true);
   });
 
   it("applies the other edits and notes the one that is already applied", () => {
-    const result = plan("a = 1\nb = 2\n", [
+    const result = plan("a = 1\nsection b\nb = 2\n", [
       { oldText: "a = 1", newText: "a = 10" },
-      { oldText: "b = 1", newText: "b = 2" },
+      { oldText: "section b\nb = 1", newText: "section b\nb = 2" },
     ]);
-    expect(result.text).toBe("a = 10\nb = 2\n");
+    expect(result.text).toBe("a = 10\nsection b\nb = 2\n");
     expect(result.outcomes.map((outcome) => outcome.status)).toEqual(["applied", "already_applied"]);
+    expect(result.applied).toEqual([{ oldText: "a = 1", newText: "a = 10" }]);
   });
 
   it("recognises a re-sent edit whose newText contains oldText instead of applying it twice", () => {

@@ -164,15 +164,32 @@ describe("edit tool on real files", () => {
     expect(await readFile(file("s.txt"), "utf8")).toBe("a\n");
   });
 
-  it("says an edit is already applied instead of failing", async () => {
-    await put("v.txt", "version = 2\n");
+  it("says a re-sent edit is already applied, because this session applied it", async () => {
+    await put("v.txt", "version = 1\n");
+    const args = { path: "v.txt", edits: [{ oldText: "version = 1", newText: "version = 2" }] };
+    expect((await invokeTool(edit, args)).isError).toBe(false);
+    const again = await invokeTool(edit, args);
+    expect(again.isError).toBe(false);
+    expect(text(again)).toContain("already applied: an earlier edit call of this session made this change");
+    expect(details(again).changed).toBe(false);
+    expect(details(again).edits[0]).toMatchObject({ status: "already_applied", evidence: "this-session" });
+  });
+
+  it("does not claim a change it did not make: no_match, naming where newText is", async () => {
+    await put("w.ts", "bar(1);\nfoo(2);\n");
     const outcome = await invokeTool(edit, {
-      path: "v.txt",
-      edits: [{ oldText: "version = 1", newText: "version = 2" }],
+      path: "w.ts",
+      edits: [{ oldText: "foo(1)", newText: "bar(1)" }],
     });
-    expect(outcome.isError).toBe(false);
-    expect(text(outcome)).toContain("already applied");
-    expect(details(outcome).changed).toBe(false);
+    expect(outcome).toMatchObject({ isError: true, errorCode: "no_match" });
+    expect(text(outcome)).toContain("newText already occurs at line 1");
+    // Another session (another ledger) did not make the change either.
+    await put("v.txt", "version = 1\n");
+    const args = { path: "v.txt", edits: [{ oldText: "version = 1", newText: "version = 2" }] };
+    expect((await invokeTool(edit, args)).isError).toBe(false);
+    const other = createToolContext({ cwd: dir });
+    const otherEdit = wrapToolDefinition(createEditToolDefinition(), () => other);
+    expect(await invokeTool(otherEdit, args)).toMatchObject({ isError: true, errorCode: "no_match" });
   });
 
   it("shows the closest region and first differing line when oldText is not found", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { normalizeModelPath } from "../src/path/normalize.js";
+import { looseNameKey, normalizeModelPath, pathSpellings } from "../src/path/normalize.js";
 import { createWorkspacePolicy, resolveWorkspacePath } from "../src/path/workspace-policy.js";
 
 const ops = createLocalOperations();
@@ -18,21 +18,52 @@ beforeAll(async () => {
   await writeFile(join(base, "secret.txt"), "");
   await symlink(base, join(root, "up"));
   await symlink(join(base, "nothing-yet.txt"), join(root, "dangling"));
+  await symlink("loop-b", join(root, "loop-a"));
+  await symlink("loop-a", join(root, "loop-b"));
+  await mkdir(join(root, "@scope"));
+  await mkdir(join(root, "~"));
+  await writeFile(join(root, "~", "only-here.txt"), "");
+  await writeFile(join(root, "a\u00a0b.txt"), "");
+  await writeFile(join(root, "a\u202fb.txt"), "");
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-describe("normalizeModelPath", () => {
-  const posix = { platform: "posix" as const, homeDir: "/home/me" };
+const posix = { platform: "posix" as const, homeDir: "/home/me" };
 
-  it("expands ~, drops a leading @, decodes file:// and turns unicode spaces into spaces", () => {
+describe("normalizeModelPath", () => {
+  it("expands ~, drops a leading @ and surrounding spaces, decodes file://, keeps other characters", () => {
     expect(normalizeModelPath("~/x.ts", posix)).toBe("/home/me/x.ts");
     expect(normalizeModelPath("~", posix)).toBe("/home/me");
     expect(normalizeModelPath("@src/a.ts", posix)).toBe("src/a.ts");
     expect(normalizeModelPath("file:///tmp/my%20file.txt", posix)).toBe("/tmp/my file.txt");
-    expect(normalizeModelPath("my\u00a0file\u202fname\u2009x", posix)).toBe("my file name x");
+    expect(normalizeModelPath(" a.txt\n", posix)).toBe("a.txt");
+    // A new file gets exactly the name it was given: no space or quote is rewritten.
+    expect(normalizeModelPath("my\u00a0file\u202fname\u2009x", posix)).toBe("my\u00a0file\u202fname\u2009x");
     expect(normalizeModelPath("~user/x", posix)).toBe("~user/x");
+  });
+
+  it("lists the spellings to try: the literal path first, syntax readings after", () => {
+    expect(pathSpellings("@scope/pkg/a.js", posix)).toEqual({
+      tried: ["@scope/pkg/a.js", "scope/pkg/a.js"],
+      fallback: "scope/pkg/a.js",
+      literalScope: "@scope",
+    });
+    expect(pathSpellings("~/x", posix)).toEqual({ tried: ["/home/me/x", "~/x"], fallback: "/home/me/x" });
+    expect(pathSpellings("a\u202fb.png ", posix)).toEqual({
+      tried: ["a\u202fb.png ", "a\u202fb.png"],
+      fallback: "a\u202fb.png",
+    });
+    expect(pathSpellings("file:///tmp/@x", posix)).toEqual({ tried: ["/tmp/@x"], fallback: "/tmp/@x" });
+    expect(pathSpellings("", posix)).toEqual({ tried: ["."], fallback: "." });
+  });
+
+  it("compares names up to Unicode spaces, curly quotes and NFC/NFD", () => {
+    expect(looseNameKey("10.00\u202fAM\u00a0x")).toBe("10.00 AM x");
+    expect(looseNameKey("it\u2019s \u201cx\u201d")).toBe(`it's "x"`);
+    expect(looseNameKey("cafe\u0301")).toBe(looseNameKey("caf\u00e9"));
+    expect(looseNameKey("Readme")).not.toBe(looseNameKey("README"));
   });
 
   it("handles Windows file URLs and ~ with backslashes on win32", () => {
@@ -119,6 +150,51 @@ describe("workspace policy", () => {
     const policy = createWorkspacePolicy({ operations: ops, cwd: root });
     await expect(policy.resolve("../ws-other/x", "read")).rejects.toMatchObject({
       code: "outside_workspace",
+    });
+  });
+
+  it("keeps a leading @ for a new path inside an existing @scope directory, drops it otherwise", async () => {
+    const policy = createWorkspacePolicy({ operations: ops, cwd: root });
+    expect((await policy.resolve("@scope/pkg/new.js", "write")).display).toBe("@scope/pkg/new.js");
+    expect((await policy.resolve("@src/new.ts", "write")).display).toBe("src/new.ts");
+    expect((await policy.resolve("@src/a.ts", "read")).display).toBe("src/a.ts");
+  });
+
+  it("expands ~ first and reaches a directory literally named ~ only when home lacks the path", async () => {
+    const home = join(base, "home");
+    await mkdir(home, { recursive: true });
+    await writeFile(join(home, "in-home.txt"), "");
+    const policy = createWorkspacePolicy({
+      operations: { ...ops, homeDir: home },
+      cwd: root,
+      outside: "allow",
+    });
+    expect((await policy.resolve("~/in-home.txt", "read")).absolute).toBe(join(home, "in-home.txt"));
+    expect((await policy.resolve("~/only-here.txt", "read")).absolute).toBe(join(root, "~", "only-here.txt"));
+    expect((await policy.resolve("~/new.txt", "write")).absolute).toBe(join(home, "new.txt"));
+  });
+
+  it("does not guess between two look-alike names", async () => {
+    const policy = createWorkspacePolicy({ operations: ops, cwd: root });
+    const resolved = await policy.resolve("a b.txt", "read");
+    expect(resolved).toMatchObject({ display: "a b.txt", exists: false });
+  });
+
+  it("names a loop of links instead of calling it missing", async () => {
+    const policy = createWorkspacePolicy({ operations: ops, cwd: root });
+    for (const path of ["loop-a", "loop-a/x"]) {
+      await expect(policy.resolve(path, "read")).rejects.toMatchObject({
+        code: "not_found",
+        message: expect.stringContaining("loop of symbolic links (loop-a -> loop-b -> loop-a)"),
+      });
+    }
+  });
+
+  it("refuses a NUL byte in a path as an argument error", async () => {
+    const policy = createWorkspacePolicy({ operations: ops, cwd: root });
+    await expect(policy.resolve("src/a.ts\0.txt", "read")).rejects.toMatchObject({
+      code: "invalid_arguments",
+      message: expect.stringContaining("NUL byte"),
     });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { sanitizeLines } from "../text/untrusted.js";
 import type { ClosestRegion } from "./closest.js";
+import type { AlreadyAppliedEvidence } from "./plan.js";
 
 /** Longest line shown in a hint before it is cut. */
 export const HINT_LINE_CHARS = 200;
@@ -25,10 +26,19 @@ export function editLabel(index: number): string {
   return `edits[${index}]`;
 }
 
-export function noMatchMessage(index: number, path: string, region: ClosestRegion | undefined): string {
+export function noMatchMessage(
+  index: number,
+  path: string,
+  region: ClosestRegion | undefined,
+  newTextLines: readonly number[] = [],
+): string {
   const head = `${editLabel(index)}.oldText was not found in ${path}, not even with fuzzy matching.`;
+  const already =
+    newTextLines.length > 0
+      ? ` Its newText already occurs at ${newTextLines.length === 1 ? "line" : "lines"} ${lineList(newTextLines)}, but nothing shows this edit put it there, so nothing was changed; if that is the change you wanted, you are done.`
+      : "";
   const next = "Copy oldText exactly from the file (read it again if it may have changed), then retry.";
-  if (!region) return `${head} No similar region found. ${next}`;
+  if (!region) return `${head}${already} No similar region found. ${next}`;
   // File text shown to the model: escapes and control characters removed, secrets redacted.
   const shown = sanitizeLines(region.lines.slice(0, HINT_MAX_LINES)).lines;
   const last = region.startLine + shown.length - 1;
@@ -41,7 +51,7 @@ export function noMatchMessage(index: number, path: string, region: ClosestRegio
     ? `\nFirst difference at line ${region.firstDifference.line}:\n  file:    ${JSON.stringify(cut(sanitizeLines([region.firstDifference.file]).lines[0] as string))}\n  oldText: ${JSON.stringify(cut(region.firstDifference.oldText))}`
     : "\nThese lines match oldText line by line: check where oldText starts and ends (a final newline the file lacks, or text before or after on the same line).";
   const span = last === region.startLine ? `line ${last}` : `lines ${region.startLine}-${last}`;
-  return `${head} Closest region, ${span}:\n${numbered}${more}${diff}\n${next}`;
+  return `${head}${already} Closest region, ${span}:\n${numbered}${more}${diff}\n${next}`;
 }
 
 export function ambiguousMessage(
@@ -71,11 +81,19 @@ export function identicalTextMessage(index: number): string {
   return `${editLabel(index)}: oldText and newText are identical, so there is nothing to change. Put the new text in newText.`;
 }
 
-export function alreadyAppliedNote(index: number, line: number): string {
-  return (
-    `${editLabel(index)} looks already applied: its newText is already at line ${line} and oldText is not found outside it. ` +
-    "Nothing was changed for it; if that is wrong, read the file and retry with its current text."
-  );
+export function alreadyAppliedNote(
+  index: number,
+  evidence: AlreadyAppliedEvidence,
+  lines: readonly number[],
+): string {
+  const where = lines.length > 0 ? ` (line ${lines[0]})` : "";
+  const why =
+    evidence === "this-session"
+      ? `an earlier edit call of this session made this change${where} and oldText is gone`
+      : evidence === "context"
+        ? `its newText is already at line ${lines[0]}, between the unchanged lines it shares with oldText, and oldText is not found`
+        : `every match of oldText lies inside its newText${where}, so applying it again would repeat the change`;
+  return `${editLabel(index)} is already applied: ${why}. Nothing was changed for it; if that is wrong, read the file and retry with its current text.`;
 }
 
 export function undecodableMessage(path: string, encoding: string): string {

@@ -19,6 +19,7 @@ import {
   redactedOldTextMessage,
 } from "./messages.js";
 import { type FuzzyKind, stripLineNumberPrefixes } from "./normalize.js";
+import type { EditTexts } from "./session-edits.js";
 
 /** One requested replacement, as the model sends it. */
 export interface EditRequest {
@@ -31,10 +32,20 @@ export interface EditRequest {
 /** Which matcher found an edit: `exact`, or `fuzzy:` plus the kinds of difference it forgave. */
 export type MatcherName = "exact" | `fuzzy:${string}`;
 
+/**
+ * Why an edit counts as already applied: this session applied the same edit before
+ * (`this-session`), the file holds newText with the unchanged lines oldText and newText share
+ * around the change (`context`), or every place oldText matches lies inside newText
+ * (`old-inside-new`: applying it again would repeat the addition).
+ */
+export type AlreadyAppliedEvidence = "this-session" | "context" | "old-inside-new";
+
 /** What happened to one edit. */
 export interface EditOutcome {
   index: number;
   status: "applied" | "already_applied";
+  /** Set when already applied: the evidence for it. */
+  evidence?: AlreadyAppliedEvidence;
   /** Set when applied. */
   matcher?: MatcherName;
   /** Kinds of difference a fuzzy match forgave (empty for exact). */
@@ -64,7 +75,20 @@ export interface EditPlan {
   text: string;
   /** False when every edit was already applied. */
   changed: boolean;
+  /** The applied edits as matched (LF, copied markers removed), to remember once written. */
+  applied: EditTexts[];
 }
+
+/** Options of {@link planEdits}. */
+export interface PlanOptions {
+  /** The path as shown in messages. */
+  path: string;
+  /** True when this session applied this very edit to the file before (see `session-edits.ts`). */
+  appliedBefore?: (edit: EditTexts) => boolean;
+}
+
+/** A line shared by oldText and newText counts as context when it has this many non-blank characters. */
+export const MIN_CONTEXT_LINE_CHARS = 4;
 
 /** Starts of all non-overlapping occurrences of `needle` in `haystack`. */
 export function findExact(haystack: string, needle: string): number[] {
@@ -105,7 +129,7 @@ interface Matched {
  * `ToolError` (no_match, ambiguous_match, overlapping_edits, invalid_arguments) and changes
  * nothing when any edit fails: all or nothing.
  */
-export function planEdits(text: string, edits: readonly EditRequest[], options: { path: string }): EditPlan {
+export function planEdits(text: string, edits: readonly EditRequest[], options: PlanOptions): EditPlan {
   const document = createEditDocument(text);
   const { lf } = document;
   let index: FuzzyIndex | undefined;
@@ -115,6 +139,9 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
   };
   const outcomes: EditOutcome[] = [];
   const replacements: Replacement[] = [];
+  const applied: EditTexts[] = [];
+  const alreadyApplied = (i: number, evidence: AlreadyAppliedEvidence, lines: number[]) =>
+    outcomes.push({ index: i, status: "already_applied", evidence, fuzzyKinds: [], occurrences: 0, lines });
 
   edits.forEach((edit, i) => {
     const { oldText, newText } = unwrapCopied(lf, toLf(edit.oldText), toLf(edit.newText));
@@ -123,32 +150,32 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
     assertNoPlaceholders(lf, i, oldText, newText, options.path);
     const matched = matchEdit(lf, fuzzyIndex, oldText, newText);
     if (!matched) {
-      const applied = findAlreadyApplied(lf, fuzzyIndex, newText, edit.replaceAll === true);
-      if (applied === undefined) {
-        const region = findClosestRegion(fuzzyIndex(), oldText);
-        throw new ToolError("no_match", noMatchMessage(i, options.path, region), {
-          details: { edit: i, closestRegion: region },
-        });
+      const found = findNewText(lf, fuzzyIndex, newText);
+      const evidence = options.appliedBefore?.({ oldText, newText })
+        ? "this-session"
+        : hasSharedContext(oldText, newText)
+          ? "context"
+          : undefined;
+      // This session's own edit: newText anywhere (or gone entirely for a deletion) is its trace.
+      // Context alone: newText must sit in exactly one place (each place, for replaceAll).
+      const convincing =
+        evidence === "this-session"
+          ? found.length > 0 || newText.trim() === ""
+          : evidence === "context" && (found.length === 1 || (edit.replaceAll === true && found.length > 1));
+      if (evidence && convincing) {
+        alreadyApplied(i, evidence, lineNumbers(lf, found.slice(0, 1)));
+        return;
       }
-      outcomes.push({
-        index: i,
-        status: "already_applied",
-        fuzzyKinds: [],
-        occurrences: 0,
-        lines: lineNumbers(lf, [applied]),
+      const region = findClosestRegion(fuzzyIndex(), oldText);
+      const newTextLines = lineNumbers(lf, found);
+      throw new ToolError("no_match", noMatchMessage(i, options.path, region, newTextLines), {
+        details: { edit: i, closestRegion: region, newTextLines },
       });
-      return;
     }
     const starts = matched.ranges.map((range) => range.start);
     if (matched.matcher === "exact" && insideNewText(lf, starts, oldText, newText)) {
       // Re-sent edit whose newText contains oldText: applying it again would double it.
-      outcomes.push({
-        index: i,
-        status: "already_applied",
-        fuzzyKinds: [],
-        occurrences: 0,
-        lines: lineNumbers(lf, starts),
-      });
+      alreadyApplied(i, "old-inside-new", lineNumbers(lf, starts));
       return;
     }
     if (matched.ranges.length > 1 && !edit.replaceAll) {
@@ -158,6 +185,7 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
       });
     }
     for (const range of matched.ranges) replacements.push({ edit: i, ...range, text: matched.text });
+    applied.push({ oldText, newText });
     outcomes.push({
       index: i,
       status: "applied",
@@ -188,6 +216,7 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
     replacements,
     text: buildText(document, replacements),
     changed: replacements.length > 0,
+    applied,
   };
 }
 
@@ -269,23 +298,38 @@ function findAllOverlapping(haystack: string, needle: string): number[] {
   return found;
 }
 
-/**
- * Offset where newText already sits, when the edit looks applied; undefined otherwise. newText
- * must be found exactly once (a replaceAll edit: at least once), so a short, common newText
- * ("}", "x") found somewhere does not pass for an applied edit.
- */
-function findAlreadyApplied(
-  lf: string,
-  fuzzyIndex: () => FuzzyIndex,
-  newText: string,
-  replaceAll: boolean,
-): number | undefined {
-  if (newText.trim() === "") return undefined;
-  const pick = (starts: readonly number[]) =>
-    starts.length === 1 || (replaceAll && starts.length > 1) ? starts[0] : undefined;
+/** Starts of newText in the file: exact places, else fuzzy ones; none for a blank newText. */
+function findNewText(lf: string, fuzzyIndex: () => FuzzyIndex, newText: string): number[] {
+  if (newText.trim() === "") return [];
   const exact = findExact(lf, newText);
-  if (exact.length > 0) return pick(exact);
-  return pick(findFuzzy(fuzzyIndex(), newText).ranges.map((range) => range.start));
+  if (exact.length > 0) return exact;
+  return findFuzzy(fuzzyIndex(), newText).ranges.map((range) => range.start);
+}
+
+/**
+ * True when oldText and newText share a whole unchanged line around the change (before or
+ * after it) with at least {@link MIN_CONTEXT_LINE_CHARS} non-blank characters. Then newText
+ * found in the file sits where oldText's own context puts the change; `foo(1)` -> `bar(1)`
+ * shares no line, so `bar(1)` elsewhere in the file proves nothing.
+ */
+export function hasSharedContext(oldText: string, newText: string): boolean {
+  const shorter = Math.min(oldText.length, newText.length);
+  let prefix = 0;
+  while (prefix < shorter && oldText[prefix] === newText[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    oldText[oldText.length - 1 - suffix] === newText[newText.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  // Whole lines only: the prefix up to its last line break, the suffix after its first one.
+  const before = prefix > 0 ? oldText.slice(0, oldText.lastIndexOf("\n", prefix - 1) + 1) : "";
+  const tail = oldText.slice(oldText.length - suffix);
+  const after = tail.includes("\n") ? tail.slice(tail.indexOf("\n") + 1) : "";
+  return [...before.split("\n"), ...after.split("\n")].some(
+    (line) => line.trim().length >= MIN_CONTEXT_LINE_CHARS,
+  );
 }
 
 /** Splices the replacements into the original, keeping every untouched byte and line ending. */

@@ -37,7 +37,9 @@ function describeOutcome(outcome: EditOutcome): string {
 export function formatEditSummary(input: EditSummaryInput): string {
   const applied = input.outcomes.filter((outcome) => outcome.status === "applied");
   const skipped = input.outcomes.filter((outcome) => outcome.status === "already_applied");
-  const notes = skipped.map((outcome) => alreadyAppliedNote(outcome.index, outcome.lines[0] ?? 1));
+  const notes = skipped.map((outcome) =>
+    alreadyAppliedNote(outcome.index, outcome.evidence ?? "old-inside-new", outcome.lines),
+  );
   if (!input.changed) {
     return [`No change to ${input.path}: every edit is already applied.`, ...notes].join("\n");
   }

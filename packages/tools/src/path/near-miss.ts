@@ -90,7 +90,8 @@ function editDistance(a: string, b: string): number {
 
 /**
  * Near misses of a missing file as the model should see them (relative to `ctx.cwd` when
- * inside it). Never throws: a failed lookup just means no suggestions.
+ * inside it), never the missing path itself. Never throws: a failed lookup just means no
+ * suggestions.
  */
 export async function suggestSimilarPaths(
   ctx: { cwd: string; operations: Pick<Operations, "platform" | "readdir"> },
@@ -99,5 +100,53 @@ export async function suggestSimilarPaths(
 ): Promise<string[]> {
   const syntax = pathSyntax(ctx.operations.platform);
   const found = await findNearMisses(ctx.operations, syntax, absolute, signal).catch(() => []);
-  return found.map((path) => displayPath(syntax, ctx.cwd, path));
+  // The path itself is listed when it is a dangling link: suggesting it back makes a model loop.
+  return found.filter((path) => path !== absolute).map((path) => displayPath(syntax, ctx.cwd, path));
+}
+
+/** What a not-found message adds about a missing path (see {@link explainMissingPath}). */
+export interface MissingPathHint {
+  /** A sentence (with a leading space) for the message, or "" when there is nothing to add. */
+  text: string;
+  /** Suggested paths, as displayed. */
+  suggestions: string[];
+  /** Set when the path is a link whose target does not exist: the target as stored. */
+  danglingTarget?: string;
+}
+
+/**
+ * Explains a missing path: a dangling link names its missing target; anything else gets its
+ * near misses ("Did you mean ..."). Never throws.
+ */
+export async function explainMissingPath(
+  ctx: {
+    cwd: string;
+    operations: Pick<Operations, "platform" | "readdir" | "lstat"> & Partial<Pick<Operations, "readlink">>;
+  },
+  absolute: string,
+  signal?: AbortSignal,
+): Promise<MissingPathHint> {
+  const target = await danglingTargetOf(ctx.operations, absolute, signal);
+  if (target !== undefined) {
+    return {
+      text: ` It is a symbolic link to ${target}, which does not exist.`,
+      suggestions: [],
+      danglingTarget: target,
+    };
+  }
+  const suggestions = await suggestSimilarPaths(ctx, absolute, signal);
+  return { text: suggestions.length > 0 ? ` Did you mean ${suggestions.join(", ")}?` : "", suggestions };
+}
+
+async function danglingTargetOf(
+  ops: Pick<Operations, "lstat"> & Partial<Pick<Operations, "readlink">>,
+  absolute: string,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  try {
+    if ((await ops.lstat(absolute, { signal })).type !== "symlink" || !ops.readlink) return undefined;
+    return await ops.readlink(absolute, { signal });
+  } catch {
+    return undefined;
+  }
 }

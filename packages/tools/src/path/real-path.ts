@@ -15,10 +15,17 @@ export interface RealPathResult {
   real: string;
   /** The path itself exists (a dangling link does not). */
   exists: boolean;
+  /** The path itself is a link whose target does not exist; `real` is where it leads. */
+  dangling?: boolean;
+  /**
+   * Set when following links went round in a circle (or more than {@link MAX_LINK_HOPS} deep):
+   * the links in the order they were followed, the first one repeated at the end of a circle.
+   */
+  loop?: string[];
 }
 
 /** How many dangling links in a row are followed before giving up (a loop). */
-const MAX_LINK_HOPS = 16;
+export const MAX_LINK_HOPS = 16;
 
 /** `path.posix` or `path.win32` functions for the environment, without importing node:path twice. */
 export interface PathSyntax {
@@ -34,14 +41,15 @@ export interface PathSyntax {
 /**
  * Resolves `absolute` to its real path. A missing path resolves through its nearest existing
  * ancestor; a dangling link at the end is followed to where a write would land (its target),
- * so a link pointing outside the workspace cannot smuggle a new file out.
+ * so a link pointing outside the workspace cannot smuggle a new file out. `followed` (the links
+ * followed so far) is how a circle of links is recognised; callers leave it out.
  */
 export async function resolveRealPath(
   ops: RealPathOperations,
   syntax: PathSyntax,
   absolute: string,
   signal?: AbortSignal,
-  hops = 0,
+  followed: readonly string[] = [],
 ): Promise<RealPathResult> {
   try {
     return { real: await ops.realpath(absolute, { signal }), exists: true };
@@ -49,14 +57,19 @@ export async function resolveRealPath(
     if (!isOperationError(error, "not_found", "not_directory")) throw error;
   }
   const link = await danglingLinkTarget(ops, syntax, absolute, signal);
-  if (link !== null && hops < MAX_LINK_HOPS) {
-    const target = await resolveRealPath(ops, syntax, link, signal, hops + 1);
-    return { real: target.real, exists: false };
+  if (link !== null) {
+    const chain = [...followed, absolute];
+    if (followed.includes(absolute) || chain.length > MAX_LINK_HOPS) {
+      return { real: absolute, exists: false, dangling: true, loop: chain };
+    }
+    const target = await resolveRealPath(ops, syntax, link, signal, chain);
+    return { ...target, exists: false, dangling: true };
   }
   const parent = syntax.dirname(absolute);
   if (parent === absolute) return { real: absolute, exists: false };
-  const parentReal = await resolveRealPath(ops, syntax, parent, signal, hops);
-  return { real: syntax.join(parentReal.real, syntax.basename(absolute)), exists: false };
+  const parentReal = await resolveRealPath(ops, syntax, parent, signal, followed);
+  const real = syntax.join(parentReal.real, syntax.basename(absolute));
+  return parentReal.loop ? { real, exists: false, loop: parentReal.loop } : { real, exists: false };
 }
 
 async function danglingLinkTarget(

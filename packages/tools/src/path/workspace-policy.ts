@@ -6,11 +6,12 @@ import { posix, win32 } from "node:path";
 import { ToolError } from "@tackle/agent-core";
 import type { OutsideWorkspacePolicy, PathAccess, ResolvedPath, WorkspacePolicy } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
-import { normalizeModelPath } from "./normalize.js";
-import { type PathSyntax, type RealPathOperations, resolveRealPath } from "./real-path.js";
+import { type ChoosePathOperations, choosePath } from "./choose-path.js";
+import { normalizeModelPath, pathSpellings } from "./normalize.js";
+import { type PathSyntax, resolveRealPath } from "./real-path.js";
 
-/** The `Operations` methods the policy uses. */
-export type WorkspaceOperations = RealPathOperations &
+/** The `Operations` methods the policy uses (`readdir` for names that match only up to look-alike characters). */
+export type WorkspaceOperations = ChoosePathOperations &
   Pick<Operations, "platform"> & { readonly homeDir?: string };
 
 /** Options for {@link createWorkspacePolicy}. */
@@ -58,22 +59,15 @@ export function createWorkspacePolicy(options: WorkspacePolicyOptions): Workspac
     outside: options.outside ?? "deny",
     async resolve(input, access, callOptions) {
       const signal = callOptions?.signal;
-      const absolute = resolveWorkspacePath(input, {
-        cwd: options.cwd,
-        platform: ops.platform,
-        homeDir: ops.homeDir,
-      });
-      const { real, exists } = await resolveRealPath(ops, syntax, absolute, signal);
+      assertUsablePath(input);
+      const spellings = pathSpellings(input, { platform: ops.platform, homeDir: ops.homeDir });
+      const { absolute, real, exists, loop } = await choosePath(ops, syntax, options.cwd, spellings, signal);
+      const display = displayPath(syntax, options.cwd, absolute);
+      if (loop) throw linkLoopError(syntax, options.cwd, display, loop);
       const insideWorkspace = (await loadRealRoots(signal)).some((root) =>
         isInside(syntax, root, real, ops.platform),
       );
-      const resolved: ResolvedPath = {
-        absolute,
-        real,
-        display: displayPath(syntax, options.cwd, absolute),
-        exists,
-        insideWorkspace,
-      };
+      const resolved: ResolvedPath = { absolute, real, display, exists, insideWorkspace };
       if (!insideWorkspace) assertAllowed(this.outside, access, resolved, roots);
       return resolved;
     },
@@ -97,7 +91,8 @@ export interface ResolveWorkspacePathOptions {
 
 /**
  * Normalises a model-supplied path and makes it absolute against `cwd` in the environment's
- * path syntax. No I/O and no policy: see {@link createWorkspacePolicy} for those.
+ * path syntax: the path a new file would get. No I/O and no policy: the policy's `resolve` may
+ * pick another spelling that exists (docs/paths.md).
  */
 export function resolveWorkspacePath(input: string, options: ResolveWorkspacePathOptions): string {
   const syntax = pathSyntax(options.platform);
@@ -127,6 +122,27 @@ export function displayPath(syntax: PathSyntax, cwd: string, absolute: string): 
   const leaves = relative === ".." || relative.startsWith(`..${syntax.sep}`);
   if (leaves || syntax.isAbsolute(relative)) return absolute;
   return syntax.sep === "\\" ? relative.replaceAll("\\", "/") : relative;
+}
+
+/** A NUL byte ends a path at the system call: refused before any I/O, as an argument error. */
+function assertUsablePath(input: string): void {
+  if (input.includes("\0")) {
+    throw new ToolError(
+      "invalid_arguments",
+      `The path ${JSON.stringify(input)} contains a NUL byte (\\0), which no file name can hold. Send the path without it.`,
+      { details: { path: input } },
+    );
+  }
+}
+
+/** A circle of links leads to no file: say so instead of "not found". */
+function linkLoopError(syntax: PathSyntax, cwd: string, display: string, loop: readonly string[]): ToolError {
+  const chain = loop.map((link) => displayPath(syntax, cwd, link)).join(" -> ");
+  return new ToolError(
+    "not_found",
+    `${display} leads into a loop of symbolic links (${chain}), so it names no file. Use another path, or fix the links with bash (ls -l shows where each points).`,
+    { details: { path: display, loop: [...loop] } },
+  );
 }
 
 function assertAllowed(

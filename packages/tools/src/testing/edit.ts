@@ -92,11 +92,17 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
       expect([...(await file.bytes())]).toEqual([...bytes]);
     });
 
-    it("recognises an already applied edit", async () => {
-      const file = await setup("v.txt", "v = 2\n");
-      const outcome = await file.run({ edits: [{ oldText: "v = 1", newText: "v = 2" }] });
-      expect(outcome.isError).toBe(false);
-      expect(textOf(outcome)).toContain("already applied");
+    it("recognises an edit it already applied, and claims nothing it did not apply", async () => {
+      const file = await setup("v.txt", "v = 1\n");
+      const edits = [{ oldText: "v = 1", newText: "v = 2" }];
+      expect((await file.run({ edits })).isError).toBe(false);
+      const again = await file.run({ edits });
+      expect(again.isError).toBe(false);
+      expect(textOf(again)).toContain("already applied");
+      const other = await setup("w.txt", "bar(1)\nfoo(2)\n");
+      const outcome = await other.run({ edits: [{ oldText: "foo(1)", newText: "bar(1)" }] });
+      expect(codeOf(outcome)).toBe("no_match");
+      expect(await other.text()).toBe("bar(1)\nfoo(2)\n");
     });
 
     it("shows the diff on dryRun without writing", async () => {

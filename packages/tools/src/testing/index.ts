@@ -17,6 +17,7 @@ import {
 import { defineFindConformance } from "./find.js";
 import { defineGrepConformance } from "./grep.js";
 import { defineLsConformance } from "./ls.js";
+import { definePathNamesConformance } from "./paths.js";
 import { defineReadConformance } from "./read.js";
 import { defineWriteConformance } from "./write.js";
 
@@ -33,6 +34,7 @@ export {
 export { defineFindConformance } from "./find.js";
 export { defineGrepConformance, portableContext, withoutNativeSearch } from "./grep.js";
 export { defineLsConformance } from "./ls.js";
+export { definePathNamesConformance } from "./paths.js";
 export { defineReadConformance } from "./read.js";
 export { defineWriteConformance } from "./write.js";
 
@@ -70,6 +72,7 @@ export function describeToolsConformance(
     defineGrepConformance(getEnv);
     defineFindConformance(getEnv);
     defineLsConformance(getEnv);
+    definePathNamesConformance(getEnv);
     defineBashConformance(getEnv);
   });
 }

@@ -15,8 +15,9 @@ import { buildEditDiff } from "../edit/diff.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
 import { type EditOutcome, planEdits } from "../edit/plan.js";
 import { repairEditArguments } from "../edit/repair-arguments.js";
+import { rememberAppliedEdits, wasAppliedBefore } from "../edit/session-edits.js";
 import { formatEditSummary } from "../edit/summary.js";
-import { suggestSimilarPaths } from "../path/near-miss.js";
+import { explainMissingPath } from "../path/near-miss.js";
 import { recheckWriteTarget } from "../path/recheck.js";
 import {
   decodeText,
@@ -146,7 +147,10 @@ export function createEditToolDefinition(
     if (decoded.encoding === "utf8" && params.edits.some((edit) => hasLoneSurrogate(edit.newText))) {
       throw new ToolError("encoding", unencodableMessage(target.display, encodingLabel(decoded.encoding)));
     }
-    const plan = planEdits(decoded.text, params.edits, { path: target.display });
+    const plan = planEdits(decoded.text, params.edits, {
+      path: target.display,
+      appliedBefore: (edit) => wasAppliedBefore(ctx.reads, target.real, edit),
+    });
     const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
     const data = plan.changed ? encodeText(plan.text, decoded.encoding, decoded.hasBom) : bytes;
     const dryRun = params.dryRun === true;
@@ -154,6 +158,7 @@ export function createEditToolDefinition(
       await ops.writeFile(target.real, data, { signal });
       // The model knows this content now: a follow-up edit must not be refused as stale.
       recordRead(ctx, target.real, data);
+      rememberAppliedEdits(ctx.reads, target.real, plan.applied);
     }
     const details: EditDetails = {
       path: target.display,
@@ -187,11 +192,16 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 async function notFound(ctx: ExtensionContext, resolved: ResolvedPath, signal: AbortSignal | undefined) {
-  const names = await suggestSimilarPaths(ctx, resolved.absolute, signal);
-  const hint = names.length > 0 ? ` Did you mean ${names.join(", ")}?` : "";
+  const hint = await explainMissingPath(ctx, resolved.absolute, signal);
   return new ToolError(
     "not_found",
-    `File not found: ${resolved.display}.${hint} edit changes existing files; use write to create a new one.`,
-    { details: { path: resolved.display, suggestions: names } },
+    `File not found: ${resolved.display}.${hint.text} edit changes existing files; use write to create a new one.`,
+    {
+      details: {
+        path: resolved.display,
+        suggestions: hint.suggestions,
+        ...(hint.danglingTarget !== undefined ? { danglingTarget: hint.danglingTarget } : {}),
+      },
+    },
   );
 }

@@ -10,7 +10,7 @@ import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/ext
 import { isOperationError } from "@tackle/operations";
 import { recordRead } from "../context/read-ledger.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
-import { suggestSimilarPaths } from "../path/near-miss.js";
+import { explainMissingPath } from "../path/near-miss.js";
 import { encodingLabel } from "../text/encoding.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";
@@ -279,11 +279,14 @@ async function notFound(
   resolved: ResolvedPath,
   signal: AbortSignal | undefined,
 ): Promise<ToolError> {
-  const names = await suggestSimilarPaths(ctx, resolved.absolute, signal);
-  const hint =
-    names.length > 0 ? ` Did you mean ${names.join(", ")}?` : " Use find or ls to see what exists.";
-  return new ToolError("not_found", `File not found: ${resolved.display}.${hint}`, {
-    details: { path: resolved.display, suggestions: names },
+  const hint = await explainMissingPath(ctx, resolved.absolute, signal);
+  const next = hint.text === "" ? " Use find or ls to see what exists." : hint.text;
+  return new ToolError("not_found", `File not found: ${resolved.display}.${next}`, {
+    details: {
+      path: resolved.display,
+      suggestions: hint.suggestions,
+      ...(hint.danglingTarget !== undefined ? { danglingTarget: hint.danglingTarget } : {}),
+    },
   });
 }
 
