@@ -1,13 +1,16 @@
 // Packs the published packages with `pnpm pack` (workspace ranges replaced, `files` applied: the
-// very tarballs a release uploads) and inspects what is inside. `node scripts/pack.mjs` packs every
-// package into a temp directory and fails on any problem (run by `pnpm check`); the release script
-// and the pack-and-install test import the same functions.
-import { execFileSync } from "node:child_process";
+// very tarballs a release uploads), inspects what is inside and lints them with publint and
+// are-the-types-wrong. `node scripts/pack.mjs` does it for every package and fails on any problem
+// (run by `pnpm check`); the release script and the pack-and-install test import the same functions.
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { publishedPackageDirs } from "./package-metadata.mjs";
+
+const run = promisify(execFile);
 
 /**
  * Packs `packages/<dirName>` for each name into `destDir`. Returns `{ name, version, dirName,
@@ -101,21 +104,60 @@ export function inspectTarball(tarball, options = {}) {
   }
 }
 
+/**
+ * publint (strict) and are-the-types-wrong (ESM only) on a tarball: the very bytes a release
+ * uploads. Resolves to their output when either complains, else an empty list.
+ */
+export async function lintTarball(root, tarball) {
+  const problems = [];
+  const bin = (name) => path.join(root, "node_modules", ".bin", name);
+  const tools = [
+    [bin("publint"), ["run", "--strict", "--level", "warning", "--pack", "false", tarball]],
+    [bin("attw"), [tarball, "--profile", "esm-only", "--format", "ascii"]],
+  ];
+  for (const [command, args] of tools) {
+    try {
+      await run(command, args, { cwd: root });
+    } catch (error) {
+      problems.push(`${path.basename(command)}: ${`${error.stdout ?? ""}${error.stderr ?? ""}`.trim()}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Every check of a packed package: its contents ({@link inspectTarball}) and its lints
+ * ({@link lintTarball}), two packages at a time. Logs one line per package (or per problem) and
+ * resolves to `true` when all pass.
+ */
+export async function checkTarballs(root, packed, { log = console.log } = {}) {
+  const license = fs.readFileSync(path.join(root, "LICENSE"), "utf8");
+  const queue = [...packed];
+  let ok = true;
+  const worker = async () => {
+    for (let pkg = queue.shift(); pkg !== undefined; pkg = queue.shift()) {
+      const problems = [
+        ...inspectTarball(pkg.tarball, { license }),
+        ...(await lintTarball(root, pkg.tarball)),
+      ];
+      for (const problem of problems) log(`pack: ${pkg.name}: ${problem}`);
+      const kb = (fs.statSync(pkg.tarball).size / 1024).toFixed(0);
+      if (problems.length === 0) log(`pack: ${pkg.name}@${pkg.version} ok (${kb} KB packed)`);
+      ok &&= problems.length === 0;
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return ok;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const license = fs.readFileSync(path.join(root, "LICENSE"), "utf8");
   const dest = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-pack-"));
-  let failed = false;
+  let ok = false;
   try {
-    for (const packed of packPackages(root, dest)) {
-      const problems = inspectTarball(packed.tarball, { license });
-      for (const problem of problems) console.error(`pack: ${packed.name}: ${problem}`);
-      failed ||= problems.length > 0;
-      const kb = (fs.statSync(packed.tarball).size / 1024).toFixed(0);
-      if (problems.length === 0) console.log(`pack: ${packed.name}@${packed.version} ok (${kb} KB packed)`);
-    }
+    ok = await checkTarballs(root, packPackages(root, dest));
   } finally {
     fs.rmSync(dest, { recursive: true, force: true });
   }
-  if (failed) process.exit(1);
+  if (!ok) process.exit(1);
 }

@@ -1,9 +1,12 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
-import { inspectPackageDir } from "../scripts/pack.mjs";
+import { inspectPackageDir, lintTarball } from "../scripts/pack.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
 
 const temps: string[] = [];
 afterEach(() => {
@@ -70,4 +73,26 @@ describe("packed package contents", () => {
       "LICENSE differs from the repository's LICENSE",
     ]);
   });
+});
+
+describe("packed package lints", () => {
+  it("publint reports an export naming a missing file; are-the-types-wrong types that masquerade as CJS", async () => {
+    const dir = unpacked({
+      "package/package.json": JSON.stringify({
+        name: "broken",
+        version: "1.0.0",
+        type: "module",
+        exports: {
+          ".": { types: "./dist/index.d.cts", import: "./dist/index.js" },
+          "./extra": "./dist/extra.js",
+        },
+      }),
+      "package/dist/index.js": "export const x = 1;\n",
+      "package/dist/index.d.cts": "export declare const x: number;\n",
+    });
+    const tarball = path.join(dir, "broken-1.0.0.tgz");
+    execFileSync("tar", ["-czf", tarball, "-C", dir, "package"]);
+    const problems: string[] = await lintTarball(root, tarball);
+    expect(problems.map((p) => p.split(":")[0])).toEqual(["publint", "attw"]);
+  }, 120_000);
 });
