@@ -59,4 +59,13 @@ describe("package layering (docs/architecture.md)", () => {
     const found = checkLayers(repo).map((v: { from: string; imports: string }) => `${v.from}->${v.imports}`);
     expect(found.sort()).toEqual(["agent-core->tools", "operations-ssh->operations-local"]);
   });
+
+  it("lets tools import the local adapter from its /local entry only", () => {
+    const repo = fakeRepo({
+      "tools/src/local.ts": 'import { createLocalOperations } from "@tackle/operations-local";',
+      "tools/src/context/create.ts": 'import { createLocalOperations } from "@tackle/operations-local";',
+    });
+    const found = checkLayers(repo).map((v: { file: string }) => path.relative(repo, v.file));
+    expect(found).toEqual([path.join("tools", "src", "context", "create.ts")]);
+  });
 });

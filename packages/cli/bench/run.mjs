@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { invokeTool } from "@tackle/agent-core";
 import { createTool } from "@tackle/tools";
+import { createLocalToolContext } from "@tackle/tools/local";
 
 const RUNS = Number(process.env.CLI_BENCH_RUNS ?? 9);
 const CALLS = 100;
@@ -39,7 +40,7 @@ try {
       `tackle's own cost ${startup.toFixed(0)} ms (median of ${RUNS})`,
   );
 
-  const read = createTool("read", { cwd: dir });
+  const read = createTool("read", { context: createLocalToolContext({ cwd: dir }) });
   let start = performance.now();
   for (let i = 0; i < CALLS; i++) await invokeTool(read, { path: "file.txt" });
   const direct = (performance.now() - start) / CALLS;

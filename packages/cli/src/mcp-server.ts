@@ -48,7 +48,11 @@ export function createMcpServer(session: CliSession, options: McpServerOptions):
   const log = options.log ?? (() => {});
   const server = new Server(
     { name: options.name ?? "tackle", version: options.version },
-    { capabilities: { tools: {} }, instructions: "Coding tools: read, write, edit, bash, grep, find, ls." },
+    {
+      capabilities: { tools: {} },
+      // Names only the tools served: a model told of a tool it cannot call tries it anyway.
+      instructions: `Coding tools: ${[...session.tools.keys()].join(", ")}.`,
+    },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -1,11 +1,11 @@
 import type { AnyAgentTool } from "@tackle/agent-core";
-import type { AnyToolDefinition, ExtensionContext } from "@tackle/extensions";
-import { wrapToolDefinition } from "@tackle/extensions";
+import type { AnyToolDefinition } from "@tackle/extensions";
+import { definitionOf } from "@tackle/extensions";
 import {
   ALL_TOOL_NAMES,
   createToolContext,
-  createToolDefinition,
-  disposeToolContext,
+  createTools,
+  type ToolContext,
   type ToolName,
 } from "@tackle/tools";
 import { parseEnvUrl } from "./env-url.js";
@@ -15,7 +15,7 @@ import { UsageError } from "./usage-error.js";
 /** The tools of one CLI invocation, bound to one environment and one context. */
 export interface CliSession {
   env: OpenEnvironment;
-  context: ExtensionContext;
+  context: ToolContext;
   definitions: Map<string, AnyToolDefinition>;
   tools: Map<string, AnyAgentTool>;
   /** Ends the session's background jobs (unless keepAlive), then disposes the environment; artifacts are removed when `dropArtifacts`. */
@@ -42,7 +42,10 @@ export function assertToolName(name: string): asserts name is ToolName {
   }
 }
 
-/** Opens the environment named by `envUrl` and builds the named tools on one shared context. */
+/**
+ * Opens the environment named by `envUrl` and builds the named tools on one shared context (a
+ * shell tool brings `jobs`, which its background results point to).
+ */
 export async function openCliSession(
   envUrl: string | undefined,
   names: readonly ToolName[],
@@ -51,23 +54,16 @@ export async function openCliSession(
   const spec = parseEnvUrl(envUrl);
   const env = await openEnvironment(spec, options);
   const context = createToolContext({ cwd: env.cwd, operations: env.operations });
+  const tools = new Map<string, AnyAgentTool>(Object.entries(createTools({ context, names })));
   const definitions = new Map<string, AnyToolDefinition>();
-  const tools = new Map<string, AnyAgentTool>();
-  for (const name of names) {
-    const definition = createToolDefinition(name) as AnyToolDefinition;
-    definitions.set(name, definition);
-    tools.set(
-      name,
-      wrapToolDefinition(definition, () => context),
-    );
-  }
+  for (const [name, tool] of tools) definitions.set(name, definitionOf(tool) as AnyToolDefinition);
   return {
     env,
     context,
     definitions,
     tools,
     async close({ dropArtifacts = false } = {}) {
-      await disposeToolContext(context, { keepArtifacts: !dropArtifacts }).catch(() => {});
+      await context.dispose({ keepArtifacts: !dropArtifacts }).catch(() => {});
       await env.dispose();
     },
   };

@@ -57,7 +57,9 @@ describe("tackle mcp", () => {
     const { client } = await connect(["--cwd", workspace.dir]);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();
-    expect(names).toEqual(expect.arrayContaining(["bash", "edit", "find", "grep", "ls", "read", "write"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["bash", "edit", "find", "grep", "jobs", "ls", "read", "write"]),
+    );
     const read = tools.find((tool) => tool.name === "read")!;
     expect(read.inputSchema.type).toBe("object");
     expect(read.inputSchema.properties).toHaveProperty("path");
@@ -76,8 +78,11 @@ describe("tackle mcp", () => {
       "ls",
       "read",
     ]);
+    // bash brings jobs: its background results tell the model to use it.
     const some = await connect(["--cwd", workspace.dir, "--tools", "read,bash"]);
-    expect((await some.client.listTools()).tools.map((t) => t.name).sort()).toEqual(["bash", "read"]);
+    expect((await some.client.listTools()).tools.map((t) => t.name).sort()).toEqual(["bash", "jobs", "read"]);
+    const some2 = await connect(["--cwd", workspace.dir, "--tools", "read,grep"]);
+    expect(some2.client.getInstructions()).toBe("Coding tools: read, grep.");
   });
 
   it("calls read, grep, edit and bash", async () => {

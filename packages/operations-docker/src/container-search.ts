@@ -2,9 +2,13 @@ import { posix } from "node:path";
 import {
   type CallOptions,
   type FilesRequest,
-  filePathsOf,
   type GrepEvent,
   type GrepRequest,
+  type SearchOperations,
+  throwIfAborted,
+} from "@tackle/operations";
+import {
+  filePathsOf,
   grepEventsOf,
   planFiles,
   planGrep,
@@ -13,9 +17,7 @@ import {
   type RipgrepPlan,
   type RipgrepTarget,
   ripgrepExitError,
-  type SearchOperations,
-  throwIfAborted,
-} from "@tackle/operations";
+} from "@tackle/operations/ripgrep";
 import type { ContainerClient } from "./container-client.js";
 import type { ContainerFiles } from "./container-files.js";
 

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { planFiles } from "@tackle/operations";
+import { planFiles } from "@tackle/operations/ripgrep";
 
 const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const { createLocalOperations, bundledRgPath } = await import(pathToFileURL(dist).href);

@@ -1,13 +1,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
-import {
-  OperationError,
-  RecordSplitter,
-  RIPGREP_STDERR_LIMIT,
-  ripgrepExitError,
-  throwIfAborted,
-  toOperationError,
-} from "@tackle/operations";
+import { OperationError, throwIfAborted, toOperationError } from "@tackle/operations";
+import { RecordSplitter, RIPGREP_STDERR_LIMIT, ripgrepExitError } from "@tackle/operations/ripgrep";
 
 /** One ripgrep run. */
 export interface RipgrepRun {

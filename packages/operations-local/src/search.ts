@@ -4,18 +4,20 @@ import { basename, dirname, sep } from "node:path";
 import {
   type CallOptions,
   type FilesRequest,
-  filePathsOf,
   type GrepEvent,
   type GrepRequest,
-  grepEventsOf,
   OperationError,
+  type SearchOperations,
+  toOperationError,
+} from "@tackle/operations";
+import {
+  filePathsOf,
+  grepEventsOf,
   planFiles,
   planGrep,
   type RipgrepPlan,
   type RipgrepTarget,
-  type SearchOperations,
-  toOperationError,
-} from "@tackle/operations";
+} from "@tackle/operations/ripgrep";
 import { checkPath } from "./guard.js";
 import { ripgrepBatches } from "./ripgrep-process.js";
 

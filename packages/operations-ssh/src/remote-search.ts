@@ -1,11 +1,15 @@
 import {
   type CallOptions,
   type FilesRequest,
-  filePathsOf,
   type GrepEvent,
   type GrepRequest,
-  grepEventsOf,
   OperationError,
+  type SearchOperations,
+  throwIfAborted,
+} from "@tackle/operations";
+import {
+  filePathsOf,
+  grepEventsOf,
   planFiles,
   planGrep,
   RecordSplitter,
@@ -13,9 +17,7 @@ import {
   type RipgrepPlan,
   type RipgrepTarget,
   ripgrepExitError,
-  type SearchOperations,
-  throwIfAborted,
-} from "@tackle/operations";
+} from "@tackle/operations/ripgrep";
 import type { ClientChannel, Stats } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
 import { refined, typeOfMode } from "./files.js";

@@ -15,7 +15,7 @@ import {
   RecordSplitter,
   ripgrepExitError,
   ripgrepRelativePath,
-} from "../src/index.js";
+} from "../src/ripgrep/index.js";
 
 const dir = { kind: "directory" } as const;
 const typeArgs = (glob: string) => ["--type-add", `${GLOB_TYPE_NAME}:${glob}`, "--type", GLOB_TYPE_NAME];

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { agentLoop, createFauxModel, fauxToolCall, invokeTool, userMessage } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
-import { createToolContext } from "../dist/context/create-tool-context.js";
+import { createLocalToolContext } from "../dist/local.js";
 import { createEditToolDefinition } from "../dist/tools/edit.js";
 
 const FILE_BYTES = 10 * 1024 * 1024;
@@ -63,7 +63,7 @@ async function benchFiftyEdits(dir) {
     const expected = content;
 
     await writeFile(path, text);
-    const ctx = createToolContext({ cwd: dir });
+    const ctx = createLocalToolContext({ cwd: dir });
     const agentTool = wrapToolDefinition(edit, () => ctx);
     start = performance.now();
     const outcome = await invokeTool(agentTool, { path: "big.ts", edits });
@@ -89,7 +89,7 @@ async function benchParallelCalls(dir) {
     (_, i) => `entry ${String(i).padStart(4, "0")} = pending`,
   );
   await writeFile(path, `${lines.join("\n")}\n`);
-  const ctx = createToolContext({ cwd: dir });
+  const ctx = createLocalToolContext({ cwd: dir });
   const edit = wrapToolDefinition(createEditToolDefinition(), () => ctx);
   const calls = lines.map((line) =>
     fauxToolCall("edit", {

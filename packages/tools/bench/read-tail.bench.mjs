@@ -90,10 +90,10 @@ async function generate(file) {
 async function child(file, lines) {
   const { invokeTool } = await import("@tackle/agent-core");
   const { wrapToolDefinition } = await import("@tackle/extensions");
-  const { createToolContext } = await import("../dist/context/create-tool-context.js");
+  const { createLocalToolContext } = await import("../dist/local.js");
   const { createReadToolDefinition } = await import("../dist/tools/read.js");
   const dir = file.slice(0, file.lastIndexOf("/"));
-  const ctx = createToolContext({ cwd: dir });
+  const ctx = createLocalToolContext({ cwd: dir });
   const read = wrapToolDefinition(createReadToolDefinition(), () => ctx);
   // Warm up on a small read so module loading and JIT are in the baseline, not in the measurement.
   await invokeTool(read, { path: "small.txt", limit: 5 });

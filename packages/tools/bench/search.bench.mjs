@@ -18,9 +18,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { planFiles, planGrep } from "@tackle/operations";
+import { planFiles, planGrep } from "@tackle/operations/ripgrep";
 import { createLocalOperations } from "@tackle/operations-local";
-import { createFindToolDefinition, createGrepToolDefinition, createToolContext } from "../dist/index.js";
+import { createToolContext, createToolDefinition } from "../dist/index.js";
 
 const FILES = Number(process.env.SEARCH_FILES ?? 100_000);
 const RUNS = Number(process.env.SEARCH_RUNS ?? 7);
@@ -37,8 +37,8 @@ try {
     `tree: ${FILES} files in ${FILES / PER_DIR} directories, ${matches} matching lines, ${markdown} .md files`,
   );
   const ctx = createToolContext({ cwd: root, operations: createLocalOperations() });
-  const grep = createGrepToolDefinition();
-  const find = createFindToolDefinition();
+  const grep = createToolDefinition("grep");
+  const find = createToolDefinition("find");
   const grepParams = { pattern: RARE, limit: matches * 2 };
   const grepDefault = { pattern: RARE };
   const findParams = { pattern: "*.md", limit: markdown * 2 };

@@ -9,7 +9,8 @@ import { performance } from "node:perf_hooks";
 import { invokeTool } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { createLocalOperations } from "@tackle/operations-local";
-import { createArtifactStore, createBashToolDefinition, createToolContext } from "../dist/index.js";
+import { createArtifactStore } from "../dist/context/index.js";
+import { createToolContext, createToolDefinition } from "../dist/index.js";
 
 const REPS = Number(process.env.SHELL_CALL_REPS ?? 30);
 const dir = await realpath(await mkdtemp(join(tmpdir(), "tackle-shell-call-")));
@@ -33,7 +34,7 @@ const ctx = createToolContext({
   operations: ops,
   artifacts: createArtifactStore({ operations: local, sessionId: "bench", baseDir: dir }),
 });
-const tool = wrapToolDefinition(createBashToolDefinition(), () => ctx);
+const tool = wrapToolDefinition(createToolDefinition("bash"), () => ctx);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

@@ -57,9 +57,8 @@ async function child(variant, dir) {
   const { invokeTool } = await import("@tackle/agent-core");
   const { wrapToolDefinition } = await import("@tackle/extensions");
   const { createLocalOperations } = await import("@tackle/operations-local");
-  const { createArtifactStore, createBashToolDefinition, createToolContext } = await import(
-    "../dist/index.js"
-  );
+  const { createArtifactStore } = await import("../dist/context/index.js");
+  const { createToolContext, createToolDefinition } = await import("../dist/index.js");
   const operations = createLocalOperations();
   const workspace = join(dir, "ws");
   await operations.mkdir(workspace, { recursive: true });
@@ -68,7 +67,7 @@ async function child(variant, dir) {
     operations,
     artifacts: createArtifactStore({ operations, sessionId: "bench", baseDir: dir }),
   });
-  const tool = wrapToolDefinition(createBashToolDefinition({ fastPath: variant === "tool" }), () => ctx);
+  const tool = wrapToolDefinition(createToolDefinition("bash", { fastPath: variant === "tool" }), () => ctx);
   await invokeTool(tool, { command: "echo warm-up" }); // loads the parser, creates the artifact dir
   globalThis.gc?.();
   const baseline = process.memoryUsage().rss;

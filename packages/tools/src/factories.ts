@@ -1,16 +1,18 @@
 /**
  * Factories: one tool by name, or the usual sets, as `ToolDefinition`s (context injected by the
- * host) or as ready `AgentTool`s bound to a context. Tools made together share one context, so
- * what read records is what write and edit check.
+ * host) or as ready `AgentTool`s bound to a context. Every factory that makes `AgentTool`s needs
+ * the context: tools share what read recorded only when they share a context, so sharing is
+ * never left to chance (two tools made without one would each check their own ledger).
  */
-import type { AgentTool, AnyAgentTool } from "@tackle/agent-core";
-import type { AnyToolDefinition, ExtensionContext } from "@tackle/extensions";
+import type { AgentTool } from "@tackle/agent-core";
+import type { AnyToolDefinition, ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { type ExtensionContextFactory, wrapToolDefinition } from "@tackle/extensions";
-import { createToolContext, type ToolContextOptions } from "./context/create-tool-context.js";
+import type { JobRegistry } from "./shell/jobs.js";
 import { type BashToolOptions, createBashToolDefinition } from "./tools/bash.js";
 import { createEditToolDefinition, type EditToolOptions } from "./tools/edit.js";
 import { createFindToolDefinition, type FindToolOptions } from "./tools/find.js";
 import { createGrepToolDefinition, type GrepToolOptions } from "./tools/grep.js";
+import { createJobsToolDefinition } from "./tools/jobs.js";
 import { createLsToolDefinition } from "./tools/ls.js";
 import {
   createPowershellToolDefinition,
@@ -20,11 +22,14 @@ import {
 import { createReadToolDefinition, type ReadToolOptions } from "./tools/read.js";
 import { createWriteToolDefinition } from "./tools/write.js";
 
-/** Names of the eight tools. */
-export type ToolName = "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls" | "powershell";
+/** Names of the tools: the eight plus `jobs`, which manages what bash/powershell start in the background. */
+export type ToolName = "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls" | "powershell" | "jobs";
+
+/** The tools that run commands. A set holding one also holds `jobs`, which their results point to. */
+export type ShellToolName = "bash" | "powershell";
 
 /** Every tool name, in the order `createAllTools` returns them. */
-export const ALL_TOOL_NAMES: readonly ToolName[] = [
+export const ALL_TOOL_NAMES = [
   "read",
   "write",
   "edit",
@@ -33,11 +38,12 @@ export const ALL_TOOL_NAMES: readonly ToolName[] = [
   "find",
   "ls",
   "powershell",
-];
-/** read, bash, edit, write: what a coding agent needs. */
-export const CODING_TOOL_NAMES: readonly ToolName[] = ["read", "bash", "edit", "write"];
+  "jobs",
+] as const satisfies readonly ToolName[];
+/** read, bash, edit, write (and jobs, for bash's background jobs): what a coding agent needs. */
+export const CODING_TOOL_NAMES = ["read", "bash", "edit", "write"] as const satisfies readonly ToolName[];
 /** read, grep, find, ls: look, never touch. */
-export const READ_ONLY_TOOL_NAMES: readonly ToolName[] = ["read", "grep", "find", "ls"];
+export const READ_ONLY_TOOL_NAMES = ["read", "grep", "find", "ls"] as const satisfies readonly ToolName[];
 
 /** Options of each tool, by name. */
 export interface ToolOptionsByName {
@@ -49,6 +55,7 @@ export interface ToolOptionsByName {
   find: FindToolOptions;
   ls: Record<string, never>;
   powershell: PowershellToolOptions;
+  jobs: { /** Registry to manage instead of the context's (see `getShellJobs`). */ jobs?: JobRegistry };
 }
 
 /** Per-tool options for the set factories. */
@@ -64,7 +71,19 @@ export interface ToolDefinitionByName {
   find: ReturnType<typeof createFindToolDefinition>;
   ls: ReturnType<typeof createLsToolDefinition>;
   powershell: ReturnType<typeof createPowershellToolDefinition>;
+  jobs: ReturnType<typeof createJobsToolDefinition>;
 }
+
+/** The bound tool `createTool(name)` returns: typed with that tool's parameters and details. */
+export type ToolByName = {
+  [N in ToolName]: ToolDefinitionByName[N] extends ToolDefinition<infer P, infer D> ? AgentTool<P, D> : never;
+};
+
+/** `N` plus `jobs` when `N` holds a shell tool. */
+export type WithJobs<N extends ToolName> = N | ([Extract<N, ShellToolName>] extends [never] ? never : "jobs");
+
+/** A set of bound tools keyed by name: `N` plus `jobs` when `N` holds a shell tool. */
+export type ToolSet<N extends ToolName = ToolName> = { [K in WithJobs<N>]: ToolByName[K] };
 
 /**
  * Creates the definition of one tool. It takes its environment from the context handed to
@@ -92,70 +111,123 @@ export function createToolDefinition(name: ToolName, options: Record<string, unk
       return createBashToolDefinition(options as BashToolOptions);
     case "powershell":
       return createPowershellToolDefinition(options as PowershellToolOptions);
+    case "jobs":
+      return createJobsToolDefinition(options as ToolOptionsByName["jobs"]);
     default:
-      throw new TypeError(`Unknown tool name: ${String(name)}`);
+      throw new TypeError(`Unknown tool name: ${String(name)}. Tool names: ${ALL_TOOL_NAMES.join(", ")}.`);
   }
 }
 
-/** Options of {@link createTool} and the set factories. */
-export interface CreateToolsOptions extends Partial<ToolContextOptions> {
+/** Options of the set factories. */
+export interface ToolSetOptions {
   /**
-   * The context of every call, or a factory asked at each call (to swap environments). When
-   * absent, one context is made with `createToolContext` from the other options (`cwd`
-   * defaults to `process.cwd()`, operations to this machine).
+   * The context every call runs with, or a factory asked at each call (to swap environments).
+   * Tools share read records, artifacts and jobs only through a shared context; make it with
+   * `createToolContext` (or `createLocalToolContext` from `@tackle/tools/local`) and end it with
+   * its `dispose()`.
    */
-  context?: ExtensionContext | ExtensionContextFactory;
-  /** Options per tool. */
+  context: ExtensionContext | ExtensionContextFactory;
+  /** Options per tool, by name. */
   tools?: PerToolOptions;
 }
 
-function contextFactoryOf(options: CreateToolsOptions): ExtensionContextFactory {
-  const { context, tools: _tools, ...contextOptions } = options;
+/** Options of {@link createTools}. */
+export interface CreateToolsOptions<N extends ToolName> extends ToolSetOptions {
+  /** The tools to make. A shell tool brings `jobs` along (its results tell the model to use it). */
+  names: readonly N[];
+}
+
+/** Options of {@link createTool}. */
+export interface CreateToolOptions<N extends ToolName> {
+  /** See {@link ToolSetOptions.context}. */
+  context: ExtensionContext | ExtensionContextFactory;
+  options?: ToolOptionsByName[N];
+}
+
+function contextFactoryOf(context: ExtensionContext | ExtensionContextFactory): ExtensionContextFactory {
   if (typeof context === "function") return context;
-  const ctx = context ?? createToolContext({ ...contextOptions, cwd: contextOptions.cwd ?? process.cwd() });
-  return () => ctx;
+  if (context === null || typeof context !== "object") {
+    throw new TypeError(
+      "The tools need a context: pass { context: createToolContext({ cwd, operations }) } (or createLocalToolContext() from @tackle/tools/local).",
+    );
+  }
+  return () => context;
 }
 
-function createTools(names: readonly ToolName[], options: CreateToolsOptions): AnyAgentTool[] {
-  const factory = contextFactoryOf(options);
-  return names.map((name) => {
+/** The names with `jobs` added (once, at the end) when a shell tool is among them. */
+export function withJobs<N extends ToolName>(names: readonly N[]): WithJobs<N>[] {
+  const out = [...new Set(names)] as WithJobs<N>[];
+  const hasShell = out.some((name) => name === "bash" || name === "powershell");
+  if (hasShell && !out.includes("jobs" as WithJobs<N>)) out.push("jobs" as WithJobs<N>);
+  return out;
+}
+
+/**
+ * Creates the named tools on one context, keyed by name and typed per tool. A shell tool brings
+ * `jobs` along. Hand them to the loop with `Object.values(tools)`.
+ *
+ * @example
+ * ```ts
+ * const context = createToolContext({ cwd: "/srv/app", operations: createSshOperations(options) });
+ * const { read, edit } = createTools({ context, names: ["read", "edit"] });
+ * const outcome = await invokeTool(read, { path: "package.json" });
+ * await context.dispose();
+ * ```
+ */
+export function createTools<const N extends ToolName>(options: CreateToolsOptions<N>): ToolSet<N> {
+  const factory = contextFactoryOf(options.context);
+  const tools: Record<string, AgentTool> = {};
+  for (const name of withJobs(options.names)) {
     const definition: AnyToolDefinition = createToolDefinition(name, options.tools?.[name] as never);
-    return wrapToolDefinition(definition, factory);
-  });
+    tools[name] = wrapToolDefinition(definition, factory);
+  }
+  return tools as ToolSet<N>;
 }
 
-/** Creates one tool, bound to a context (see {@link CreateToolsOptions.context}). */
-export function createTool(name: ToolName, options: CreateToolsOptions = {}): AgentTool {
-  return createTools([name], options)[0]! as AgentTool;
+/**
+ * Creates one tool bound to a context, typed with its parameters and details.
+ *
+ * @example
+ * ```ts
+ * const read = createTool("read", { context });
+ * const outcome = await invokeTool(read, { path: "a.ts" }); // outcome.details: ReadDetails on success
+ * ```
+ */
+export function createTool<N extends ToolName>(name: N, options: CreateToolOptions<N>): ToolByName[N] {
+  const definition: AnyToolDefinition = createToolDefinition(name, options.options as never);
+  return wrapToolDefinition(definition, contextFactoryOf(options.context)) as ToolByName[N];
 }
 
-/** read, bash, edit, write, sharing one context. */
-export function createCodingTools(options: CreateToolsOptions = {}): AnyAgentTool[] {
-  return createTools(CODING_TOOL_NAMES, options);
+/** read, bash, edit, write and jobs, sharing one context. */
+export function createCodingTools(options: ToolSetOptions): ToolSet<(typeof CODING_TOOL_NAMES)[number]> {
+  return createTools({ ...options, names: CODING_TOOL_NAMES });
 }
 
 /** read, grep, find, ls, sharing one context. */
-export function createReadOnlyTools(options: CreateToolsOptions = {}): AnyAgentTool[] {
-  return createTools(READ_ONLY_TOOL_NAMES, options);
+export function createReadOnlyTools(options: ToolSetOptions): ToolSet<(typeof READ_ONLY_TOOL_NAMES)[number]> {
+  return createTools({ ...options, names: READ_ONLY_TOOL_NAMES });
 }
 
 /**
- * All eight tools, sharing one context. powershell is included whatever the environment; where
+ * All nine tools, sharing one context. powershell is included whatever the environment; where
  * pwsh is missing its calls fail with `not_supported` and say to use bash. Use
  * {@link createAvailableTools} to leave it out where it cannot run.
  */
-export function createAllTools(options: CreateToolsOptions = {}): AnyAgentTool[] {
-  return createTools(ALL_TOOL_NAMES, options);
+export function createAllTools(options: ToolSetOptions): ToolSet {
+  return createTools({ ...options, names: ALL_TOOL_NAMES });
 }
 
+/** What {@link createAvailableTools} returns: every tool, powershell only where pwsh runs. */
+export type AvailableToolSet = Omit<ToolSet, "powershell"> & Partial<Pick<ToolSet, "powershell">>;
+
 /**
- * All eight tools minus powershell when the environment has no pwsh (asked through its `exec`,
- * cached per environment). Needs a context (not a factory) or context options.
+ * All tools minus powershell when the environment has no pwsh (asked through its `exec`, cached
+ * per environment object). A context factory is asked once, for the probe.
  */
-export async function createAvailableTools(options: CreateToolsOptions = {}): Promise<AnyAgentTool[]> {
-  const factory = contextFactoryOf(options);
+export async function createAvailableTools(options: ToolSetOptions): Promise<AvailableToolSet> {
+  const factory = contextFactoryOf(options.context);
   const ctx = await factory({ toolCallId: "probe", toolName: "powershell", signal: undefined });
   const pwsh = await detectPowershell(ctx.operations, { cwd: ctx.cwd });
-  const names = pwsh.available ? ALL_TOOL_NAMES : ALL_TOOL_NAMES.filter((name) => name !== "powershell");
-  return createTools(names, { ...options, context: factory });
+  const names = ALL_TOOL_NAMES.filter((name) => pwsh.available || name !== "powershell");
+  return createTools({ ...options, context: factory, names });
 }

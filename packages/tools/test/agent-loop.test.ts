@@ -16,6 +16,7 @@ import {
 } from "@tackle/agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAllTools } from "../src/factories.js";
+import { createLocalToolContext } from "../src/local.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -27,12 +28,14 @@ afterEach(async () => {
 
 async function run(script: FauxReply[]): Promise<ToolResultMessage[]> {
   const faux = createFauxModel(script);
-  const tools = createAllTools({ cwd: dir });
+  const context = createLocalToolContext({ cwd: dir });
+  const tools = Object.values(createAllTools({ context }));
   const stream = agentLoop([userMessage("go")], { messages: [], tools }, faux);
   for await (const _event of stream) {
     // drain
   }
   const messages: Message[] = await stream.result();
+  await context.dispose();
   return messages.filter((message): message is ToolResultMessage => message.role === "toolResult");
 }
 

@@ -69,7 +69,7 @@ describe("tool descriptions", () => {
     it(`${name}: says what it returns and how to recover`, () => {
       const description = createToolDefinition(name).description;
       expect(description).toMatch(/comes? back|Returns|List/);
-      expect(description).toMatch(/\buse (ls|write|find)\b|read it again|Use find/i);
+      expect(description).toMatch(/\buse (ls|write|find)\b|read it again|Use find|how to continue/i);
     });
   }
 

@@ -1,12 +1,12 @@
 import { prepareToolArguments } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { describe, expect, it } from "vitest";
-import { createToolContext } from "../src/context/create-tool-context.js";
 import { escapeRawControlCharacters, repairEditArguments } from "../src/edit/repair-arguments.js";
+import { createLocalToolContext } from "../src/local.js";
 import { createEditToolDefinition } from "../src/tools/edit.js";
 
 const expected = { path: "a.ts", edits: [{ oldText: "a", newText: "b" }] };
-const edit = wrapToolDefinition(createEditToolDefinition(), () => createToolContext({ cwd: "/tmp" }));
+const edit = wrapToolDefinition(createEditToolDefinition(), () => createLocalToolContext({ cwd: "/tmp" }));
 
 describe("edit prepareArguments repairs what models send", () => {
   it("accepts edits as a JSON string", () => {

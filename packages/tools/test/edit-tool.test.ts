@@ -5,7 +5,7 @@ import { type AnyAgentTool, invokeTool, type ToolOutcome } from "@tackle/agent-c
 import type { ExtensionContext } from "@tackle/extensions";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createToolContext } from "../src/context/create-tool-context.js";
+import { createLocalToolContext } from "../src/local.js";
 import { createEditToolDefinition, type EditDetails } from "../src/tools/edit.js";
 import { createReadToolDefinition } from "../src/tools/read.js";
 
@@ -16,7 +16,7 @@ let read: AnyAgentTool;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "tackle-edit-"));
-  ctx = createToolContext({ cwd: dir });
+  ctx = createLocalToolContext({ cwd: dir });
   edit = wrapToolDefinition(createEditToolDefinition(), () => ctx);
   read = wrapToolDefinition(createReadToolDefinition(), () => ctx);
 });

@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invokeTool } from "@tackle/agent-core";
+import type { ExtensionContext } from "@tackle/extensions";
 import { createLocalOperations } from "@tackle/operations-local";
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
 import {
   ALL_TOOL_NAMES,
@@ -13,9 +14,10 @@ import {
   createReadOnlyTools,
   createTool,
   createToolDefinition,
+  createTools,
 } from "../src/factories.js";
-import type { EditDetails } from "../src/tools/edit.js";
-import type { ReadDetails, ReadParams } from "../src/tools/read.js";
+import { createLocalToolContext } from "../src/local.js";
+import { alive, endPid, readPidFile } from "./shell-helpers.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -26,40 +28,43 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
 describe("factories", () => {
-  it("make the named sets", () => {
-    expect(createCodingTools({ cwd: dir }).map((tool) => tool.name)).toEqual([
-      "read",
-      "bash",
-      "edit",
-      "write",
-    ]);
-    expect(createReadOnlyTools({ cwd: dir }).map((tool) => tool.name)).toEqual([
-      "read",
-      "grep",
-      "find",
-      "ls",
-    ]);
-    expect(createAllTools({ cwd: dir }).map((tool) => tool.name)).toEqual([...ALL_TOOL_NAMES]);
+  it("make the named sets, keyed by name; a set with a shell tool holds jobs", () => {
+    const context = createLocalToolContext({ cwd: dir });
+    expect(Object.keys(createCodingTools({ context }))).toEqual(["read", "bash", "edit", "write", "jobs"]);
+    expect(Object.keys(createReadOnlyTools({ context }))).toEqual(["read", "grep", "find", "ls"]);
+    expect(Object.keys(createAllTools({ context }))).toEqual([...ALL_TOOL_NAMES]);
+    for (const [name, tool] of Object.entries(createAllTools({ context }))) expect(tool.name).toBe(name);
   });
 
-  it("infers each tool's parameters, details and options from its name (checked by tsc)", () => {
-    const read = createToolDefinition("read", { maxLines: 10 });
-    expectTypeOf<Parameters<typeof read.execute>[1]>().toEqualTypeOf<ReadParams>();
-    expectTypeOf<Awaited<ReturnType<typeof read.execute>>["details"]>().toEqualTypeOf<ReadDetails>();
-    const edit = createToolDefinition("edit");
-    expectTypeOf<Awaited<ReturnType<typeof edit.execute>>["details"]>().toEqualTypeOf<EditDetails>();
-    // @ts-expect-error ls takes no options
-    createToolDefinition("ls", { maxLines: 10 });
-    // @ts-expect-error read's options are ReadToolOptions
-    createToolDefinition("read", { timeout: 5 });
-    expect(read.name).toBe("read");
+  it("createTools makes exactly the named tools, plus jobs when a shell tool is named", () => {
+    const context = createLocalToolContext({ cwd: dir });
+    expect(Object.keys(createTools({ context, names: ["read", "edit"] }))).toEqual(["read", "edit"]);
+    expect(Object.keys(createTools({ context, names: ["powershell", "read"] }))).toEqual([
+      "powershell",
+      "read",
+      "jobs",
+    ]);
+    expect(Object.keys(createTools({ context, names: ["jobs", "bash", "bash"] }))).toEqual(["jobs", "bash"]);
+  });
+
+  it("refuses to make tools without a context, saying how to make one", () => {
+    const noContext = { context: undefined } as unknown as { context: ExtensionContext };
+    expect(() => createTool("read", noContext)).toThrow(/createToolContext/);
+    expect(() => createCodingTools(noContext)).toThrow(/createLocalToolContext/);
+    expect(() => createToolContext({ cwd: dir } as never)).toThrow(/needs `operations`/);
   });
 
   it("makes definitions that carry annotations and take their environment from the call's context", async () => {
     const definition = createToolDefinition("read");
     expect(definition.annotations.readOnlyHint).toBe(true);
-    const ctx = createToolContext({ cwd: dir });
+    const ctx = createLocalToolContext({ cwd: dir });
     const result = await definition.execute("id", { path: "a.txt" }, undefined, undefined, ctx);
     expect(result.content[0]).toEqual({
       type: "text",
@@ -67,11 +72,28 @@ describe("factories", () => {
     });
   });
 
+  it("tools made one by one on one context share its ledger: a stale edit is refused", async () => {
+    const file = join(dir, "stale.txt");
+    await writeFile(file, "alpha\n");
+    const context = createLocalToolContext({ cwd: dir });
+    const read = createTool("read", { context });
+    const edit = createTool("edit", { context });
+    expect((await invokeTool(read, { path: "stale.txt" })).isError).toBe(false);
+    await writeFile(file, "alpha changed elsewhere\n");
+    const refused = await invokeTool(edit, {
+      path: "stale.txt",
+      edits: [{ oldText: "alpha", newText: "beta" }],
+    });
+    expect(refused).toMatchObject({ isError: true, errorCode: "stale_read" });
+    expect(await readFile(file, "utf8")).toBe("alpha changed elsewhere\n");
+  });
+
   it("binds the tools of one set to one context, so read records what write checks", async () => {
-    const [read, , , write] = createCodingTools({ cwd: dir });
-    await invokeTool(read!, { path: "a.txt" });
+    const context = createLocalToolContext({ cwd: dir });
+    const { read, write } = createCodingTools({ context });
+    await invokeTool(read, { path: "a.txt" });
     await writeFile(join(dir, "a.txt"), "changed elsewhere\n");
-    const refused = await invokeTool(write!, { path: "a.txt", content: "mine\n" });
+    const refused = await invokeTool(write, { path: "a.txt", content: "mine\n" });
     expect(refused).toMatchObject({ isError: true, errorCode: "stale_read" });
     expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("changed elsewhere\n");
   });
@@ -80,7 +102,7 @@ describe("factories", () => {
     const other = await realpath(await mkdtemp(join(tmpdir(), "tackle-factories-other-")));
     try {
       await writeFile(join(other, "b.txt"), "in other\n");
-      let ctx = createToolContext({ cwd: dir });
+      let ctx = createLocalToolContext({ cwd: dir });
       const ls = createTool("ls", { context: () => ctx });
       expect((await invokeTool(ls, {})).content[0]).toMatchObject({ text: expect.stringContaining("a.txt") });
       ctx = createToolContext({ cwd: other, operations: createLocalOperations() });
@@ -93,14 +115,55 @@ describe("factories", () => {
   });
 
   it("createAvailableTools leaves powershell out where pwsh does not run", async () => {
-    const ctx = createToolContext({ cwd: dir });
+    const ctx = createLocalToolContext({ cwd: dir });
     const probe = await ctx.operations.exec("command -v pwsh", {
       shell: "bash",
       cwd: dir,
       timeoutMs: 10_000,
     });
-    const names = (await createAvailableTools({ context: ctx })).map((tool) => tool.name);
+    const names = Object.keys(await createAvailableTools({ context: ctx }));
     expect(names.includes("powershell")).toBe(probe.status === "completed");
     expect(names).toContain("bash");
+    expect(names).toContain("jobs");
+  });
+});
+
+describe("context.dispose", () => {
+  it("ends the session's jobs and artifacts, and later calls fail with stale_context", async () => {
+    const context = createLocalToolContext({ cwd: dir });
+    const { bash, jobs } = createCodingTools({ context, tools: { bash: { killGraceMs: 300 } } });
+    const started = await invokeTool(bash, {
+      command: "echo $$ > job.pid; exec sleep 100",
+      background: true,
+    });
+    expect(started.isError).toBe(false);
+    const pid = await readPidFile(join(dir, "job.pid"));
+    try {
+      expect((await invokeTool(jobs, { action: "list" })).isError).toBe(false);
+      const artifactDir = await context.artifacts.directory();
+      expect(await exists(artifactDir)).toBe(true);
+
+      await context.dispose();
+
+      expect(alive(pid)).toBe(false);
+      expect(await exists(artifactDir)).toBe(false);
+      const after = await invokeTool(bash, { command: "echo late > late.txt" });
+      expect(after).toMatchObject({ isError: true, errorCode: "stale_context" });
+      expect(await exists(join(dir, "late.txt"))).toBe(false);
+      expect(context.session.id).toEqual(expect.any(String));
+      await expect(context.dispose()).resolves.toBeUndefined();
+    } finally {
+      endPid(pid);
+    }
+  });
+
+  it("disposes the adapter only when the context owns it", async () => {
+    let disposedCount = 0;
+    const base = createLocalOperations();
+    const operations = { ...base, dispose: async () => void disposedCount++ };
+    await createToolContext({ cwd: dir, operations }).dispose();
+    expect(disposedCount).toBe(0);
+    await createToolContext({ cwd: dir, operations, disposeOperations: true }).dispose();
+    expect(disposedCount).toBe(1);
   });
 });

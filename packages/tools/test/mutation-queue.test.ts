@@ -1,7 +1,7 @@
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Operations } from "@tackle/operations";
+import { OperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
@@ -165,9 +165,83 @@ describe("file mutation queue", () => {
     expect(events).toEqual(["before:start", "before:end", "exclusive:start", "exclusive:end", "after"]);
   });
 
-  it("is shared by every context on one environment", async () => {
+  it("is shared by every context on one adapter object", async () => {
     const one = createToolContext({ cwd: dir, operations: local });
-    const two = createToolContext({ cwd: dir, operations: createLocalOperations() });
+    const two = createToolContext({ cwd: dir, operations: local });
     expect(one.mutations).toBe(two.mutations);
   });
+
+  it("is not shared by two adapter objects that report the same id", async () => {
+    const one = createToolContext({ cwd: dir, operations: local });
+    const other = createLocalOperations();
+    expect(other.id).toBe(local.id);
+    const two = createToolContext({ cwd: dir, operations: other });
+    expect(one.mutations).not.toBe(two.mutations);
+  });
+
+  it("keys through its own adapter: disposing another adapter with the same id leaves a link and its target serialised", async () => {
+    const resolved: string[] = [];
+    const base = createLocalOperations();
+    const live: Operations = {
+      ...base,
+      realpath: async (path, options) => {
+        const real = await base.realpath(path, options);
+        resolved.push(path);
+        return real;
+      },
+    };
+    const context = createToolContext({ cwd: dir, operations: live });
+    // Made after `live`, with the same id, then disposed: its calls fail from then on, like a
+    // closed SSH connection. A queue found by id resolved keys through it and lost the link.
+    const closing = refusingAfterDispose(createLocalOperations());
+    const closingContext = createToolContext({ cwd: dir, operations: closing });
+    expect(closing.id).toBe(live.id);
+    await closingContext.dispose();
+    await closing.dispose?.();
+
+    const events: string[] = [];
+    let release!: () => void;
+    const first = context.mutations.withFileMutation(join(dir, "a.txt"), async () => {
+      events.push("target:start");
+      await new Promise<void>((resolve) => (release = resolve));
+      events.push("target:end");
+    });
+    const second = context.mutations.withFileMutation(join(dir, "alias.txt"), async () => {
+      events.push("link");
+    });
+    // Once the link's key is resolved (or, keyed wrongly, once it ran), it must still be waiting.
+    await eventually(() => resolved.includes(join(dir, "alias.txt")) || events.includes("link"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(["target:start"]);
+    release();
+    await Promise.all([first, second]);
+    expect(events).toEqual(["target:start", "target:end", "link"]);
+  });
 });
+
+/** `ops` whose file calls fail with `connection_lost` once it is disposed (as a remote adapter's do). */
+function refusingAfterDispose(ops: Operations): Operations {
+  let disposed = false;
+  const refuse = () => {
+    if (disposed) throw new OperationError("connection_lost", "disposed", { operation: "realpath" });
+  };
+  return {
+    ...ops,
+    realpath: async (path, options) => {
+      refuse();
+      return ops.realpath(path, options);
+    },
+    lstat: async (path, options) => {
+      refuse();
+      return ops.lstat(path, options);
+    },
+    dispose: async () => {
+      disposed = true;
+      await ops.dispose?.();
+    },
+  };
+}
+
+async function eventually(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
+}

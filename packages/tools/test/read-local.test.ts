@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { invokeTool } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createToolContext } from "../src/context/create-tool-context.js";
+import { createLocalToolContext } from "../src/local.js";
 import { createReadToolDefinition } from "../src/tools/read.js";
 
 let dir: string;
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe("read on local files", () => {
   it("refuses a FIFO instead of blocking on it", async () => {
-    const ctx = createToolContext({ cwd: dir });
+    const ctx = createLocalToolContext({ cwd: dir });
     const read = wrapToolDefinition(createReadToolDefinition(), () => ctx);
     const out = await invokeTool(read, { path: "pipe" });
     expect(out).toMatchObject({ isError: true, errorCode: "not_supported" });

@@ -4,7 +4,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { compileGlob, type GrepEvent, type GrepRequest } from "@tackle/operations";
+import type { GrepEvent, GrepRequest } from "@tackle/operations";
+import { compileGlob } from "@tackle/operations/ripgrep";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadIgnoreFrames } from "../src/search/ignore-frames.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import { type ExtensionContext, wrapToolDefinition } from "@tackle/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createToolContext } from "../src/context/create-tool-context.js";
+import { createLocalToolContext } from "../src/local.js";
 import { redactSecrets } from "../src/shell/redact.js";
 import { markToolOutput } from "../src/shell/sanitize.js";
 import { REDACTED_PLACEHOLDER, sanitizeLines, stripToolOutputMarker } from "../src/text/untrusted.js";
@@ -35,7 +35,7 @@ beforeAll(async () => {
   await writeFile(join(dir, ".env"), ENV);
   await writeFile(join(dir, "ansi.txt"), ANSI);
   await writeFile(join(dir, "plain.txt"), "alpha\nbeta\n");
-  ctx = createToolContext({ cwd: dir });
+  ctx = createLocalToolContext({ cwd: dir });
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

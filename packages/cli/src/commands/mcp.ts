@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ALL_TOOL_NAMES, detectPowershell, READ_ONLY_TOOL_NAMES, type ToolName } from "@tackle/tools";
+import { ALL_TOOL_NAMES, READ_ONLY_TOOL_NAMES, type ToolName } from "@tackle/tools";
+import { detectPowershell } from "@tackle/tools/shell";
 import { mcpHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { createMcpServer } from "../mcp-server.js";
@@ -29,7 +30,7 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length > 0)
     throw new UsageError(`Unexpected argument "${positionals[0]}". See tackle mcp --help.`);
-  let names: ToolName[] = parseToolNames(
+  const names: ToolName[] = parseToolNames(
     values.tools,
     values["read-only"] ? READ_ONLY_TOOL_NAMES : ALL_TOOL_NAMES,
   );
@@ -43,7 +44,6 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
     // Offer powershell only where it can run, unless the user asked for it by name.
     const pwsh = await detectPowershell(session.env.operations, { cwd: session.env.cwd });
     if (!pwsh.available) {
-      names = names.filter((name) => name !== "powershell");
       session.definitions.delete("powershell");
       session.tools.delete("powershell");
     }
@@ -57,7 +57,7 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
     io.signal.addEventListener("abort", () => resolve(), { once: true });
   });
   await server.connect(transport);
-  log(`serving ${names.join(", ")} in ${session.env.cwd} (${session.env.operations.id})`);
+  log(`serving ${[...session.tools.keys()].join(", ")} in ${session.env.cwd} (${session.env.operations.id})`);
   await closed;
   await server.close().catch(() => {});
   await session.close({ dropArtifacts: true });

@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import { ARTIFACT_RETENTION_MS, formatBytes, type ShellToolDetails } from "@tackle/tools";
+import type { ShellToolDetails } from "@tackle/tools";
+import { ARTIFACT_RETENTION_MS } from "@tackle/tools/context";
+import { formatBytes } from "@tackle/tools/text";
 import { toolHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";

@@ -1,10 +1,11 @@
 /**
- * Builds the {@link ExtensionContext} tools run with: local operations unless told otherwise,
- * the workspace policy, the environment's shared mutation queue, a read ledger, artifacts,
- * a headless UI and a silent logger.
+ * Builds the {@link ExtensionContext} tools run with: the given environment, the workspace
+ * policy, the environment's shared mutation queue, a read ledger, artifacts, a headless UI and
+ * a silent logger; plus the one `dispose()` that ends what the session made.
  */
 
 import { randomUUID } from "node:crypto";
+import { ToolError } from "@tackle/agent-core";
 import type {
   ArtifactStore,
   ExtensionContext,
@@ -18,25 +19,31 @@ import type {
 } from "@tackle/extensions";
 import { createHeadlessUI, silentLogger } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
-import { createLocalOperations } from "@tackle/operations-local";
 import { createWorkspacePolicy } from "../path/workspace-policy.js";
 import { createArtifactStore } from "./artifacts.js";
-import { createFileMutationQueue } from "./mutation-queue.js";
+import { type DisposeToolContextOptions, disposeToolContext } from "./dispose-tool-context.js";
+import { getFileMutationQueue } from "./mutation-queue.js";
 import { createReadLedger } from "./read-ledger.js";
 
-/** Options for {@link createToolContext}. Only `cwd` is required. */
+/** Options for {@link createToolContext}. `cwd` and `operations` are required. */
 export interface ToolContextOptions {
   /** Working directory, absolute in the environment's syntax. */
   cwd: string;
-  /** The environment. Default: this machine (`createLocalOperations()`). */
-  operations?: Operations;
+  /**
+   * The environment: `createLocalOperations()`, `createSshOperations(...)`,
+   * `createDockerOperations(...)` or your own. (`createLocalToolContext` from
+   * `@tackle/tools/local` fills in this machine.)
+   */
+  operations: Operations;
+  /** `dispose()` also disposes `operations`. For a context that is the adapter's only user. Default false. */
+  disposeOperations?: boolean;
   /** Workspace roots. Default `[cwd]`. */
   roots?: readonly string[];
   /** Paths outside the roots: `"deny"` (default), `"read-only"` or `"allow"`. */
   outside?: OutsideWorkspacePolicy;
   /** A ready-made policy (overrides `roots` and `outside`). */
   workspace?: WorkspacePolicy;
-  /** Default: the environment's shared queue (one per `operations.id`). */
+  /** Default: the queue shared by every context on the same `operations` object. */
   mutations?: FileMutationQueue;
   /** Default: an artifact store in the environment's temp directory for this session. */
   artifacts?: ArtifactStore;
@@ -50,50 +57,54 @@ export interface ToolContextOptions {
   session?: SessionInfo;
   /** Default: none; the call's signal is set per call by `wrapToolDefinition`. */
   signal?: AbortSignal;
+  /** Host services (e.g. a shell job registry under `"shell.jobs"`), keyed by name. */
   services?: Record<string, unknown>;
 }
 
-/**
- * One queue per environment: every context on the same `operations.id` shares it, so two
- * sessions on one machine still serialise their edits of one file. The queue resolves keys
- * with the latest `Operations` object seen for that id (they all reach the same files).
- */
-const queues = new Map<string, { queue: FileMutationQueue; operations: Operations }>();
+/** A context made by {@link createToolContext}: what tools run with, and the end of its session. */
+export interface ToolContext extends ExtensionContext {
+  /**
+   * Ends everything the session made: background jobs not marked `keepAlive` (their records
+   * stay on disk, so a later host still lists them), the session's artifacts (unless
+   * `keepArtifacts`), and `operations` when the context was made with `disposeOperations`.
+   * After it is called, tools running with this context fail with `stale_context` instead of
+   * creating new artifacts or jobs nobody would end. Calling it again returns the same promise.
+   * Running calls are not waited for: abort them first.
+   */
+  dispose(options?: DisposeToolContextOptions): Promise<void>;
+}
 
-/** The file mutation queue shared by every context on `operations`' environment. */
-export function getFileMutationQueue(operations: Operations): FileMutationQueue {
-  let entry = queues.get(operations.id);
-  if (!entry) {
-    const holder = { operations } as { queue: FileMutationQueue; operations: Operations };
-    holder.queue = createFileMutationQueue({
-      get platform() {
-        return holder.operations.platform;
-      },
-      realpath: (path, options) => holder.operations.realpath(path, options),
-      lstat: (path, options) => holder.operations.lstat(path, options),
-      readlink: (path, options) => holder.operations.readlink(path, options),
-    });
-    entry = holder;
-    queues.set(operations.id, entry);
-  }
-  entry.operations = operations;
-  return entry.queue;
+/** Fields still readable once a context is disposed (what identifies it, and `dispose` itself). */
+const READABLE_AFTER_DISPOSE = new Set<PropertyKey>(["dispose", "session", "cwd", "then"]);
+
+function disposedError(session: SessionInfo): ToolError {
+  return new ToolError(
+    "stale_context",
+    `Not run: this tool session (${session.id}) was closed by the host. Tell the user; a new session is needed to continue.`,
+  );
 }
 
 /**
- * Creates an {@link ExtensionContext} for the tools.
+ * Creates the context of one session.
  *
  * @example
  * ```ts
- * const ctx = createToolContext({ cwd: process.cwd() });
- * const read = wrapToolDefinition(createReadToolDefinition(), () => ctx);
+ * const context = createToolContext({ cwd: "/srv/app", operations: createSshOperations(options) });
+ * const { read, edit } = createTools({ context, names: ["read", "edit"] });
+ * try { await runSession(read, edit); } finally { await context.dispose(); }
  * ```
  */
-export function createToolContext(options: ToolContextOptions): ExtensionContext {
-  const operations = options.operations ?? createLocalOperations();
+export function createToolContext(options: ToolContextOptions): ToolContext {
+  const { operations } = options;
+  if (operations === undefined || operations === null) {
+    throw new TypeError(
+      "createToolContext needs `operations` (the environment). For this machine use createLocalToolContext() from @tackle/tools/local, or pass createLocalOperations().",
+    );
+  }
   const session = options.session ?? { id: randomUUID() };
   const logger = options.logger ?? silentLogger;
-  const context: ExtensionContext = {
+  let disposed: Promise<void> | undefined;
+  const context: ToolContext = {
     cwd: options.cwd,
     operations,
     workspace:
@@ -111,7 +122,22 @@ export function createToolContext(options: ToolContextOptions): ExtensionContext
     signal: options.signal,
     logger,
     session,
+    dispose(disposeOptions) {
+      disposed ??= (async () => {
+        await disposeToolContext(context, disposeOptions);
+        if (options.disposeOperations) await operations.dispose?.();
+      })();
+      return disposed;
+    },
   };
   if (options.services) context.services = options.services;
-  return context;
+  // Reads are checked (not just calls): tools keep the context for the whole call.
+  return new Proxy(context, {
+    get(target, property, receiver) {
+      if (disposed !== undefined && typeof property === "string" && !READABLE_AFTER_DISPOSE.has(property)) {
+        throw disposedError(session);
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }

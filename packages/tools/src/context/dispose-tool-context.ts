@@ -15,9 +15,12 @@ export interface DisposeToolContextOptions {
  * disk, so a later host still lists them) and, unless asked otherwise, the session's artifacts.
  * The environment (`ctx.operations`) is not disposed: it may serve other contexts.
  *
+ * A context from `createToolContext` does this with its own `dispose()` (which also refuses
+ * later calls); this function is for contexts a host assembled itself.
+ *
  * @example
  * ```ts
- * const ctx = createToolContext({ cwd });
+ * const ctx: ExtensionContext = { ...myFields, artifacts: createArtifactStore({ operations, sessionId }) };
  * try { await runSession(ctx); } finally { await disposeToolContext(ctx); }
  * ```
  */

@@ -5,6 +5,7 @@
  */
 import { ToolError } from "@tackle/agent-core";
 import type { FileMutationQueue } from "@tackle/extensions";
+import type { Operations } from "@tackle/operations";
 import { type RealPathOperations, resolveRealPath } from "../path/real-path.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 
@@ -74,8 +75,8 @@ async function runWhenReady<T>(
 }
 
 /**
- * Creates a {@link FileMutationQueue} over `operations` (used for `realpath` only). Hosts use
- * one per environment: `createToolContext` keeps one per `operations.id`.
+ * Creates a {@link FileMutationQueue} over `operations` (used to resolve keys to real paths).
+ * Hosts use one per environment object: {@link getFileMutationQueue} keeps it.
  *
  * Ordering: each call takes its place synchronously when it is made. Keys resolve in parallel
  * but are registered in call order, so a slow `realpath` never lets a later call overtake.
@@ -139,4 +140,26 @@ export function createFileMutationQueue(operations: RealPathOperations): FileMut
       );
     },
   };
+}
+
+const queues = new WeakMap<Operations, FileMutationQueue>();
+
+/**
+ * The file mutation queue of one environment object: every context made on the same
+ * `Operations` object shares it, so two sessions on one adapter serialise their edits of one
+ * file (a link and its target included: keys are real paths resolved by that adapter).
+ *
+ * Keyed by the object, not by `operations.id`: two adapters that report the same id (two SSH
+ * connections to one host, a local adapter and a wrapper around it) are separate objects with
+ * separate lifetimes, and a queue that resolved keys through whichever was seen last failed as
+ * "disposed" once that one was disposed. Hosts that want two sessions on one machine to
+ * serialise give both the same adapter. The queue is dropped with its adapter (weakly held).
+ */
+export function getFileMutationQueue(operations: Operations): FileMutationQueue {
+  let queue = queues.get(operations);
+  if (!queue) {
+    queue = createFileMutationQueue(operations);
+    queues.set(operations, queue);
+  }
+  return queue;
 }

@@ -1,7 +1,7 @@
-import { compileGlob } from "@tackle/operations";
+import { compileGlob } from "@tackle/operations/ripgrep";
 
-// The matcher lives in @tackle/operations so the native searches filter with the same rules.
-export { compileGlob, type GlobMatcher } from "@tackle/operations";
+// The matcher lives in @tackle/operations/ripgrep so the native searches filter with the same rules.
+export { compileGlob, type GlobMatcher } from "@tackle/operations/ripgrep";
 
 /**
  * Whether a search glob leaves an entry of the walk out. A glob only narrows a search; the

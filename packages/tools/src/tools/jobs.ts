@@ -52,7 +52,7 @@ export function createJobsToolDefinition(
     name: "jobs",
     label: "Jobs",
     description: [
-      "Manage background jobs started with bash or powershell background: true.",
+      "Manage background jobs (commands started with background: true).",
       "action=list shows every job (orphaned: its host process ended while it ran; kill still works).",
       `action=tail shows up to ${formatBytes(DEFAULTS.maxBytes)} of a job's output from offset (default: the end) and the offset to continue from.`,
       "action=status shows one job; action=kill stops it and its child processes.",

@@ -22,17 +22,18 @@ export interface PowershellInfo {
   version?: string;
 }
 
-const detected = new Map<string, Promise<PowershellInfo>>();
+/** Per adapter object, like the mutation queue: two adapters with one id may reach different hosts. */
+const detected = new WeakMap<object, Promise<PowershellInfo>>();
 
 /**
- * Whether `pwsh` runs in the environment (cached per `operations.id`). Asks the environment
+ * Whether `pwsh` runs in the environment (cached per adapter object). Asks the environment
  * itself through `exec`, so it answers for a remote host or a container, not for this machine.
  */
 export function detectPowershell(
   ops: Pick<Operations, "id" | "exec">,
   options: { cwd?: string; refresh?: boolean } = {},
 ): Promise<PowershellInfo> {
-  const cached = detected.get(ops.id);
+  const cached = detected.get(ops);
   if (cached && !options.refresh) return cached;
   const probe = (async (): Promise<PowershellInfo> => {
     const out: Uint8Array[] = [];
@@ -51,7 +52,7 @@ export function detectPowershell(
       return { available: false };
     }
   })();
-  detected.set(ops.id, probe);
+  detected.set(ops, probe);
   return probe;
 }
 

@@ -90,7 +90,7 @@ export function createReadToolDefinition(
     description: [
       "Read a file. Text comes back with line numbers; png, jpeg, gif and webp images come back as images.",
       `Shows at most ${maxLines} lines or ${formatBytes(maxBytes)}, whichever comes first, and says how to continue (offset/limit).`,
-      `A line longer than ${formatBytes(maxBytes)} is cut with a notice. Binary files are refused with their type; use ls for directories.`,
+      `A line longer than ${formatBytes(maxBytes)} is cut with a notice. Binary files are refused with their type, directories with a note to list them instead.`,
       "Read a file before you edit or overwrite it.",
       "Control characters are removed and secrets shown as [REDACTED:kind]; never copy a placeholder into edit or write.",
     ].join(" "),

@@ -1,0 +1,32 @@
+/**
+ * `@tackle/tools/shell`: the pipeline under bash and powershell, for hosts that run commands
+ * their own way: `runShellCommand` (artifacts, sanitised tail, prompt detection, cleanup), the
+ * background job registry, the command policy, and the pwsh probe.
+ */
+export type { PowershellInfo } from "../tools/powershell.js";
+export { detectPowershell } from "../tools/powershell.js";
+export type { ShellEnvOptions } from "./env.js";
+export { NON_INTERACTIVE_ENV } from "./env.js";
+export type { JobOperations, JobRecord, JobRegistryOptions, JobStatus, JobTail } from "./jobs.js";
+export { createJobRegistry, JobRegistry, SHELL_JOBS_SERVICE } from "./jobs.js";
+export type {
+  PipelineOperations,
+  ShellPipelineOptions,
+  ShellRunOutcome,
+  ShellRunRequest,
+  ToolShell,
+} from "./pipeline.js";
+export { runShellCommand } from "./pipeline.js";
+export { evaluateCommandPolicy } from "./policy/engine.js";
+export type {
+  PolicyConfig,
+  PolicyDecision,
+  PolicyHit,
+  PolicyRuleId,
+  PolicyScope,
+  PolicyVerdict,
+} from "./policy/types.js";
+export { DEFAULT_DECISIONS, DEFAULT_WRITABLE_PATHS } from "./policy/types.js";
+export { detectPrompt, NON_INTERACTIVE_HINT } from "./prompt.js";
+export { getShellJobs } from "./registry.js";
+export type { ShellToolDetails, ShellToolOptions, ShellToolParams, ShellToolSchema } from "./tool.js";
