@@ -28,6 +28,7 @@ export const TOOL_EXAMPLES: Partial<Record<string, Record<string, unknown>>> = {
   find: { pattern: "src/**/*.test.ts" },
   ls: { path: "." },
   powershell: { command: "Get-ChildItem -Recurse -Filter *.ps1" },
+  jobs: { action: "list" },
 };
 
 /** The definition of every tool, in the order of `ALL_TOOL_NAMES`. */
