@@ -187,7 +187,7 @@ describe("edit tool on real files", () => {
     await put("v.txt", "version = 1\n");
     const args = { path: "v.txt", edits: [{ oldText: "version = 1", newText: "version = 2" }] };
     expect((await invokeTool(edit, args)).isError).toBe(false);
-    const other = createToolContext({ cwd: dir });
+    const other = createLocalToolContext({ cwd: dir });
     const otherEdit = wrapToolDefinition(createEditToolDefinition(), () => other);
     expect(await invokeTool(otherEdit, args)).toMatchObject({ isError: true, errorCode: "no_match" });
   });
