@@ -14,11 +14,14 @@ export const ALLOWED_IMPORTS = {
   "agent-core": [],
   extensions: ["operations", "agent-core"],
   tools: ["operations", "agent-core", "extensions"],
+  // The AI SDK bridge: the loop and tool contracts only, never a tool or an adapter.
+  "ai-sdk": ["agent-core", "extensions"],
   cli: [
     "operations",
     "agent-core",
     "extensions",
     "tools",
+    "ai-sdk",
     "operations-local",
     "operations-ssh",
     "operations-docker",

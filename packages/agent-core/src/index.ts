@@ -37,11 +37,13 @@ export type {
   AssistantMessage,
   ImageContent,
   Message,
+  ProviderMetadata,
   StopReason,
   TextContent,
   ThinkingContent,
   ToolCall,
   ToolResultMessage,
+  Usage,
   UserMessage,
 } from "./messages.js";
 export { userMessage } from "./messages.js";
@@ -54,6 +56,7 @@ export type {
   AnyAgentTool,
   ToolOutcome,
 } from "./tool.js";
+export type { CallScope, ToolCallConfig } from "./tool-call.js";
 export type { ToolErrorCode, ToolErrorOptions } from "./tool-error.js";
 export { isToolError, ToolError } from "./tool-error.js";
 export type { ArgumentProblem } from "./validation-message.js";

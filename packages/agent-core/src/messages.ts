@@ -1,7 +1,16 @@
+/**
+ * Opaque data a model adapter attaches to a block, keyed by provider, so it can send the block
+ * back exactly on later turns (reasoning signatures, encrypted reasoning, item ids). Kept as is;
+ * never shown to the model as text.
+ */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
 /** Plain text content. */
 export interface TextContent {
   type: "text";
   text: string;
+  /** Set by the model adapter that produced it; see {@link ProviderMetadata}. */
+  providerMetadata?: ProviderMetadata;
 }
 
 /** An image, base64-encoded. */
@@ -17,6 +26,8 @@ export interface ImageContent {
 export interface ThinkingContent {
   type: "thinking";
   thinking: string;
+  /** Set by the model adapter that produced it (e.g. the reasoning signature a provider wants back); see {@link ProviderMetadata}. */
+  providerMetadata?: ProviderMetadata;
 }
 
 /** A tool call requested by the model. `arguments` is whatever the model sent (often malformed). */
@@ -25,6 +36,8 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Set by the model adapter that produced it; see {@link ProviderMetadata}. */
+  providerMetadata?: ProviderMetadata;
 }
 
 /** A message from the user (or the host on the user's behalf). */
@@ -37,6 +50,21 @@ export interface UserMessage {
 /** Why the model stopped. `length`: cut by the token limit, its tool calls must not run. */
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
 
+/** Token counts of one model reply as the provider reported them; a field the provider did not report is absent. */
+export interface Usage {
+  /** Prompt tokens, cached ones included. */
+  inputTokens?: number;
+  /** Generated tokens, reasoning included. */
+  outputTokens?: number;
+  /** Prompt tokens read from the provider's cache. */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the provider's cache. */
+  cacheWriteTokens?: number;
+  /** Generated tokens spent on reasoning. */
+  reasoningTokens?: number;
+  totalTokens?: number;
+}
+
 /** A message from the model. */
 export interface AssistantMessage {
   role: "assistant";
@@ -46,6 +74,8 @@ export interface AssistantMessage {
   errorMessage?: string;
   /** Model id that produced it. */
   model?: string;
+  /** Token counts, when the model reports them. */
+  usage?: Usage;
   timestamp: number;
 }
 

@@ -7,11 +7,17 @@ import type { AssistantMessage, ToolCall } from "./messages.js";
 import type { ModelContext } from "./model.js";
 import type { AnyAgentTool, ToolOutcome } from "./tool.js";
 
+/** The part of the loop config that decides how calls run (all a caller outside the loop must give). */
+export type ToolCallConfig = Pick<
+  AgentLoopConfig,
+  "toolExecution" | "beforeToolCall" | "afterToolCall" | "abortGraceMs"
+>;
+
 /** Everything the phases of one call share. */
 export interface CallScope {
   assistantMessage: AssistantMessage;
   context: ModelContext;
-  config: AgentLoopConfig;
+  config: ToolCallConfig;
   signal: AbortSignal | undefined;
   emit: (event: AgentEvent) => void;
 }

@@ -1,0 +1,25 @@
+export type { AiSdkModel, AiSdkModelOptions } from "./ai-sdk-model.js";
+export { aiSdkModel } from "./ai-sdk-model.js";
+export type { AnthropicImageMediaType, AnthropicTool, AnthropicToolResultBlock } from "./anthropic-tools.js";
+export { toAnthropicToolResult, toAnthropicTools } from "./anthropic-tools.js";
+export { MISSING_RESULT_TEXT, toModelMessages } from "./model-messages.js";
+export type {
+  OpenAIChatTool,
+  OpenAIChatToolResultMessage,
+  OpenAIFunctionCallOutput,
+  OpenAIResponsesTool,
+  OpenAIToolsOptions,
+} from "./openai-tools.js";
+export {
+  IMAGES_FOLLOW_TEXT,
+  toOpenAIFunctionCallOutput,
+  toOpenAIResponsesTools,
+  toOpenAIToolMessages,
+  toOpenAITools,
+} from "./openai-tools.js";
+export type { AISDKToolsOptions, ToolUpdate } from "./sdk-tools.js";
+export { toAISDKTools } from "./sdk-tools.js";
+export type { ProviderOptions, ToolResultOutput } from "./sdk-types.js";
+export { StrictSchemaError, toStrictJsonSchema } from "./strict-schema.js";
+export { toToolResultOutput } from "./tool-output.js";
+export type { ToolSchemaSource } from "./tool-schemas.js";

@@ -1,0 +1,160 @@
+import type {
+  AssistantMessage,
+  Message,
+  ProviderMetadata,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from "@tackle/agent-core";
+import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
+import type { ProviderOptions } from "./sdk-types.js";
+import { toToolResultOutput } from "./tool-output.js";
+
+/** The result text a call gets when the conversation holds no result for it. */
+export const MISSING_RESULT_TEXT =
+  "No result: this call did not finish (the run was interrupted). Call it again if it is still needed.";
+
+/**
+ * Our conversation as AI SDK model messages (the system prompt goes separately, as `system`).
+ *
+ * - User text and images; images as `file` parts with an image media type, the shape every
+ *   supported `ai` major accepts without a deprecation warning.
+ * - Assistant text, thinking (as `reasoning`) and tool calls, each with the provider metadata it
+ *   arrived with, so reasoning signatures and item ids go back exactly as the provider sent them.
+ *   Empty text blocks are left out (Anthropic rejects them).
+ * - Tool results, consecutive ones in one `tool` message.
+ * - Providers reject a tool call without a result and a result without its call. A call cut off
+ *   by an error or abort (its message never completed) is dropped with its result, if any; a
+ *   call of a completed reply that has no result gets {@link MISSING_RESULT_TEXT} as an error
+ *   result right after it.
+ *
+ * Must not throw for any conversation the loop builds.
+ */
+export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+  const answered = new Set<string>();
+  for (const message of messages) if (message.role === "toolResult") answered.add(message.toolCallId);
+  const sentCalls = new Set<string>();
+  const sentResults = new Set<string>();
+  const out: ModelMessage[] = [];
+  let unanswered: ToolCall[] = [];
+  // Runs when the results that follow a reply are over: its calls still without one get one.
+  const flushUnanswered = () => {
+    for (const call of unanswered) {
+      if (sentResults.has(call.id)) continue;
+      sentResults.add(call.id);
+      appendToolResult(out, {
+        type: "tool-result",
+        toolCallId: call.id,
+        toolName: call.name,
+        output: { type: "error-text", value: MISSING_RESULT_TEXT },
+      });
+    }
+    unanswered = [];
+  };
+  for (const message of messages) {
+    if (message.role !== "toolResult") flushUnanswered();
+    switch (message.role) {
+      case "user":
+        out.push({ role: "user", content: userContent(message) });
+        break;
+      case "assistant": {
+        const complete = message.stopReason !== "error" && message.stopReason !== "aborted";
+        const calls = message.content.filter(
+          (block): block is ToolCall => block.type === "toolCall" && (complete || answered.has(block.id)),
+        );
+        for (const call of calls) sentCalls.add(call.id);
+        const content = assistantContent(message, new Set(calls.map((call) => call.id)));
+        if (content.length > 0) out.push({ role: "assistant", content });
+        unanswered = calls;
+        break;
+      }
+      case "toolResult":
+        if (!sentCalls.has(message.toolCallId) || sentResults.has(message.toolCallId)) break;
+        sentResults.add(message.toolCallId);
+        appendToolResult(out, toolResultPart(message));
+        break;
+    }
+  }
+  flushUnanswered();
+  return out;
+}
+
+function userContent(message: UserMessage): UserContent {
+  if (typeof message.content === "string") return message.content;
+  return message.content.map((block) =>
+    block.type === "text"
+      ? { type: "text", text: block.text }
+      : { type: "file", data: block.data, mediaType: block.mimeType },
+  );
+}
+
+function assistantContent(
+  message: AssistantMessage,
+  keptCalls: ReadonlySet<string>,
+): Exclude<AssistantContent, string> {
+  const parts: Exclude<AssistantContent, string> = [];
+  for (const block of message.content) {
+    const providerOptions = asProviderOptions(block.providerMetadata);
+    const extra = providerOptions === undefined ? {} : { providerOptions };
+    if (block.type === "text") {
+      if (block.text !== "") parts.push({ type: "text", text: block.text, ...extra });
+    } else if (block.type === "thinking") {
+      // Redacted reasoning has no text but must go back: its data rides in the metadata.
+      if (block.thinking !== "" || providerOptions !== undefined)
+        parts.push({ type: "reasoning", text: block.thinking, ...extra });
+    } else if (keptCalls.has(block.id)) {
+      parts.push({
+        type: "tool-call",
+        toolCallId: block.id,
+        toolName: block.name,
+        input: callInput(block.arguments),
+        ...extra,
+      });
+    }
+  }
+  return parts;
+}
+
+/**
+ * What the model is shown it sent. Malformed arguments (a JSON string, or text that is not JSON)
+ * reach tools as sent so the lenient step can repair them; providers want an object back
+ * (Anthropic rejects anything else), so a string is parsed when it holds an object, else `{}`.
+ */
+function callInput(args: unknown): Record<string, unknown> {
+  if (isPlainObject(args)) return args;
+  if (typeof args === "string") {
+    try {
+      const parsed: unknown = JSON.parse(args);
+      if (isPlainObject(parsed)) return parsed;
+    } catch {
+      // Not JSON: the tool result already told the model what was wrong.
+    }
+  }
+  return {};
+}
+
+function toolResultPart(message: ToolResultMessage): ToolContent[number] {
+  return {
+    type: "tool-result",
+    toolCallId: message.toolCallId,
+    toolName: message.toolName,
+    output: toToolResultOutput(message.content, message.isError),
+  };
+}
+
+/** Adds a result to the `tool` message at the end, or starts one. */
+function appendToolResult(out: ModelMessage[], part: ToolContent[number]): void {
+  const last = out.at(-1);
+  if (last?.role === "tool") last.content.push(part);
+  else out.push({ role: "tool", content: [part] });
+}
+
+/** Metadata a provider streamed is exactly what it wants back as options (same keys, JSON values). */
+function asProviderOptions(metadata: ProviderMetadata | undefined): ProviderOptions | undefined {
+  if (metadata === undefined || Object.keys(metadata).length === 0) return undefined;
+  return metadata as ProviderOptions;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,161 @@
+import {
+  type AgentToolResult,
+  type AnyAgentTool,
+  executeToolCalls,
+  invokeTool,
+  type ToolCall,
+  type ToolCallConfig,
+  type ToolOutcome,
+} from "@tackle/agent-core";
+import { type JSONSchema7, jsonSchema, type Tool, type ToolSet } from "ai";
+import { toToolResultOutput } from "./tool-output.js";
+import { toolParameters } from "./tool-schemas.js";
+
+/** A progress report of a running tool, as {@link AISDKToolsOptions.onUpdate} receives it. */
+export interface ToolUpdate {
+  toolCallId: string;
+  toolName: string;
+  partialResult: AgentToolResult;
+}
+
+/** Options of {@link toAISDKTools}. */
+export interface AISDKToolsOptions
+  extends Pick<ToolCallConfig, "beforeToolCall" | "afterToolCall" | "abortGraceMs"> {
+  /** Send schemas in OpenAI's strict form (see `toStrictJsonSchema`); a schema that cannot be strict is sent as is. */
+  strict?: boolean;
+  /** Receives progress of running tools (live shell output, for instance). */
+  onUpdate?: (update: ToolUpdate) => void;
+  /**
+   * Also stream progress as the SDK's preliminary tool results (`tool-result` parts with
+   * `preliminary: true`, which `useChat` shows while the tool runs). Default false.
+   */
+  preliminaryResults?: boolean;
+}
+
+type Progress = (partial: AgentToolResult) => void;
+
+/**
+ * The tools as an AI SDK `ToolSet`, for `generateText`, `streamText` and the SDK's agents.
+ *
+ * `execute` runs each call the way the Tackle loop does: through `invokeTool` (lenient
+ * arguments, validation, error mapping), or, when hooks are given, through the loop's executor
+ * for that one call (hooks, validation of replaced arguments, abort grace). The SDK's
+ * `abortSignal` aborts the tool. The output is our `ToolOutcome`; a failed call is an outcome
+ * with `isError: true`, never a thrown error, so the model reads the message and its next step
+ * as an `error-text` result. `toModelOutput` sends text as text and images as image parts.
+ *
+ * Hooks see this one call: `assistantMessage` holds only it and `context.messages` is empty
+ * (the SDK owns the conversation).
+ *
+ * @example
+ * ```ts
+ * const tools = toAISDKTools(createCodingTools({ cwd }));
+ * const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(20) });
+ * ```
+ */
+export function toAISDKTools(tools: readonly AnyAgentTool[], options: AISDKToolsOptions = {}): ToolSet {
+  const set: ToolSet = {};
+  for (const tool of tools) set[tool.name] = toSdkTool(tool, tools, options);
+  return set;
+}
+
+function toSdkTool(tool: AnyAgentTool, all: readonly AnyAgentTool[], options: AISDKToolsOptions): Tool {
+  const parameters = toolParameters(tool, options.strict === true);
+  const progressOf =
+    (toolCallId: string): Progress =>
+    (partialResult) =>
+      options.onUpdate?.({ toolCallId, toolName: tool.name, partialResult });
+  const sdkTool: Tool = {
+    description: tool.description,
+    inputSchema: jsonSchema(parameters.schema as JSONSchema7),
+    execute:
+      options.preliminaryResults === true
+        ? (input, { toolCallId, abortSignal }) =>
+            withPreliminaryResults(
+              (progress) => runCall(tool, all, input, toolCallId, abortSignal, progress, options),
+              progressOf(toolCallId),
+            )
+        : (input, { toolCallId, abortSignal }) =>
+            runCall(tool, all, input, toolCallId, abortSignal, progressOf(toolCallId), options),
+    toModelOutput: ({ output }) => {
+      const outcome = output as ToolOutcome;
+      return toToolResultOutput(outcome.content, outcome.isError);
+    },
+  };
+  if (parameters.strict) sdkTool.strict = true;
+  return sdkTool;
+}
+
+/** Runs one call; never throws (both paths map every failure to an error outcome). */
+async function runCall(
+  tool: AnyAgentTool,
+  all: readonly AnyAgentTool[],
+  input: unknown,
+  toolCallId: string,
+  signal: AbortSignal | undefined,
+  progress: Progress,
+  options: AISDKToolsOptions,
+): Promise<ToolOutcome> {
+  const { beforeToolCall, afterToolCall, abortGraceMs } = options;
+  if (beforeToolCall === undefined && afterToolCall === undefined) {
+    return invokeTool(tool, input, {
+      toolCallId,
+      onUpdate: progress,
+      ...(signal === undefined ? {} : { signal }),
+      ...(abortGraceMs === undefined ? {} : { abortGraceMs }),
+    });
+  }
+  const call: ToolCall = {
+    type: "toolCall",
+    id: toolCallId,
+    name: tool.name,
+    arguments: input as Record<string, unknown>,
+  };
+  let outcome: ToolOutcome | undefined;
+  await executeToolCalls([call], {
+    assistantMessage: { role: "assistant", content: [call], stopReason: "toolUse", timestamp: Date.now() },
+    context: { messages: [], tools: [...all] },
+    config: { beforeToolCall, afterToolCall, ...(abortGraceMs === undefined ? {} : { abortGraceMs }) },
+    signal,
+    emit: (event) => {
+      if (event.type === "tool_execution_update") progress(event.partialResult);
+      else if (event.type === "tool_execution_end") outcome = event.result;
+    },
+  });
+  // executeToolCalls ends every call it is given with tool_execution_end.
+  return outcome!;
+}
+
+/**
+ * Runs a call as an async iterable: each progress report is yielded as a preliminary outcome
+ * (the SDK streams it as a preliminary tool result), the final outcome last.
+ */
+async function* withPreliminaryResults(
+  start: (progress: Progress) => Promise<ToolOutcome>,
+  report: Progress,
+): AsyncGenerator<ToolOutcome> {
+  const queue: AgentToolResult[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  const running = start((partial) => {
+    report(partial);
+    queue.push(partial);
+    wake?.();
+  });
+  void running.finally(() => {
+    done = true;
+    wake?.();
+  });
+  for (;;) {
+    for (let partial = queue.shift(); partial !== undefined; partial = queue.shift()) {
+      yield { content: partial.content, details: partial.details, isError: false };
+    }
+    if (done) break;
+    // Nothing can be queued between the drain above and this wait: both run in one tick.
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    wake = undefined;
+  }
+  yield await running;
+}
