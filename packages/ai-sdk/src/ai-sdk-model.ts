@@ -33,6 +33,14 @@ export interface AiSdkModelOptions {
    * no extra properties); a tool whose schema cannot be strict is sent as is. Default false.
    */
   strictTools?: boolean;
+  /**
+   * Whether images a tool returns go inside its tool result (Anthropic, Google, OpenAI's
+   * Responses API) or, for APIs whose tool messages take text only, in a user message right
+   * after the results. Default: inside, except for Chat-Completions-style providers (provider id
+   * ending in `.chat`: `openai.chat`, the OpenAI-compatible servers), which would otherwise get
+   * the image as base64 text.
+   */
+  imagesInToolResults?: boolean;
   /** Overrides the model's id and provider as the loop reports them. */
   model?: Partial<Model>;
 }
@@ -62,8 +70,9 @@ export interface AiSdkModel {
  * ```
  */
 export function aiSdkModel(languageModel: LanguageModel, options: AiSdkModelOptions = {}): AiSdkModel {
-  const { model: identity, strictTools = false, toolChoice, ...settings } = options;
+  const { model: identity, strictTools = false, toolChoice, imagesInToolResults, ...settings } = options;
   const model: Model = { ...identityOf(languageModel), ...identity };
+  const imagesInResults = imagesInToolResults ?? !identityOf(languageModel).provider.endsWith(".chat");
   const toolSets = new WeakMap<readonly AnyAgentTool[], ToolSet>();
   const toolsFor = (tools: readonly AnyAgentTool[]): ToolSet => {
     let set = toolSets.get(tools);
@@ -78,7 +87,7 @@ export function aiSdkModel(languageModel: LanguageModel, options: AiSdkModelOpti
       streamText({
         model: languageModel,
         ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
-        messages: toModelMessages(context.messages),
+        messages: toModelMessages(context.messages, { imagesInToolResults: imagesInResults }),
         ...settings,
         ...(context.tools.length === 0
           ? {}

@@ -2,6 +2,7 @@ export type { AiSdkModel, AiSdkModelOptions } from "./ai-sdk-model.js";
 export { aiSdkModel } from "./ai-sdk-model.js";
 export type { AnthropicImageMediaType, AnthropicTool, AnthropicToolResultBlock } from "./anthropic-tools.js";
 export { toAnthropicToolResult, toAnthropicTools } from "./anthropic-tools.js";
+export { IMAGES_FOLLOW_TEXT } from "./images-follow.js";
 export { MISSING_RESULT_TEXT, toModelMessages } from "./model-messages.js";
 export type {
   OpenAIChatTool,
@@ -11,7 +12,6 @@ export type {
   OpenAIToolsOptions,
 } from "./openai-tools.js";
 export {
-  IMAGES_FOLLOW_TEXT,
   toOpenAIFunctionCallOutput,
   toOpenAIResponsesTools,
   toOpenAIToolMessages,

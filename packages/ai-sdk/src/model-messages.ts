@@ -7,6 +7,7 @@ import type {
   UserMessage,
 } from "@tackle/agent-core";
 import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
+import { IMAGES_FOLLOW_TEXT, imagesOfResultLabel } from "./images-follow.js";
 import type { ProviderOptions } from "./sdk-types.js";
 import { toToolResultOutput } from "./tool-output.js";
 
@@ -22,7 +23,9 @@ export const MISSING_RESULT_TEXT =
  * - Assistant text, thinking (as `reasoning`) and tool calls, each with the provider metadata it
  *   arrived with, so reasoning signatures and item ids go back exactly as the provider sent them.
  *   Empty text blocks are left out (Anthropic rejects them).
- * - Tool results, consecutive ones in one `tool` message.
+ * - Tool results, consecutive ones in one `tool` message. With `imagesInToolResults: false`
+ *   (APIs whose tool messages take text only), a result's images go in a user message right
+ *   after the tool results, and the result says so.
  * - Providers reject a tool call without a result and a result without its call. A call cut off
  *   by an error or abort (its message never completed) is dropped with its result, if any; a
  *   call of a completed reply that has no result gets {@link MISSING_RESULT_TEXT} as an error
@@ -30,7 +33,11 @@ export const MISSING_RESULT_TEXT =
  *
  * Must not throw for any conversation the loop builds.
  */
-export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+export function toModelMessages(
+  messages: readonly Message[],
+  options: { imagesInToolResults?: boolean } = {},
+): ModelMessage[] {
+  const imagesInResults = options.imagesInToolResults !== false;
   const answered = new Set<string>();
   for (const message of messages) if (message.role === "toolResult") answered.add(message.toolCallId);
   const sentCalls = new Set<string>();
@@ -51,8 +58,16 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
     }
     unanswered = [];
   };
+  let images: Exclude<UserContent, string> = [];
+  const flushImages = () => {
+    if (images.length > 0) out.push({ role: "user", content: images });
+    images = [];
+  };
   for (const message of messages) {
-    if (message.role !== "toolResult") flushUnanswered();
+    if (message.role !== "toolResult") {
+      flushUnanswered();
+      flushImages();
+    }
     switch (message.role) {
       case "user":
         out.push({ role: "user", content: userContent(message) });
@@ -71,11 +86,20 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
       case "toolResult":
         if (!sentCalls.has(message.toolCallId) || sentResults.has(message.toolCallId)) break;
         sentResults.add(message.toolCallId);
-        appendToolResult(out, toolResultPart(message));
+        if (imagesInResults || message.content.every((block) => block.type === "text")) {
+          appendToolResult(out, toolResultPart(message));
+          break;
+        }
+        appendToolResult(out, toolResultPart({ ...message, content: textWithImagesNote(message) }));
+        images.push({ type: "text", text: imagesOfResultLabel(message.toolCallId) });
+        for (const block of message.content)
+          if (block.type === "image")
+            images.push({ type: "file", data: block.data, mediaType: block.mimeType });
         break;
     }
   }
   flushUnanswered();
+  flushImages();
   return out;
 }
 
@@ -131,6 +155,11 @@ function callInput(args: unknown): Record<string, unknown> {
     }
   }
   return {};
+}
+
+function textWithImagesNote(message: ToolResultMessage): ToolResultMessage["content"] {
+  const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+  return [{ type: "text", text: [...text, IMAGES_FOLLOW_TEXT].join("\n") }];
 }
 
 function toolResultPart(message: ToolResultMessage): ToolContent[number] {

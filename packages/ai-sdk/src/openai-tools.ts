@@ -1,5 +1,6 @@
 import type { ImageContent, ToolOutcome } from "@tackle/agent-core";
 import type { JsonSchema } from "@tackle/extensions";
+import { IMAGES_FOLLOW_TEXT, imagesOfResultLabel } from "./images-follow.js";
 import { type ToolSchemaSource, toolParameters } from "./tool-schemas.js";
 
 /** Options of {@link toOpenAITools} and {@link toOpenAIResponsesTools}. */
@@ -43,9 +44,6 @@ export interface OpenAIFunctionCallOutput {
     | string
     | ({ type: "input_text"; text: string } | { type: "input_image"; image_url: string; detail: "auto" })[];
 }
-
-/** Said in a Chat Completions tool message whose images follow in a user message. */
-export const IMAGES_FOLLOW_TEXT = "(The images of this result follow in the next message.)";
 
 /** The tools for the Chat Completions API. */
 export function toOpenAITools(
@@ -98,7 +96,7 @@ export function toOpenAIToolMessages(
     {
       role: "user",
       content: [
-        { type: "text", text: `Images of tool result ${toolCallId}:` },
+        { type: "text", text: imagesOfResultLabel(toolCallId) },
         ...images.map((image) => ({ type: "image_url" as const, image_url: { url: dataUrl(image) } })),
       ],
     },

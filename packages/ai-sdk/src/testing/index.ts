@@ -1,0 +1,16 @@
+export type {
+  ProviderServer,
+  Reply,
+  Script,
+  ScriptedCall,
+  ScriptedTurn,
+  SeenRequest,
+} from "./provider-server.js";
+export {
+  anthropicHang,
+  anthropicReply,
+  anthropicStreamError,
+  openaiError,
+  openaiReply,
+  startProviderServer,
+} from "./provider-server.js";
