@@ -1,11 +1,14 @@
-import type { AnyAgentTool, AssistantMessageEvent, Model, StreamFn } from "@tackle/agent-core";
-import { type LanguageModel, streamText, type TextStreamPart, type ToolSet } from "ai";
-import { toModelMessages } from "./model-messages.js";
+import type { AnyAgentTool, AssistantMessageEvent, Model, ModelContext, StreamFn } from "@tackle/agent-core";
+import type { LanguageModel } from "ai";
+import { normalizePart } from "./normalize-part.js";
+import { type ProviderLanguageModel, resolveLanguageModel } from "./provider-model.js";
+import { toProviderPrompt } from "./provider-prompt.js";
 import { ReplyBuilder } from "./reply-builder.js";
+import { withRetries } from "./retry.js";
 import type { ProviderOptions } from "./sdk-types.js";
-import { toSdkToolSchema } from "./tool-schemas.js";
+import { toolParameters } from "./tool-schemas.js";
 
-/** Options of {@link aiSdkModel}: the AI SDK's call settings, sent with every turn. */
+/** Options of {@link aiSdkModel}: the call settings sent with every turn. */
 export interface AiSdkModelOptions {
   /**
    * Provider-specific options, passed through as is. Prompt caching and reasoning effort are one
@@ -22,7 +25,10 @@ export interface AiSdkModelOptions {
   frequencyPenalty?: number;
   stopSequences?: string[];
   seed?: number;
-  /** Retries of a failed request (rate limits, 5xx) with backoff, by the AI SDK; its default is 2. */
+  /**
+   * Retries of a request the provider failed temporarily (rate limits, overload, 5xx), waiting as
+   * it asks or with exponential backoff from 2 s. Default 2, as in the AI SDK.
+   */
   maxRetries?: number;
   /** Extra HTTP headers for every request. */
   headers?: Record<string, string | undefined>;
@@ -55,12 +61,12 @@ export interface AiSdkModel {
  * Drives the Tackle agent loop with any AI SDK language model: OpenAI, Anthropic, Google,
  * OpenAI-compatible servers (Ollama, vLLM, LM Studio), the AI Gateway (a model id string).
  *
- * Each turn is one `streamText` call with no tool `execute` functions and one step: the SDK
- * talks to the provider (prompt conversion, retries, abort), the loop runs the tools (lenient
- * arguments, hooks, validation, the executor's rules). What the SDK streams becomes our
- * assistant-message events: text, reasoning and tool-call deltas, finish reason as
- * `stopReason` (`length` included), usage, provider errors as `stopReason: "error"` with the
- * provider's message, and our abort signal aborts the request.
+ * Each turn is one call of the model's `doStream`, the streaming interface every AI SDK provider
+ * package implements: the provider package speaks HTTP and its wire format, the loop runs the
+ * tools (lenient arguments, hooks, validation, the executor's rules). What the provider streams
+ * becomes our assistant-message events: text, reasoning and tool-call deltas, the finish reason
+ * as `stopReason` (`length` included), usage, provider errors as `stopReason: "error"` with the
+ * provider's message; our abort signal aborts the request.
  *
  * @example
  * ```ts
@@ -70,53 +76,106 @@ export interface AiSdkModel {
  * ```
  */
 export function aiSdkModel(languageModel: LanguageModel, options: AiSdkModelOptions = {}): AiSdkModel {
-  const { model: identity, strictTools = false, toolChoice, imagesInToolResults, ...settings } = options;
-  const model: Model = { ...identityOf(languageModel), ...identity };
-  const imagesInResults = imagesInToolResults ?? !identityOf(languageModel).provider.endsWith(".chat");
-  const toolSets = new WeakMap<readonly AnyAgentTool[], ToolSet>();
-  const toolsFor = (tools: readonly AnyAgentTool[]): ToolSet => {
-    let set = toolSets.get(tools);
-    if (set === undefined) {
-      set = Object.fromEntries(tools.map((tool) => [tool.name, toSdkToolSchema(tool, strictTools)]));
-      toolSets.set(tools, set);
-    }
-    return set;
+  const provider = resolveLanguageModel(languageModel);
+  const {
+    model: identity,
+    strictTools = false,
+    toolChoice,
+    imagesInToolResults,
+    maxRetries,
+    ...settings
+  } = options;
+  const model: Model = { id: provider.modelId, provider: provider.provider, ...identity };
+  const turn: Turn = {
+    provider,
+    settings,
+    toolChoice: toolChoice === undefined ? undefined : toProviderToolChoice(toolChoice),
+    strictTools,
+    imagesInResults: imagesInToolResults ?? !provider.provider.endsWith(".chat"),
+    maxRetries,
+    toolSets: new WeakMap(),
   };
-  const streamFn: StreamFn = (_model, context, { signal }) =>
-    streamReply(model.id, signal, () =>
-      streamText({
-        model: languageModel,
-        ...(context.systemPrompt ? { system: context.systemPrompt } : {}),
-        messages: toModelMessages(context.messages, { imagesInToolResults: imagesInResults }),
-        ...settings,
-        ...(context.tools.length === 0
-          ? {}
-          : { tools: toolsFor(context.tools), ...(toolChoice === undefined ? {} : { toolChoice }) }),
-        ...(signal === undefined ? {} : { abortSignal: signal }),
-        // Errors arrive as `error` parts; the SDK's default handler would also print them.
-        onError: () => {},
-      }),
-    );
+  const streamFn: StreamFn = (_model, context, { signal }) => streamTurn(turn, model.id, context, signal);
   return { model, streamFn };
 }
 
-function identityOf(languageModel: LanguageModel): Model {
-  if (typeof languageModel === "string") return { id: languageModel, provider: "gateway" };
-  return { id: languageModel.modelId, provider: languageModel.provider };
+/** What every turn of one model shares. */
+interface Turn {
+  provider: ProviderLanguageModel;
+  settings: Omit<
+    AiSdkModelOptions,
+    "model" | "strictTools" | "toolChoice" | "imagesInToolResults" | "maxRetries"
+  >;
+  toolChoice: Record<string, unknown> | undefined;
+  strictTools: boolean;
+  imagesInResults: boolean;
+  maxRetries: number | undefined;
+  /** Provider tool lists, per tool array of the loop (it keeps one array per run). */
+  toolSets: WeakMap<readonly AnyAgentTool[], unknown[]>;
 }
 
 /** One turn. Never throws: every failure ends the stream with an `error` event (the StreamFn contract). */
-async function* streamReply(
+async function* streamTurn(
+  turn: Turn,
   modelId: string,
+  context: ModelContext,
   signal: AbortSignal | undefined,
-  start: () => { fullStream: AsyncIterable<TextStreamPart<ToolSet>> },
 ): AsyncGenerator<AssistantMessageEvent> {
   const reply = new ReplyBuilder(modelId);
   yield reply.start();
+  const spec = turn.provider.specificationVersion;
+  let reader: ReadableStreamDefaultReader<unknown> | undefined;
   try {
-    for await (const part of start().fullStream) yield* reply.apply(part);
+    const call: Record<string, unknown> = {
+      ...turn.settings,
+      prompt: toProviderPrompt(context.systemPrompt, context.messages, spec, turn.imagesInResults),
+      includeRawChunks: false,
+      ...(signal === undefined ? {} : { abortSignal: signal }),
+    };
+    if (context.tools.length > 0) {
+      call.tools = providerTools(turn, context.tools);
+      if (turn.toolChoice !== undefined) call.toolChoice = turn.toolChoice;
+    }
+    const { stream } = await withRetries(() => turn.provider.doStream(call), {
+      ...(turn.maxRetries === undefined ? {} : { maxRetries: turn.maxRetries }),
+      ...(signal === undefined ? {} : { signal }),
+    });
+    reader = stream.getReader();
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      yield* reply.apply(normalizePart(next.value, spec));
+    }
+    reader = undefined;
   } catch (error) {
     reply.fail(error);
+  } finally {
+    // Stopped early (the loop gave up on an abort): let the provider close the request.
+    void reader?.cancel().catch(() => {});
   }
   yield* reply.finish(signal);
+}
+
+/** The tools as the provider specification lists them: function tools with JSON Schema input. */
+function providerTools(turn: Turn, tools: readonly AnyAgentTool[]): unknown[] {
+  let list = turn.toolSets.get(tools);
+  if (list === undefined) {
+    list = tools.map((tool) => {
+      const { schema, strict } = toolParameters(tool, turn.strictTools);
+      const described: Record<string, unknown> = {
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        inputSchema: schema,
+      };
+      if (strict && turn.provider.specificationVersion !== "v2") described.strict = true;
+      return described;
+    });
+    turn.toolSets.set(tools, list);
+  }
+  return list;
+}
+
+function toProviderToolChoice(choice: NonNullable<AiSdkModelOptions["toolChoice"]>): Record<string, unknown> {
+  return typeof choice === "string" ? { type: choice } : { type: "tool", toolName: choice.toolName };
 }

@@ -3,6 +3,7 @@ export { aiSdkModel } from "./ai-sdk-model.js";
 export type { AnthropicImageMediaType, AnthropicTool, AnthropicToolResultBlock } from "./anthropic-tools.js";
 export { toAnthropicToolResult, toAnthropicTools } from "./anthropic-tools.js";
 export { IMAGES_FOLLOW_TEXT } from "./images-follow.js";
+export type { ModelMessagesOptions } from "./model-messages.js";
 export { MISSING_RESULT_TEXT, toModelMessages } from "./model-messages.js";
 export type {
   OpenAIChatTool,
@@ -17,6 +18,7 @@ export {
   toOpenAIToolMessages,
   toOpenAITools,
 } from "./openai-tools.js";
+export { UnsupportedModelError } from "./provider-model.js";
 export type { AISDKToolsOptions, ToolUpdate } from "./sdk-tools.js";
 export { toAISDKTools } from "./sdk-tools.js";
 export type { ProviderOptions, ToolResultOutput } from "./sdk-types.js";

@@ -8,6 +8,7 @@ import type {
 } from "@tackle/agent-core";
 import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
 import { IMAGES_FOLLOW_TEXT, imagesOfResultLabel } from "./images-follow.js";
+import { installedAiDialect, type PromptDialect } from "./prompt-dialect.js";
 import type { ProviderOptions } from "./sdk-types.js";
 import { toToolResultOutput } from "./tool-output.js";
 
@@ -15,17 +16,27 @@ import { toToolResultOutput } from "./tool-output.js";
 export const MISSING_RESULT_TEXT =
   "No result: this call did not finish (the run was interrupted). Call it again if it is still needed.";
 
+/** Options of {@link toModelMessages}. */
+export interface ModelMessagesOptions {
+  /**
+   * Put the images of a tool result inside it (default), or, for APIs whose tool messages take
+   * text only, in a user message right after the tool results, the result saying so.
+   */
+  imagesInToolResults?: boolean;
+  /** How images are spelled; default: as the installed `ai` package spells them. */
+  dialect?: PromptDialect;
+}
+
 /**
  * Our conversation as AI SDK model messages (the system prompt goes separately, as `system`).
+ * The same conversion writes the provider prompt of each turn of `aiSdkModel`.
  *
- * - User text and images; images as `file` parts with an image media type, the shape every
- *   supported `ai` major accepts without a deprecation warning.
+ * - User text and images (as `file` parts with an image media type).
  * - Assistant text, thinking (as `reasoning`) and tool calls, each with the provider metadata it
  *   arrived with, so reasoning signatures and item ids go back exactly as the provider sent them.
  *   Empty text blocks are left out (Anthropic rejects them).
- * - Tool results, consecutive ones in one `tool` message. With `imagesInToolResults: false`
- *   (APIs whose tool messages take text only), a result's images go in a user message right
- *   after the tool results, and the result says so.
+ * - Tool results, consecutive ones in one `tool` message; images inside them or after them (see
+ *   {@link ModelMessagesOptions.imagesInToolResults}).
  * - Providers reject a tool call without a result and a result without its call. A call cut off
  *   by an error or abort (its message never completed) is dropped with its result, if any; a
  *   call of a completed reply that has no result gets {@link MISSING_RESULT_TEXT} as an error
@@ -35,9 +46,10 @@ export const MISSING_RESULT_TEXT =
  */
 export function toModelMessages(
   messages: readonly Message[],
-  options: { imagesInToolResults?: boolean } = {},
+  options: ModelMessagesOptions = {},
 ): ModelMessage[] {
   const imagesInResults = options.imagesInToolResults !== false;
+  const dialect = options.dialect ?? installedAiDialect();
   const answered = new Set<string>();
   for (const message of messages) if (message.role === "toolResult") answered.add(message.toolCallId);
   const sentCalls = new Set<string>();
@@ -70,7 +82,7 @@ export function toModelMessages(
     }
     switch (message.role) {
       case "user":
-        out.push({ role: "user", content: userContent(message) });
+        out.push({ role: "user", content: userContent(message, dialect) });
         break;
       case "assistant": {
         const complete = message.stopReason !== "error" && message.stopReason !== "aborted";
@@ -87,14 +99,13 @@ export function toModelMessages(
         if (!sentCalls.has(message.toolCallId) || sentResults.has(message.toolCallId)) break;
         sentResults.add(message.toolCallId);
         if (imagesInResults || message.content.every((block) => block.type === "text")) {
-          appendToolResult(out, toolResultPart(message));
+          appendToolResult(out, toolResultPart(message, dialect));
           break;
         }
-        appendToolResult(out, toolResultPart({ ...message, content: textWithImagesNote(message) }));
+        appendToolResult(out, toolResultPart({ ...message, content: textWithImagesNote(message) }, dialect));
         images.push({ type: "text", text: imagesOfResultLabel(message.toolCallId) });
         for (const block of message.content)
-          if (block.type === "image")
-            images.push({ type: "file", data: block.data, mediaType: block.mimeType });
+          if (block.type === "image") images.push(dialect.userImage(block) as unknown as UserPart);
         break;
     }
   }
@@ -103,12 +114,14 @@ export function toModelMessages(
   return out;
 }
 
-function userContent(message: UserMessage): UserContent {
+type UserPart = Exclude<UserContent, string>[number];
+
+function userContent(message: UserMessage, dialect: PromptDialect): UserContent {
   if (typeof message.content === "string") return message.content;
   return message.content.map((block) =>
     block.type === "text"
       ? { type: "text", text: block.text }
-      : { type: "file", data: block.data, mediaType: block.mimeType },
+      : (dialect.userImage(block) as unknown as UserPart),
   );
 }
 
@@ -162,12 +175,12 @@ function textWithImagesNote(message: ToolResultMessage): ToolResultMessage["cont
   return [{ type: "text", text: [...text, IMAGES_FOLLOW_TEXT].join("\n") }];
 }
 
-function toolResultPart(message: ToolResultMessage): ToolContent[number] {
+function toolResultPart(message: ToolResultMessage, dialect: PromptDialect): ToolContent[number] {
   return {
     type: "tool-result",
     toolCallId: message.toolCallId,
     toolName: message.toolName,
-    output: toToolResultOutput(message.content, message.isError),
+    output: toToolResultOutput(message.content, message.isError, dialect),
   };
 }
 

@@ -6,15 +6,14 @@ import type {
   ThinkingContent,
   ToolCall,
 } from "@tackle/agent-core";
-import type { FinishReason, LanguageModelUsage, TextStreamPart, ToolSet } from "ai";
 import { toStopReason } from "./finish-reason.js";
+import type { PartUsage, StreamPart } from "./normalize-part.js";
 import { describeProviderError } from "./provider-error.js";
 import { toUsage } from "./usage.js";
 
 /** The text of an aborted reply, as the loop words it. */
 export const ABORTED_MESSAGE = "Request was aborted.";
 
-type Part = TextStreamPart<ToolSet>;
 type Block = TextContent | ThinkingContent | ToolCall;
 
 interface OpenBlock {
@@ -24,15 +23,15 @@ interface OpenBlock {
 }
 
 /**
- * Builds one assistant message from the AI SDK's `fullStream` parts and says what changed as
- * our stream events. One message object is mutated in place and handed out as `partial`, like
+ * Builds one assistant message from a provider's stream parts (`doStream`) and says what changed
+ * as our stream events. One message object is mutated in place and handed out as `partial`, like
  * the faux model does.
  *
  * - Text and reasoning blocks open, grow and close by the SDK's part id; a delta for an id that
  *   never opened opens it (not every provider sends a start part).
- * - Tool calls: `tool-input-*` parts stream the argument text; the SDK's `tool-call` part
- *   carries the final input. Input the SDK could not parse arrives as the raw text and is passed
- *   on as is: the tool's lenient step repairs it or says exactly what is wrong.
+ * - Tool calls: `tool-input-*` parts stream the argument text; the `tool-call` part carries the
+ *   final input as JSON text. Text that is not JSON is passed on as is: the tool's lenient step
+ *   repairs it or says exactly what is wrong.
  * - Calls the provider ran itself (server tools) are not ours to run and are left out.
  * - Provider metadata on any part of a block is merged into the block, so signatures that
  *   arrive on the last delta are kept.
@@ -42,10 +41,9 @@ export class ReplyBuilder {
   readonly #open = new Map<string, OpenBlock>();
   /** Tool call ids the provider executed itself. */
   readonly #skipped = new Set<string>();
-  #finishReason: FinishReason | undefined;
-  #usage: LanguageModelUsage | undefined;
+  #finishReason: string | undefined;
+  #usage: PartUsage | undefined;
   #error: { error: unknown } | undefined;
-  #aborted = false;
 
   constructor(modelId: string) {
     this.message = {
@@ -63,7 +61,7 @@ export class ReplyBuilder {
   }
 
   /** Applies one stream part; yields the events it causes (none for parts we do not map). */
-  *apply(part: Part): Generator<AssistantMessageEvent> {
+  *apply(part: StreamPart): Generator<AssistantMessageEvent> {
     const partial = this.message;
     switch (part.type) {
       case "text-start":
@@ -79,12 +77,12 @@ export class ReplyBuilder {
         const { index } = this.#open.get(part.id)!;
         const block = this.#block({ index }) as TextContent | ThinkingContent;
         mergeMetadata(block, part.providerMetadata);
-        if (part.text === "") break;
-        if (block.type === "text") block.text += part.text;
-        else block.thinking += part.text;
+        if (part.delta === "") break;
+        if (block.type === "text") block.text += part.delta;
+        else block.thinking += part.delta;
         yield block.type === "text"
-          ? { type: "text_delta", contentIndex: index, delta: part.text, partial }
-          : { type: "thinking_delta", contentIndex: index, delta: part.text, partial };
+          ? { type: "text_delta", contentIndex: index, delta: part.delta, partial }
+          : { type: "thinking_delta", contentIndex: index, delta: part.delta, partial };
         break;
       }
       case "text-end":
@@ -120,39 +118,32 @@ export class ReplyBuilder {
         this.#open.delete(part.toolCallId);
         const call = this.#block(opened) as ToolCall;
         call.name = part.toolName;
-        call.arguments = (part.input ?? opened.inputText ?? {}) as Record<string, unknown>;
+        call.arguments = parseArguments(part.input ?? opened.inputText) as Record<string, unknown>;
         mergeMetadata(call, part.providerMetadata);
         yield { type: "toolcall_end", contentIndex: opened.index, toolCall: call, partial };
         break;
       }
-      case "finish-step":
-        this.#finishReason = part.finishReason;
-        this.#usage = part.usage;
-        break;
       case "finish":
-        this.#finishReason ??= part.finishReason;
-        this.#usage ??= part.totalUsage;
+        this.#finishReason = part.finishReason.unified;
+        this.#usage = part.usage;
         break;
       case "error":
         this.#error ??= { error: part.error };
         break;
-      case "abort":
-        this.#aborted = true;
-        break;
       default:
-        // Sources, files, raw chunks, step starts, and tool results/errors of calls the SDK
-        // parsed for us (we run the tools ourselves): nothing for our message.
+        // Sources, files, raw chunks, response metadata, tool input ends (the call part
+        // follows), results of provider-executed tools: nothing for our message.
         break;
     }
   }
 
-  /** Records a failure that happened outside the stream (the SDK threw). */
+  /** Records a failure that happened outside the stream parts (the request or the stream threw). */
   fail(error: unknown): void {
     this.#error ??= { error };
   }
 
   /**
-   * The closing event. Aborted (our signal fired, or the SDK reported an abort) and failed replies
+   * The closing event. Aborted (our signal fired) and failed replies
    * end with an `error` event and keep what streamed so far; a finished reply closes its open
    * blocks and ends with `done`.
    */
@@ -160,7 +151,7 @@ export class ReplyBuilder {
     const message = this.message;
     const usage = toUsage(this.#usage);
     if (usage !== undefined) message.usage = usage;
-    if (this.#aborted || signal?.aborted === true) {
+    if (signal?.aborted === true) {
       message.stopReason = "aborted";
       message.errorMessage = ABORTED_MESSAGE;
       yield { type: "error", message };
@@ -177,7 +168,7 @@ export class ReplyBuilder {
       const block = this.#block(opened);
       if (block.type === "toolCall") {
         // The provider never confirmed the call: hand over the argument text as streamed.
-        block.arguments = parseOr(opened.inputText) as Record<string, unknown>;
+        block.arguments = parseArguments(opened.inputText) as Record<string, unknown>;
         yield { type: "toolcall_end", contentIndex: opened.index, toolCall: block, partial: message };
       } else {
         yield endEvent(block, opened.index, message);
@@ -247,7 +238,8 @@ function mergeMetadata(block: Block, metadata: ProviderMetadata | undefined): vo
   if (Object.keys(merged).length > 0) block.providerMetadata = merged;
 }
 
-function parseOr(text: string | undefined): unknown {
+/** Tool input text as arguments: parsed JSON, `{}` for nothing, else the text itself (for the lenient step). */
+function parseArguments(text: string | undefined): unknown {
   if (text === undefined || text.trim() === "") return {};
   try {
     return JSON.parse(text);

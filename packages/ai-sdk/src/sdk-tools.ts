@@ -2,6 +2,7 @@ import {
   type AgentToolResult,
   type AnyAgentTool,
   executeToolCalls,
+  type InvokeToolOptions,
   invokeTool,
   type ToolCall,
   type ToolCallConfig,
@@ -61,10 +62,11 @@ export function toAISDKTools(tools: readonly AnyAgentTool[], options: AISDKTools
 
 function toSdkTool(tool: AnyAgentTool, all: readonly AnyAgentTool[], options: AISDKToolsOptions): Tool {
   const parameters = toolParameters(tool, options.strict === true);
-  const progressOf =
-    (toolCallId: string): Progress =>
-    (partialResult) =>
-      options.onUpdate?.({ toolCallId, toolName: tool.name, partialResult });
+  const { onUpdate } = options;
+  const progressOf = (toolCallId: string): Progress | undefined =>
+    onUpdate === undefined
+      ? undefined
+      : (partialResult) => onUpdate({ toolCallId, toolName: tool.name, partialResult });
   const sdkTool: Tool = {
     description: tool.description,
     inputSchema: jsonSchema(parameters.schema as JSONSchema7),
@@ -73,7 +75,7 @@ function toSdkTool(tool: AnyAgentTool, all: readonly AnyAgentTool[], options: AI
         ? (input, { toolCallId, abortSignal }) =>
             withPreliminaryResults(
               (progress) => runCall(tool, all, input, toolCallId, abortSignal, progress, options),
-              progressOf(toolCallId),
+              progressOf(toolCallId) ?? (() => {}),
             )
         : (input, { toolCallId, abortSignal }) =>
             runCall(tool, all, input, toolCallId, abortSignal, progressOf(toolCallId), options),
@@ -93,17 +95,16 @@ async function runCall(
   input: unknown,
   toolCallId: string,
   signal: AbortSignal | undefined,
-  progress: Progress,
+  progress: Progress | undefined,
   options: AISDKToolsOptions,
 ): Promise<ToolOutcome> {
   const { beforeToolCall, afterToolCall, abortGraceMs } = options;
   if (beforeToolCall === undefined && afterToolCall === undefined) {
-    return invokeTool(tool, input, {
-      toolCallId,
-      onUpdate: progress,
-      ...(signal === undefined ? {} : { signal }),
-      ...(abortGraceMs === undefined ? {} : { abortGraceMs }),
-    });
+    const invokeOptions: InvokeToolOptions = { toolCallId };
+    if (progress !== undefined) invokeOptions.onUpdate = progress;
+    if (signal !== undefined) invokeOptions.signal = signal;
+    if (abortGraceMs !== undefined) invokeOptions.abortGraceMs = abortGraceMs;
+    return invokeTool(tool, input, invokeOptions);
   }
   const call: ToolCall = {
     type: "toolCall",
@@ -118,7 +119,7 @@ async function runCall(
     config: { beforeToolCall, afterToolCall, ...(abortGraceMs === undefined ? {} : { abortGraceMs }) },
     signal,
     emit: (event) => {
-      if (event.type === "tool_execution_update") progress(event.partialResult);
+      if (event.type === "tool_execution_update") progress?.(event.partialResult);
       else if (event.type === "tool_execution_end") outcome = event.result;
     },
   });

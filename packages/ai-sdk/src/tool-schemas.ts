@@ -1,6 +1,5 @@
 import type { AgentTool } from "@tackle/agent-core";
 import { type JsonSchema, toJsonSchema } from "@tackle/extensions";
-import { type JSONSchema7, jsonSchema, type Tool } from "ai";
 import { toStrictJsonSchema } from "./strict-schema.js";
 
 /** What a tool needs to be described to a model: its name, description and TypeBox parameters. */
@@ -45,19 +44,4 @@ function plainSchema(tool: ToolSchemaSource): JsonSchema {
     plainCache.set(source, schema);
   }
   return schema;
-}
-
-/**
- * The AI SDK tool description of a tool: description and input schema, no `execute` (the loop
- * runs tools itself) and no validation (arguments reach `invokeTool` as the model sent them, so
- * its lenient step can repair them).
- */
-export function toSdkToolSchema(tool: ToolSchemaSource, strict: boolean): Tool {
-  const parameters = toolParameters(tool, strict);
-  const described: Tool = {
-    description: tool.description,
-    inputSchema: jsonSchema(parameters.schema as JSONSchema7),
-  };
-  if (parameters.strict) described.strict = true;
-  return described;
 }

@@ -1,18 +1,19 @@
 import type { Usage } from "@tackle/agent-core";
-import type { LanguageModelUsage } from "ai";
+import type { PartUsage } from "./normalize-part.js";
 
-/** The AI SDK's usage as ours; counts the provider did not report stay absent. */
-export function toUsage(usage: LanguageModelUsage | undefined): Usage | undefined {
+/** A provider's usage as ours; counts the provider did not report stay absent. */
+export function toUsage(usage: PartUsage | undefined): Usage | undefined {
   if (usage === undefined) return undefined;
   const out: Usage = {};
   const set = (key: keyof Usage, value: number | undefined) => {
     if (typeof value === "number" && Number.isFinite(value)) out[key] = value;
   };
-  set("inputTokens", usage.inputTokens);
-  set("outputTokens", usage.outputTokens);
-  set("cacheReadTokens", usage.inputTokenDetails?.cacheReadTokens);
-  set("cacheWriteTokens", usage.inputTokenDetails?.cacheWriteTokens);
-  set("reasoningTokens", usage.outputTokenDetails?.reasoningTokens);
-  set("totalTokens", usage.totalTokens);
+  set("inputTokens", usage.inputTokens?.total);
+  set("outputTokens", usage.outputTokens?.total);
+  set("cacheReadTokens", usage.inputTokens?.cacheRead);
+  set("cacheWriteTokens", usage.inputTokens?.cacheWrite);
+  set("reasoningTokens", usage.outputTokens?.reasoning);
+  if (out.inputTokens !== undefined || out.outputTokens !== undefined)
+    out.totalTokens = (out.inputTokens ?? 0) + (out.outputTokens ?? 0);
   return Object.keys(out).length === 0 ? undefined : out;
 }

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { APICallError, type LanguageModelV2StreamPart } from "@ai-sdk/provider";
 import { Type } from "@sinclair/typebox";
 import {
   Agent,
@@ -10,8 +11,9 @@ import {
   LENGTH_STOP_MESSAGE,
 } from "@tackle/agent-core";
 import { toJsonSchema } from "@tackle/extensions";
+import { convertArrayToReadableStream, MockProviderV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import { aiSdkModel } from "../src/index.js";
+import { aiSdkModel, toStrictJsonSchema, UnsupportedModelError } from "../src/index.js";
 import { finish, HANG, reasoning, scriptedModel, text, toolCall, usage } from "./support/mock-model.js";
 import { demoWorkspace, type Workspace } from "./support/workspace.js";
 
@@ -417,3 +419,147 @@ async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe("aiSdkModel talks to the provider model", () => {
+  it("retries a request the provider failed temporarily, waiting as asked, then streams", async () => {
+    const ws = await open();
+    const rateLimited = () =>
+      new APICallError({
+        message: "Rate limit reached",
+        url: "http://127.0.0.1/v1/chat/completions",
+        requestBodyValues: {},
+        statusCode: 429,
+        responseHeaders: { "retry-after-ms": "5" },
+        isRetryable: true,
+      });
+    const script = scriptedModel([
+      () => {
+        throw rateLimited();
+      },
+      [...text("after the retry"), finish()],
+    ]);
+    const agent = new Agent({ ...aiSdkModel(script.model), tools: ws.tools });
+    await agent.prompt("hi");
+    expect(script.calls).toHaveLength(2);
+    expect(lastAssistant(agent)).toMatchObject({
+      stopReason: "stop",
+      content: [{ type: "text", text: "after the retry" }],
+    });
+
+    const failing = scriptedModel(
+      [0, 1, 2].map(() => () => {
+        throw rateLimited();
+      }),
+    );
+    const gaveUp = new Agent({ ...aiSdkModel(failing.model, { maxRetries: 2 }), tools: ws.tools });
+    await gaveUp.prompt("hi");
+    expect(failing.calls).toHaveLength(3);
+    expect(lastAssistant(gaveUp)).toMatchObject({
+      stopReason: "error",
+      errorMessage: "Rate limit reached (HTTP 429) (gave up after 3 attempts)",
+    });
+  });
+
+  it("sends strict tool schemas, the tool choice and no tools when there are none", async () => {
+    const ws = await open();
+    const script = scriptedModel([
+      [...text("a"), finish()],
+      [...text("b"), finish()],
+    ]);
+    const model = aiSdkModel(script.model, { strictTools: true, toolChoice: "required" });
+    await new Agent({ ...model, tools: ws.tools }).prompt("x");
+    const read = script.calls[0]!.tools?.find((tool) => tool.name === "read");
+    expect(read).toMatchObject({ strict: true, inputSchema: toStrictJsonSchema(ws.tool("read").parameters) });
+    expect(script.calls[0]!.toolChoice).toEqual({ type: "required" });
+    await new Agent({ ...model, tools: [] }).prompt("y");
+    expect(script.calls[1]!.tools).toBeUndefined();
+    expect(script.calls[1]!.toolChoice).toBeUndefined();
+  });
+
+  it("speaks specification v2 (AI SDK 5 providers): string finish reasons, flat usage, media images", async () => {
+    const ws = await open();
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    await writeFile(path.join(ws.dir, "dot.png"), Buffer.from(png, "base64"));
+    const prompts: unknown[][] = [];
+    const turns: LanguageModelV2StreamPart[][] = [
+      [
+        { type: "tool-call", toolCallId: "c1", toolName: "read", input: '{"path":"dot.png"}' },
+        {
+          type: "finish",
+          finishReason: "tool-calls",
+          usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+        },
+      ],
+      [
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "a dot" },
+        { type: "text-end", id: "t" },
+        {
+          type: "finish",
+          finishReason: "unknown",
+          usage: {
+            inputTokens: 9,
+            outputTokens: 2,
+            totalTokens: 11,
+            cachedInputTokens: 4,
+            reasoningTokens: 1,
+          },
+        },
+      ],
+    ];
+    const v2 = {
+      specificationVersion: "v2" as const,
+      provider: "legacy.chat",
+      modelId: "old-model",
+      supportedUrls: {},
+      doGenerate: async () => {
+        throw new Error("not used");
+      },
+      doStream: async (options: { prompt: unknown[] }) => {
+        prompts.push(options.prompt);
+        const parts = turns[prompts.length - 1]!;
+        return { stream: convertArrayToReadableStream(parts) };
+      },
+    };
+    const agent = new Agent({ ...aiSdkModel(v2 as never, { imagesInToolResults: true }), tools: ws.tools });
+    await agent.prompt("what is dot.png?");
+    expect(lastAssistant(agent)).toMatchObject({
+      stopReason: "stop",
+      content: [{ type: "text", text: "a dot" }],
+      usage: { inputTokens: 9, outputTokens: 2, cacheReadTokens: 4, reasoningTokens: 1, totalTokens: 11 },
+    });
+    const toolMessage = prompts[1]!.find((m) => (m as { role: string }).role === "tool") as {
+      content: { output: { value: unknown[] } }[];
+    };
+    expect(toolMessage.content[0]!.output.value).toContainEqual({
+      type: "media",
+      data: png,
+      mediaType: "image/png",
+    });
+  });
+
+  it("refuses a model of a specification it does not speak, saying what to do", () => {
+    const future = { specificationVersion: "v9", provider: "future", modelId: "x" };
+    expect(() => aiSdkModel(future as never)).toThrow(UnsupportedModelError);
+    expect(() => aiSdkModel(future as never)).toThrow(/speaks v2, v3 and v4.*Update the provider package/);
+  });
+
+  it("a model id string goes to the global default provider, as in the AI SDK", async () => {
+    const ws = await open();
+    const script = scriptedModel([[...text("via the default provider"), finish()]], {
+      modelId: "vendor/model",
+    });
+    const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
+    global.AI_SDK_DEFAULT_PROVIDER = new MockProviderV3({ languageModels: { "vendor/model": script.model } });
+    try {
+      const model = aiSdkModel("vendor/model");
+      expect(model.model).toEqual({ id: "vendor/model", provider: "mock-provider" });
+      const agent = new Agent({ ...model, tools: ws.tools });
+      await agent.prompt("hi");
+      expect(lastAssistant(agent).content).toEqual([{ type: "text", text: "via the default provider" }]);
+    } finally {
+      delete global.AI_SDK_DEFAULT_PROVIDER;
+    }
+  });
+});
