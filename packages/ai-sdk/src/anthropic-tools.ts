@@ -1,6 +1,6 @@
 import type { ToolOutcome } from "@tackle/agent-core";
 import type { JsonSchema } from "@tackle/extensions";
-import { type ToolSchemaSource, toolParameters } from "./tool-schemas.js";
+import { listTools, type ToolList, type ToolSchemaSource, toolParameters } from "./tool-schemas.js";
 
 /** A client tool of the Anthropic Messages API (`tools` of `messages.create`). */
 export interface AnthropicTool {
@@ -24,8 +24,8 @@ export interface AnthropicToolResultBlock {
 }
 
 /** The tools for the Anthropic Messages API. */
-export function toAnthropicTools(tools: readonly ToolSchemaSource[]): AnthropicTool[] {
-  return tools.map((tool) => ({
+export function toAnthropicTools(tools: ToolList<ToolSchemaSource>): AnthropicTool[] {
+  return listTools(tools).map((tool) => ({
     name: tool.name,
     description: tool.description,
     input_schema: { ...toolParameters(tool, false).schema, type: "object" },

@@ -24,4 +24,4 @@ export { toAISDKTools } from "./sdk-tools.js";
 export type { ProviderOptions, ToolResultOutput } from "./sdk-types.js";
 export { StrictSchemaError, toStrictJsonSchema } from "./strict-schema.js";
 export { toToolResultOutput } from "./tool-output.js";
-export type { ToolSchemaSource } from "./tool-schemas.js";
+export type { ToolList, ToolSchemaSource } from "./tool-schemas.js";

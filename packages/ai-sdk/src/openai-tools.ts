@@ -1,7 +1,7 @@
 import type { ImageContent, ToolOutcome } from "@tackle/agent-core";
 import type { JsonSchema } from "@tackle/extensions";
 import { IMAGES_FOLLOW_TEXT, imagesOfResultLabel } from "./images-follow.js";
-import { type ToolSchemaSource, toolParameters } from "./tool-schemas.js";
+import { listTools, type ToolList, type ToolSchemaSource, toolParameters } from "./tool-schemas.js";
 
 /** Options of {@link toOpenAITools} and {@link toOpenAIResponsesTools}. */
 export interface OpenAIToolsOptions {
@@ -47,10 +47,10 @@ export interface OpenAIFunctionCallOutput {
 
 /** The tools for the Chat Completions API. */
 export function toOpenAITools(
-  tools: readonly ToolSchemaSource[],
+  tools: ToolList<ToolSchemaSource>,
   options: OpenAIToolsOptions = {},
 ): OpenAIChatTool[] {
-  return tools.map((tool) => {
+  return listTools(tools).map((tool) => {
     const { schema, strict } = toolParameters(tool, options.strict === true);
     return {
       type: "function",
@@ -61,10 +61,10 @@ export function toOpenAITools(
 
 /** The tools for the Responses API. */
 export function toOpenAIResponsesTools(
-  tools: readonly ToolSchemaSource[],
+  tools: ToolList<ToolSchemaSource>,
   options: OpenAIToolsOptions = {},
 ): OpenAIResponsesTool[] {
-  return tools.map((tool) => {
+  return listTools(tools).map((tool) => {
     const { schema, strict } = toolParameters(tool, options.strict === true);
     return { type: "function", name: tool.name, description: tool.description, parameters: schema, strict };
   });

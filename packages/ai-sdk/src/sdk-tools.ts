@@ -10,7 +10,7 @@ import {
 } from "@tackle/agent-core";
 import { type JSONSchema7, jsonSchema, type Tool, type ToolSet } from "ai";
 import { toToolResultOutput } from "./tool-output.js";
-import { toolParameters } from "./tool-schemas.js";
+import { listTools, type ToolList, toolParameters } from "./tool-schemas.js";
 
 /** A progress report of a running tool, as {@link AISDKToolsOptions.onUpdate} receives it. */
 export interface ToolUpdate {
@@ -50,13 +50,14 @@ type Progress = (partial: AgentToolResult) => void;
  *
  * @example
  * ```ts
- * const tools = toAISDKTools(createCodingTools({ cwd }));
+ * const tools = toAISDKTools(createCodingTools({ context }));
  * const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(20) });
  * ```
  */
-export function toAISDKTools(tools: readonly AnyAgentTool[], options: AISDKToolsOptions = {}): ToolSet {
+export function toAISDKTools(tools: ToolList<AnyAgentTool>, options: AISDKToolsOptions = {}): ToolSet {
+  const all = listTools(tools);
   const set: ToolSet = {};
-  for (const tool of tools) set[tool.name] = toSdkTool(tool, tools, options);
+  for (const tool of all) set[tool.name] = toSdkTool(tool, all, options);
   return set;
 }
 

@@ -5,6 +5,14 @@ import { toStrictJsonSchema } from "./strict-schema.js";
 /** What a tool needs to be described to a model: its name, description and TypeBox parameters. */
 export type ToolSchemaSource = Pick<AgentTool, "name" | "description" | "parameters">;
 
+/** Tools as a list, or as the by-name object the `@tackle/tools` factories return. */
+export type ToolList<T> = readonly T[] | Readonly<Record<string, T>>;
+
+/** The tools of a {@link ToolList}, in order. */
+export function listTools<T>(tools: ToolList<T>): readonly T[] {
+  return Array.isArray(tools) ? tools : Object.values(tools as Readonly<Record<string, T>>);
+}
+
 /** A tool's parameters for one API, and whether they are in strict form. */
 export interface ToolParameters {
   schema: JsonSchema;

@@ -4,13 +4,14 @@
 import type { Tool as AnthropicSdkTool, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { ToolOutcome } from "@tackle/agent-core";
 import { toJsonSchema } from "@tackle/extensions";
-import { createAllTools, createToolContext } from "@tackle/tools";
+import { createAllTools } from "@tackle/tools";
+import { createLocalToolContext } from "@tackle/tools/local";
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { FunctionTool, ResponseInputItem } from "openai/resources/responses/responses";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   IMAGES_FOLLOW_TEXT,
   toAnthropicToolResult,
@@ -22,7 +23,9 @@ import {
   toStrictJsonSchema,
 } from "../src/index.js";
 
-const tools = createAllTools({ context: createToolContext({ cwd: process.cwd() }) });
+const context = createLocalToolContext();
+afterAll(() => context.dispose());
+const tools = Object.values(createAllTools({ context }));
 const read = tools.find((tool) => tool.name === "read")!;
 const image = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
 const textOutcome: ToolOutcome = {

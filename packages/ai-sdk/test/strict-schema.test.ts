@@ -1,8 +1,9 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { prepareToolArguments } from "@tackle/agent-core";
 import type { JsonSchema } from "@tackle/extensions";
-import { createAllTools, createToolContext } from "@tackle/tools";
-import { describe, expect, it } from "vitest";
+import { createAllTools } from "@tackle/tools";
+import { createLocalToolContext } from "@tackle/tools/local";
+import { afterAll, describe, expect, it } from "vitest";
 import { StrictSchemaError, toOpenAITools, toStrictJsonSchema } from "../src/index.js";
 
 // OpenAI's function-calling strict mode ("Structured Outputs", platform.openai.com/docs/guides/
@@ -95,7 +96,9 @@ function withoutNulls(value: unknown): unknown {
 }
 
 describe("toStrictJsonSchema", () => {
-  const tools = createAllTools({ context: createToolContext({ cwd: process.cwd() }) });
+  const context = createLocalToolContext();
+  afterAll(() => context.dispose());
+  const tools = Object.values(createAllTools({ context }));
 
   it.each(tools.map((tool) => [tool.name, tool] as const))(
     "%s: the strict schema follows every strict-mode rule and round-trips through invokeTool's validation",

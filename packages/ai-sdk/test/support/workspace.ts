@@ -3,7 +3,8 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AnyAgentTool } from "@tackle/agent-core";
-import { createAllTools, createToolContext, disposeToolContext } from "@tackle/tools";
+import { createAllTools } from "@tackle/tools";
+import { createLocalToolContext } from "@tackle/tools/local";
 
 /** examples/demo/workspace: greet() lacks its "!" and `node test.mjs` fails until it is fixed. */
 export const DEMO_WORKSPACE = path.resolve(import.meta.dirname, "../../../../examples/demo/workspace");
@@ -19,8 +20,10 @@ export interface Workspace {
 export async function demoWorkspace(): Promise<Workspace> {
   const dir = await mkdtemp(path.join(tmpdir(), "tackle-ai-sdk-"));
   await cp(DEMO_WORKSPACE, dir, { recursive: true });
-  const context = createToolContext({ cwd: dir });
-  const tools = createAllTools({ context }).filter((tool) => tool.name !== "powershell");
+  const context = createLocalToolContext({ cwd: dir });
+  const tools: AnyAgentTool[] = Object.values(createAllTools({ context })).filter(
+    (tool) => tool.name !== "powershell",
+  );
   return {
     dir,
     tools,
@@ -30,7 +33,7 @@ export async function demoWorkspace(): Promise<Workspace> {
       return found;
     },
     async dispose() {
-      await disposeToolContext(context).catch(() => {});
+      await context.dispose().catch(() => {});
       await rm(dir, { recursive: true, force: true });
     },
   };
