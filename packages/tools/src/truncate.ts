@@ -114,8 +114,23 @@ function untouched(
  * Use for file content, where the model continues with an offset.
  */
 export function truncateHead(text: string, options?: TruncateOptions): TruncationResult {
+  return headOf(splitLines(text), text, options);
+}
+
+/**
+ * {@link truncateHead} for text already split into lines. Every element is a line, so a last
+ * empty line counts (joined text cannot say whether its final `\n` ends a line or starts one).
+ */
+export function truncateHeadLines(lines: readonly string[], options?: TruncateOptions): TruncationResult {
+  return headOf(lines, lines.join("\n"), options);
+}
+
+function headOf(
+  lines: readonly string[],
+  text: string,
+  options: TruncateOptions | undefined,
+): TruncationResult {
   const limits = limitsOf(options);
-  const lines = splitLines(text);
   const totalBytes = utf8ByteLength(text);
   if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) {
     return untouched(text, lines.length, totalBytes, limits);

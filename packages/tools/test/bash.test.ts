@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToolContext } from "../src/context/create-tool-context.js";
 import type { ShellToolDetails } from "../src/shell/tool.js";
 import { createBashToolDefinition } from "../src/tools/bash.js";
 import { alive, createShellTestEnv, endPid, type ShellTestEnv, textOf } from "./shell-helpers.js";
@@ -63,6 +64,22 @@ describe("bash tool", () => {
     const outside = await env.run(bash, { command: "pwd", cwd: "/etc" });
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).toContain("/etc");
+  });
+
+  it("names a working directory that does not exist, given or the session's", async () => {
+    const given = await env.run(bash, { command: "echo hi", cwd: "no-such-dir" });
+    expect(given).toMatchObject({ isError: true, errorCode: "not_found" });
+    expect(textOf(given)).toContain(
+      `Working directory not found: no-such-dir (${join(env.workspace, "no-such-dir")})`,
+    );
+    const gone = join(env.workspace, "gone");
+    await env.ctx.operations.mkdir(gone);
+    const ctx = createToolContext({ cwd: gone, operations: env.ctx.operations });
+    await env.ctx.operations.remove(gone, { recursive: true });
+    const session = await env.run(bash, { command: "echo hi" }, { ctx });
+    expect(session).toMatchObject({ isError: true, errorCode: "not_found" });
+    expect(textOf(session)).toContain(`The session's working directory ${gone} does not exist`);
+    expect(textOf(session)).not.toContain("Not found: .");
   });
 
   it("times out as a timeout (not an exit code) and ends grandchildren", async () => {

@@ -35,8 +35,25 @@ describe("edit engine: matching", () => {
     const error = errorOf(() => plan("x\nx\ny\nx\n", [{ oldText: "x", newText: "z" }]));
     expect(error.code).toBe("ambiguous_match");
     expect(error.message).toContain("matches 3 places");
-    expect(error.message).toContain("lines 1, 2, 4");
+    expect(error.message).toContain("at 1:1, 2:1, 4:1 (line:column)");
     expect(error.message).toContain("replaceAll: true");
+  });
+
+  it("gives columns for several matches on one line", () => {
+    const error = errorOf(() => plan("ab ab ab\nx\n", [{ oldText: "ab", newText: "z" }]));
+    expect(error.code).toBe("ambiguous_match");
+    expect(error.message).toContain("at 1:1, 1:4, 1:7 (line:column)");
+    // Columns count characters, not UTF-16 units: an emoji before a match is one column.
+    const wide = errorOf(() => plan("\u{1F600}ab ab\n", [{ oldText: "ab", newText: "z" }]));
+    expect(wide.message).toContain("at 1:2, 1:5");
+  });
+
+  it("reports a CRLF copy and an LF copy of the same text as ambiguous", () => {
+    for (const oldText of ["alpha\nbeta", "alpha\r\nbeta"]) {
+      const error = errorOf(() => plan("alpha\r\nbeta\r\ngap\nalpha\nbeta\n", [{ oldText, newText: "x" }]));
+      expect(error.code).toBe("ambiguous_match");
+      expect(error.message).toContain("at 1:1, 4:1");
+    }
   });
 
   it("replaces every occurrence with replaceAll", () => {
@@ -112,6 +129,29 @@ describe("edit engine: fuzzy pass", () => {
     expect(result.text).toBe("alpha\nBETA\ngamma\n");
     expect(stripLineNumberPrefixes(["12: a", "13: b"])).toEqual(["a", "b"]);
     expect(stripLineNumberPrefixes(["12: a", "15: b"])).toBeUndefined();
+  });
+
+  it("forgives full-width and ideographic punctuation against ASCII, both ways", () => {
+    const text = 'print\uFF08"\u4F60\u597D"\uFF09\uFF0C\u4E16\u754C\u3002\nnext\u3001line\n';
+    const wide = plan(text, [{ oldText: 'print("\u4F60\u597D"),\u4E16\u754C.', newText: "done" }]);
+    expect(wide.outcomes[0]?.matcher).toBe("fuzzy:punctuation+nfkc");
+    expect(wide.text).toBe("done\nnext\u3001line\n");
+    const ascii = plan("stop. go, now\n", [{ oldText: "stop\u3002 go\u3001 now", newText: "x" }]);
+    expect(ascii.outcomes[0]?.matcher).toBe("fuzzy:punctuation");
+  });
+
+  it("matches combining accents against precomposed letters, both ways, and keeps whole characters", () => {
+    const nfd = "cafe\u0301 = 1;\nnai\u0308ve = 2;\n";
+    const result = plan(nfd, [{ oldText: "caf\u00e9 = 1;\nna\u00efve = 2;", newText: "x" }]);
+    expect(result.outcomes[0]?.matcher).toBe("fuzzy:nfkc");
+    expect(result.text).toBe("x\n");
+    const nfc = plan("caf\u00e9 = 1;\n", [{ oldText: "cafe\u0301 = 1;", newText: "y" }]);
+    expect(nfc.text).toBe("y\n");
+    // Several marks on one letter compare in canonical order (dot below before circumflex).
+    const viet = plan("Vi\u1EC7t Nam\n", [{ oldText: "Vie\u0302\u0323t Nam", newText: "VN" }]);
+    expect(viet).toMatchObject({ text: "VN\n", outcomes: [{ matcher: "fuzzy:nfkc" }] });
+    const marks = plan("Vie\u0323\u0302t = 1;\n", [{ oldText: "Vi\u1EC7t = 1;", newText: "x" }]);
+    expect(marks.text).toBe("x\n");
   });
 
   it("counts ambiguous fuzzy matches", () => {

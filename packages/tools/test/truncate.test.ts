@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/defaults.js";
-import { truncateHead, truncateLine, truncateTail, utf8ByteLength } from "../src/truncate.js";
+import {
+  truncateHead,
+  truncateHeadLines,
+  truncateLine,
+  truncateTail,
+  utf8ByteLength,
+} from "../src/truncate.js";
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
 
@@ -42,6 +48,19 @@ describe("truncateHead", () => {
     const r = truncateHead(lines(DEFAULTS.maxLines + 5));
     expect(r.outputLines).toBe(DEFAULTS.maxLines);
     expect(r.maxBytes).toBe(DEFAULTS.maxBytes);
+  });
+});
+
+describe("truncateHeadLines", () => {
+  it("counts a last empty line, which joined text would lose", () => {
+    expect(truncateHead("a\n").outputLines).toBe(1);
+    expect(truncateHeadLines(["a", ""]).outputLines).toBe(2);
+    expect(truncateHeadLines([""])).toMatchObject({ outputLines: 1, truncated: false });
+    expect(truncateHeadLines(["a", "", "b"], { maxLines: 2 })).toMatchObject({
+      outputLines: 2,
+      truncatedBy: "lines",
+      totalLines: 3,
+    });
   });
 });
 

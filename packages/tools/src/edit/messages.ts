@@ -10,7 +10,7 @@ import type { AlreadyAppliedEvidence } from "./plan.js";
 export const HINT_LINE_CHARS = 200;
 /** Most lines of a closest region shown in a not-found error. */
 export const HINT_MAX_LINES = 12;
-/** Most line numbers listed for an ambiguous match. */
+/** Most places (line numbers, or line:column) listed for an ambiguous match or newText. */
 export const AMBIGUOUS_MAX_LINES = 5;
 
 function cut(line: string): string {
@@ -58,10 +58,13 @@ export function ambiguousMessage(
   index: number,
   path: string,
   count: number,
-  lines: readonly number[],
+  positions: readonly { line: number; column: number }[],
 ): string {
+  // Columns too: "lines 1, 1, 1" does not tell three matches on one line apart.
+  const shown = positions.slice(0, AMBIGUOUS_MAX_LINES).map((at) => `${at.line}:${at.column}`);
+  const more = positions.length > AMBIGUOUS_MAX_LINES ? ", …" : "";
   return (
-    `${editLabel(index)}.oldText matches ${count} places in ${path} (lines ${lineList(lines)}). ` +
+    `${editLabel(index)}.oldText matches ${count} places in ${path}, at ${shown.join(", ")}${more} (line:column). ` +
     `Add surrounding lines to oldText so it matches once, or set replaceAll: true to change all ${count}.`
   );
 }

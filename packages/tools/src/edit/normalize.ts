@@ -6,7 +6,14 @@
  */
 
 /** One way copied text may differ from the file and still count as the same. */
-export type FuzzyKind = "line-numbers" | "trailing-whitespace" | "quotes" | "dashes" | "spaces" | "nfkc";
+export type FuzzyKind =
+  | "line-numbers"
+  | "trailing-whitespace"
+  | "quotes"
+  | "dashes"
+  | "punctuation"
+  | "spaces"
+  | "nfkc";
 
 /** Every kind, in the order results list them. */
 export const FUZZY_KINDS: readonly FuzzyKind[] = [
@@ -14,6 +21,7 @@ export const FUZZY_KINDS: readonly FuzzyKind[] = [
   "trailing-whitespace",
   "quotes",
   "dashes",
+  "punctuation",
   "spaces",
   "nfkc",
 ];
@@ -50,15 +58,19 @@ const SPACES = new Set([
   "\u3000",
 ]);
 const ZERO_WIDTH = new Set(["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF"]);
+/**
+ * Ideographic punctuation with an ASCII counterpart that NFKC leaves alone (full-width forms
+ * such as U+FF0C are NFKC's): a model writing Chinese or Japanese text back often swaps them.
+ */
+const CJK_PUNCTUATION = new Map([
+  ["\u3001", ","],
+  ["\u3002", "."],
+  ["\uFF61", "."],
+  ["\uFF64", ","],
+  ["\u301C", "~"],
+]);
 
 const NON_ASCII = /[^\x00-\x7F]/;
-
-/** A line in its compared form, with a way back to positions in the original line. */
-export interface NormalizedLine {
-  text: string;
-  /** For each code unit of `text`, the offset in the original line it came from; absent = identity. */
-  sources?: number[];
-}
 
 function mapCodePoint(cp: string, kinds: ReadonlySet<FuzzyKind>): string {
   if (kinds.has("quotes")) {
@@ -66,34 +78,62 @@ function mapCodePoint(cp: string, kinds: ReadonlySet<FuzzyKind>): string {
     if (DOUBLE_QUOTES.has(cp)) return '"';
   }
   if (kinds.has("dashes") && DASHES.has(cp)) return "-";
+  if (kinds.has("punctuation")) {
+    const ascii = CJK_PUNCTUATION.get(cp);
+    if (ascii !== undefined) return ascii;
+  }
   if (kinds.has("spaces")) {
     if (SPACES.has(cp)) return " ";
     if (ZERO_WIDTH.has(cp)) return "";
   }
   // Characters the kinds above own are left alone here, so each difference is credited to one
-  // kind. NFKD per code point (not NFKC of the whole line) keeps a position map, and two strings
-  // are NFKC-equal exactly when their NFKD forms are.
+  // kind. NFKD (not NFKC) keeps a position map, and two strings are NFKC-equal exactly when
+  // their NFKD forms are.
   if (kinds.has("nfkc") && !isOwnedByOtherKind(cp)) return cp.normalize("NFKD");
   return cp;
 }
 
 function isOwnedByOtherKind(cp: string): boolean {
   return (
-    SINGLE_QUOTES.has(cp) || DOUBLE_QUOTES.has(cp) || DASHES.has(cp) || SPACES.has(cp) || ZERO_WIDTH.has(cp)
+    SINGLE_QUOTES.has(cp) ||
+    DOUBLE_QUOTES.has(cp) ||
+    DASHES.has(cp) ||
+    CJK_PUNCTUATION.has(cp) ||
+    SPACES.has(cp) ||
+    ZERO_WIDTH.has(cp)
   );
 }
 
-/** Normalises one line (no line breaks) under `kinds`. Trailing whitespace is handled by the matcher. */
+/** A line in its compared form, with a way back to positions in the original line. */
+export interface NormalizedLine {
+  text: string;
+  /**
+   * For each code unit of `text`, the offset in the original line of the character cluster
+   * (a letter and its combining marks) it came from; absent = identity.
+   */
+  sources?: number[];
+}
+
+/** A character and the combining marks after it (or marks with no letter, at a line start). */
+const CLUSTER = /\P{M}\p{M}*|\p{M}+/gu;
+
+/**
+ * Normalises one line (no line breaks) under `kinds`. Trailing whitespace is handled by the
+ * matcher. Works per cluster, not per code point: NFKD of a whole cluster puts several marks
+ * in canonical order, so `e` + circumflex + dot below equals U+1EC7, and a match never ends
+ * between a letter and its accent.
+ */
 export function normalizeLine(line: string, kinds: ReadonlySet<FuzzyKind>): NormalizedLine {
   if (!NON_ASCII.test(line)) return { text: line };
   let text = "";
   const sources: number[] = [];
-  let offset = 0;
-  for (const cp of line) {
-    const mapped = mapCodePoint(cp, kinds);
-    for (let i = 0; i < mapped.length; i++) sources.push(offset);
+  for (const match of line.matchAll(CLUSTER)) {
+    const cluster = match[0];
+    let mapped = "";
+    for (const cp of cluster) mapped += mapCodePoint(cp, kinds);
+    if (kinds.has("nfkc") && mapped.length > 1) mapped = mapped.normalize("NFKD");
+    for (let i = 0; i < mapped.length; i++) sources.push(match.index);
     text += mapped;
-    offset += cp.length;
   }
   return { text, sources };
 }
@@ -105,14 +145,19 @@ export function sourceStart(line: string, normalized: NormalizedLine, index: num
   return normalized.sources[index] as number;
 }
 
-/** Offset in the original line just after normalised position `endIndex - 1` (whole code points). */
+/**
+ * Offset in the original line just after normalised position `endIndex - 1`: the end of its
+ * whole cluster, so a match that ends on a letter takes the letter's combining marks too.
+ */
 export function sourceEnd(line: string, normalized: NormalizedLine, endIndex: number): number {
-  if (!normalized.sources) return endIndex;
+  const sources = normalized.sources;
+  if (!sources) return endIndex;
   if (endIndex <= 0) return 0;
-  if (endIndex >= normalized.sources.length) return line.length;
-  const start = normalized.sources[endIndex - 1] as number;
-  const cp = line.codePointAt(start) ?? 0;
-  return start + (cp > 0xffff ? 2 : 1);
+  const last = sources[endIndex - 1] as number;
+  for (let j = endIndex; j < sources.length; j++) {
+    if ((sources[j] as number) !== last) return sources[j] as number;
+  }
+  return line.length;
 }
 
 /** Removes trailing spaces and tabs (and other whitespace) when the kind is on. */

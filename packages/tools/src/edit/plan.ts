@@ -114,6 +114,17 @@ function lineNumbers(lf: string, offsets: readonly number[]): number[] {
   return out;
 }
 
+/** 1-based line and column (in characters, not UTF-16 units) of ascending offsets. */
+function positionsOf(lf: string, offsets: readonly number[]): { line: number; column: number }[] {
+  const lines = lineNumbers(lf, offsets);
+  return offsets.map((offset, i) => {
+    const lineStart = lf.lastIndexOf("\n", offset - 1) + 1;
+    let column = 1;
+    for (const _ of lf.slice(lineStart, offset)) column++;
+    return { line: lines[i] as number, column };
+  });
+}
+
 const toLf = (text: string) => (text.includes("\r") ? text.replace(/\r\n/g, "\n") : text);
 
 interface Matched {
@@ -179,9 +190,15 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
       return;
     }
     if (matched.ranges.length > 1 && !edit.replaceAll) {
-      const lines = lineNumbers(lf, starts);
-      throw new ToolError("ambiguous_match", ambiguousMessage(i, options.path, starts.length, lines), {
-        details: { edit: i, matches: starts.length, lines, matcher: matched.matcher },
+      const positions = positionsOf(lf, starts);
+      throw new ToolError("ambiguous_match", ambiguousMessage(i, options.path, starts.length, positions), {
+        details: {
+          edit: i,
+          matches: starts.length,
+          lines: positions.map((at) => at.line),
+          columns: positions.map((at) => at.column),
+          matcher: matched.matcher,
+        },
       });
     }
     for (const range of matched.ranges) replacements.push({ edit: i, ...range, text: matched.text });

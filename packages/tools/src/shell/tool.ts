@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { ToolError, type ToolErrorCode } from "@tackle/agent-core";
-import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
+import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
+import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { toToolError } from "../tool-errors.js";
 import { formatDuration, formatRun } from "./format.js";
@@ -188,12 +189,17 @@ export function createShellToolDefinition(
     async execute(_id, params, signal, onUpdate, ctx) {
       if (available) await available(ctx);
       const resolved = await ctx.workspace.resolve(params.cwd ?? ctx.cwd, "write", signal ? { signal } : {});
+      const cwdError = (error: unknown) => workingDirectoryError(error, resolved, params.cwd !== undefined);
       try {
         const stat = await ctx.operations.stat(resolved.real, signal ? { signal } : {});
-        if (stat.type !== "directory")
-          throw new ToolError("not_directory", `cwd is not a directory: ${resolved.display}`);
+        if (stat.type !== "directory") {
+          throw new ToolError(
+            "not_directory",
+            `cwd is not a directory: ${resolved.display} (${resolved.absolute}). Nothing was run; pass a directory as cwd.`,
+          );
+        }
       } catch (error) {
-        throw toToolError(error, resolved.display);
+        throw cwdError(error);
       }
       if (params.timeout !== undefined && !(params.timeout > 0)) {
         throw new ToolError(
@@ -246,7 +252,7 @@ export function createShellToolDefinition(
         )
         .catch((error: unknown) => {
           // exec could not start (cwd gone, shell missing, connection lost): a typed ToolError.
-          throw toToolError(error, resolved.display);
+          throw cwdError(error);
         });
       const { artifactHash: _hash, output: _output, ...run } = outcome;
       const details: ShellToolDetails = { ...base, run };
@@ -257,6 +263,18 @@ export function createShellToolDefinition(
       throw new ToolError(errorCode(outcome), text, { details });
     },
   };
+}
+
+/**
+ * The error for a working directory the command cannot run in. A missing one is named in full:
+ * "Not found: ." says nothing when the session's own cwd was removed.
+ */
+function workingDirectoryError(error: unknown, resolved: ResolvedPath, given: boolean): ToolError {
+  if (!isOperationError(error, "not_found")) return toToolError(error, resolved.display);
+  const message = given
+    ? `Working directory not found: ${resolved.display} (${resolved.absolute}). Nothing was run. Use an existing directory as cwd (ls shows what exists), or create it first.`
+    : `The session's working directory ${resolved.absolute} does not exist (removed or renamed). Nothing was run. Pass an existing directory as cwd.`;
+  return new ToolError("not_found", message, { cause: error, details: { cwd: resolved.absolute } });
 }
 
 /** Real path of each store's directory, resolved once: over SSH every realpath is a round trip. */

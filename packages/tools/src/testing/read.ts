@@ -56,6 +56,24 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(shownOf(last)).toBe("10\tline 10");
     });
 
+    it("shows a window of empty lines with their numbers and says they are empty", async () => {
+      const env = getEnv();
+      await env.fixture(env.root, { "read/blank.txt": "a\n\nb\n\n\nc\n" });
+      const one = await env.run(read, { path: "read/blank.txt", offset: 2, limit: 1 });
+      expect(one.isError).toBe(false);
+      expect(shownOf(one)).toBe(
+        "2\t\n\n[Showing lines 2-2 of 6. Use offset=3 to continue. Line 2 is empty.]",
+      );
+      const two = await env.run(read, { path: "read/blank.txt", offset: 4, limit: 2 });
+      expect(shownOf(two)).toBe(
+        "4\t\n5\t\n\n[Showing lines 4-5 of 6. Use offset=6 to continue. Lines 4-5 are empty.]",
+      );
+      // A window ending on an empty line keeps it (the newline before it is not a line end).
+      const head = await env.run(read, { path: "read/blank.txt", limit: 2 });
+      expect(shownOf(head)).toBe("1\ta\n2\t\n\n[Showing lines 1-2 of 6. Use offset=3 to continue.]");
+      expect(head.details).toMatchObject({ startLine: 1, endLine: 2 });
+    });
+
     it("refuses an offset past the end and states the total", async () => {
       const env = getEnv();
       await env.fixture(env.root, { "read/three.txt": "a\nb\nc\n" });

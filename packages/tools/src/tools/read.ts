@@ -23,7 +23,7 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
-import { truncateHead } from "../truncate.js";
+import { truncateHeadLines } from "../truncate.js";
 
 /** Largest image read returns as image content (larger images are refused, not shrunk). */
 export const READ_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -180,7 +180,7 @@ function formatText(
     );
   }
   // Limits count the file's own text; the line-number prefixes come on top.
-  const cut = truncateHead(window.lines.join("\n"), { maxLines: lineLimit, maxBytes: limits.maxBytes });
+  const cut = truncateHeadLines(window.lines, { maxLines: lineLimit, maxBytes: limits.maxBytes });
   const shown = cut.outputLines;
   const endLine = startLine + shown - 1;
   const notices: string[] = [];
@@ -203,7 +203,8 @@ function formatText(
   if (total === 0) {
     text = `(${resolved.display} is empty)`;
   } else if (shown === 0) {
-    text = "";
+    // Only a line longer than the byte limit gets here; readLineWindow already cut it to fit.
+    text = `(line ${startLine} of ${resolved.display} does not fit in ${formatBytes(limits.maxBytes)})`;
   } else {
     // File text is untrusted: made safe after the limits (which count the file's own text) so
     // line numbers, totals and continuation hints stay those of the file.
@@ -217,6 +218,10 @@ function formatText(
       notices.push(
         `Showing lines ${startLine}-${endLine} of ${total}${why}. Use offset=${endLine + 1} to continue.`,
       );
+    }
+    // "5\t" alone looks like a failure: say the window holds only empty lines.
+    if (window.lines.slice(0, shown).every((line) => line === "")) {
+      notices.push(shown === 1 ? `Line ${startLine} is empty.` : `Lines ${startLine}-${endLine} are empty.`);
     }
   }
   if (notice) notices.push(notice);
