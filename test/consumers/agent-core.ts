@@ -1,0 +1,29 @@
+// agent-core alone: a hand-written tool in the agent loop with the faux model.
+import { Type } from "@sinclair/typebox";
+import { Agent, type AgentTool, createFauxModel, fauxToolCall, invokeTool } from "@tackle/agent-core";
+
+const params = Type.Object({ a: Type.Number(), b: Type.Number() });
+const add: AgentTool<typeof params, { sum: number }> = {
+  name: "add",
+  label: "Add",
+  description: "Adds two numbers.",
+  parameters: params,
+  async execute(_id, { a, b }) {
+    return { content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } };
+  },
+};
+
+const direct = await invokeTool(add, { a: "2", b: 3 }); // "2" is repaired to 2
+const agent = new Agent({
+  ...createFauxModel([{ content: [fauxToolCall("add", { a: 20, b: 22 })] }, "The sum is 42."]),
+  tools: [add],
+});
+const events: string[] = [];
+agent.subscribe((event) => events.push(event.type));
+await agent.prompt("What is 20 + 22?");
+const last = agent.state.messages.at(-1);
+const answer =
+  last?.role === "assistant" ? last.content.map((c) => (c.type === "text" ? c.text : "")).join("") : "";
+console.log(
+  JSON.stringify({ direct: direct.details, answer, toolRan: events.includes("tool_execution_end") }),
+);

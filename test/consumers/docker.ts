@@ -1,0 +1,30 @@
+// tools + operations-docker: type-checked, not run (it needs a container). `main` shows the
+// whole setup a Docker-only user writes.
+import { invokeTool } from "@tackle/agent-core";
+import {
+  createDockerOperations,
+  type DockerConnection,
+  DockerOperationError,
+} from "@tackle/operations-docker";
+import { createReadOnlyTools, createToolContext, disposeToolContext } from "@tackle/tools";
+import { textOf } from "./shared.js";
+
+export async function main(container: string, connection?: DockerConnection): Promise<string> {
+  try {
+    const operations = await createDockerOperations(
+      connection === undefined ? { container } : { container, docker: connection },
+    );
+    const context = createToolContext({ cwd: "/", operations });
+    const [read] = createReadOnlyTools({ context });
+    if (read === undefined) throw new Error("no read tool");
+    const outcome = await invokeTool(read, { path: "/etc/hostname" });
+    await disposeToolContext(context);
+    await operations.dispose?.();
+    return textOf(outcome);
+  } catch (error) {
+    if (error instanceof DockerOperationError) return `docker: ${error.reason}`;
+    throw error;
+  }
+}
+
+console.log(typeof main);

@@ -1,0 +1,213 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSshServer, type TestSshServer } from "../packages/operations-ssh/test/support/ssh-server.mjs";
+// @ts-expect-error plain ESM script without types
+import {
+  COMBINATIONS,
+  installCombination,
+  installedPackages,
+  sharedNpmCache,
+} from "../scripts/consumer-install.mjs";
+// @ts-expect-error plain ESM script without types
+import { inspectPackageDir, packPackages } from "../scripts/pack.mjs";
+
+/**
+ * The issue's "done when": every package packed as a release packs it, installed with npm into
+ * empty projects a la carte, a strict TypeScript consumer type-checked against each install
+ * (skipLibCheck: false) and run, and the installed contents checked.
+ */
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "..");
+const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
+const license = fs.readFileSync(path.join(root, "LICENSE"), "utf8");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-pack-install-"));
+
+interface Packed {
+  name: string;
+  version: string;
+  tarball: string;
+}
+let packed: Packed[] = [];
+/** One install per combination, started together in beforeAll (at most 3 npm runs at once). */
+const installs = new Map<string, Promise<string>>();
+
+/** Runs tasks with at most `concurrency` of them at once. */
+function limiter(concurrency: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+beforeAll(() => {
+  packed = packPackages(root, path.join(work, "tarballs"));
+  const limit = limiter(3);
+  for (const name of Object.keys(COMBINATIONS) as (keyof typeof COMBINATIONS)[]) {
+    const install = limit(() => install_(name));
+    install.catch(() => undefined); // the test that awaits it reports the failure
+    installs.set(name, install);
+  }
+}, 120_000);
+
+afterAll(() => {
+  fs.rmSync(work, { recursive: true, force: true });
+}, 120_000);
+
+const CONSUMER_TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2022"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    types: ["node"],
+    rootDir: "src",
+    outDir: "dist",
+  },
+  include: ["src"],
+};
+
+/** Installs a combination, with `@types/node` for the TypeScript consumer. */
+function install_(name: keyof typeof COMBINATIONS): Promise<string> {
+  return installCombination(path.join(work, name.replace(/[^a-z-]+/g, "-")), {
+    combination: COMBINATIONS[name],
+    packed,
+    cache: sharedNpmCache(root),
+    devDependencies: { "@types/node": "^20.19.0" },
+  });
+}
+
+/**
+ * The installed combination with the consumer's source and a strict tsconfig. `lib` adds to
+ * ES2022 (the MCP SDK's published types, reached through @tackle/cli, name DOM's `HeadersInit`).
+ */
+async function consumerProject(name: keyof typeof COMBINATIONS, consumer: string, lib: string[] = []) {
+  const installed = installs.get(name);
+  if (!installed) throw new Error(`no install started for ${name}`);
+  const dir = await installed;
+  fs.mkdirSync(path.join(dir, "src"), { recursive: true });
+  fs.copyFileSync(path.join(root, "test", "consumers", consumer), path.join(dir, "src", "main.ts"));
+  fs.copyFileSync(path.join(root, "test", "consumers", "shared.ts"), path.join(dir, "src", "shared.ts"));
+  const tsconfig = structuredClone(CONSUMER_TSCONFIG);
+  tsconfig.compilerOptions.lib.push(...lib);
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+  return dir;
+}
+
+/** Type-checks and compiles the consumer; on failure the test shows every TypeScript error. */
+async function compile(dir: string): Promise<void> {
+  try {
+    await run(process.execPath, [tsc, "-p", dir, "--pretty", "false"], { cwd: dir });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    expect.fail(`tsc found errors in the consumer at ${dir}:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  }
+}
+
+async function runConsumer(dir: string, env: NodeJS.ProcessEnv = {}): Promise<unknown> {
+  const { stdout } = await run(process.execPath, [path.join(dir, "dist", "main.js")], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "null");
+}
+
+/** Every installed @tackle package: LICENSE, README, maps that resolve, no test files. */
+function expectTackleContents(dir: string): string[] {
+  const tackle = installedPackages(dir).filter((name: string) => name.startsWith("@tackle/"));
+  for (const name of tackle)
+    expect(inspectPackageDir(path.join(dir, "node_modules", name), { license }), name).toEqual([]);
+  return tackle;
+}
+
+describe("packed packages installed a la carte", () => {
+  it("tools + operations-local: installs, type-checks strictly, runs every kind of tool here", async () => {
+    const dir = await consumerProject("tools + operations-local", "local.ts");
+    expect(expectTackleContents(dir)).toEqual(
+      expect.arrayContaining(["@tackle/tools", "@tackle/operations-local", "@tackle/agent-core"]),
+    );
+    expect(installedPackages(dir)).toContain("@vscode/ripgrep");
+    await compile(dir);
+    expect(await runConsumer(dir)).toEqual({ found: true, ran: true });
+  }, 300_000);
+
+  describe("tools + operations-ssh", () => {
+    let server: TestSshServer | undefined;
+    let remoteDir: string;
+    beforeAll(async () => {
+      server = await startSshServer();
+      remoteDir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-pack-install-ssh-"));
+    }, 120_000);
+    afterAll(async () => {
+      await server?.stop();
+      if (remoteDir) fs.rmSync(remoteDir, { recursive: true, force: true });
+    });
+
+    it("installs, type-checks strictly, runs the tools against a real sshd", async () => {
+      if (!server) throw new Error("sshd did not start: see the beforeAll error");
+      const dir = await consumerProject("tools + operations-ssh", "ssh.ts");
+      expect(expectTackleContents(dir)).toEqual(
+        expect.arrayContaining(["@tackle/tools", "@tackle/operations-ssh"]),
+      );
+      expect(installedPackages(dir)).not.toContain("@tackle/operations-docker");
+      await compile(dir);
+      const result = await runConsumer(dir, {
+        TACKLE_SSH_HOST: server.host,
+        TACKLE_SSH_PORT: String(server.port),
+        TACKLE_SSH_USER: server.username,
+        TACKLE_SSH_KEY: server.privateKeyPath,
+        TACKLE_SSH_KNOWN_HOSTS: server.knownHostsPath,
+        TACKLE_SSH_DIR: remoteDir,
+      });
+      expect(result).toEqual({ read: true, found: true, ran: true });
+      expect(fs.readFileSync(path.join(remoteDir, "remote.txt"), "utf8")).toBe("written over ssh\n");
+    }, 300_000);
+  });
+
+  it("tools + operations-docker: installs and type-checks without dockerode's types", async () => {
+    const dir = await consumerProject("tools + operations-docker", "docker.ts");
+    const installed = installedPackages(dir);
+    expect(installed).toContain("dockerode");
+    expect(installed).not.toContain("@types/dockerode");
+    expectTackleContents(dir);
+    await compile(dir);
+  }, 300_000);
+
+  it("agent-core alone: nothing else of Tackle, type-checks, runs the loop with the faux model", async () => {
+    const dir = await consumerProject("agent-core", "agent-core.ts");
+    expect(expectTackleContents(dir)).toEqual(["@tackle/agent-core"]);
+    await compile(dir);
+    expect(await runConsumer(dir)).toEqual({ direct: { sum: 5 }, answer: "The sum is 42.", toolRan: true });
+  }, 300_000);
+
+  it("cli: the binary runs a tool, and the programmatic entry type-checks", async () => {
+    const dir = await consumerProject("cli", "cli.ts", ["DOM"]);
+    expectTackleContents(dir);
+    await compile(dir);
+    expect(await runConsumer(dir)).toEqual({ kind: "ssh", codes: [0, 1, 2] });
+    const { stdout } = await run(path.join(dir, "node_modules", ".bin", "tackle"), [
+      "tool",
+      "ls",
+      '{"path":"."}',
+      "--cwd",
+      dir,
+    ]);
+    expect(stdout).toContain("package.json");
+  }, 300_000);
+});
