@@ -6,7 +6,7 @@ import {
   type DockerConnection,
   DockerOperationError,
 } from "@tackle/operations-docker";
-import { createReadOnlyTools, createToolContext, disposeToolContext } from "@tackle/tools";
+import { createReadOnlyTools, createToolContext } from "@tackle/tools";
 import { textOf } from "./shared.js";
 
 export async function main(container: string, connection?: DockerConnection): Promise<string> {
@@ -15,10 +15,9 @@ export async function main(container: string, connection?: DockerConnection): Pr
       connection === undefined ? { container } : { container, docker: connection },
     );
     const context = createToolContext({ cwd: "/", operations });
-    const [read] = createReadOnlyTools({ context });
-    if (read === undefined) throw new Error("no read tool");
+    const { read } = createReadOnlyTools({ context });
     const outcome = await invokeTool(read, { path: "/etc/hostname" });
-    await disposeToolContext(context);
+    await context.dispose();
     await operations.dispose?.();
     return textOf(outcome);
   } catch (error) {

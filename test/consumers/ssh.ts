@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { invokeTool } from "@tackle/agent-core";
 import { createSshOperations } from "@tackle/operations-ssh";
-import { createTool, createToolContext, disposeToolContext } from "@tackle/tools";
+import { createToolContext, createTools } from "@tackle/tools";
 import { expectOk } from "./shared.js";
 
 function env(name: string): string {
@@ -21,10 +21,7 @@ const operations = createSshOperations({
 });
 const context = createToolContext({ cwd: env("DIR"), operations });
 try {
-  const write = createTool("write", { context });
-  const read = createTool("read", { context });
-  const find = createTool("find", { context });
-  const bash = createTool("bash", { context });
+  const { write, read, find, bash } = createTools({ context, names: ["write", "read", "find", "bash"] });
   expectOk("write", await invokeTool(write, { path: "remote.txt", content: "written over ssh\n" }));
   const text = expectOk("read", await invokeTool(read, { path: "remote.txt" }));
   const listed = expectOk("find", await invokeTool(find, { pattern: "*.txt" }));
@@ -37,6 +34,6 @@ try {
     }),
   );
 } finally {
-  await disposeToolContext(context);
+  await context.dispose();
   await operations.dispose();
 }

@@ -1,0 +1,81 @@
+// `pnpm size`: packs every package, installs each a la carte combination into an empty npm
+// project (as the pack-and-install test does), and prints what each install weighs: total size
+// and files of node_modules, and its largest packages. A combination above its budget fails the
+// run. Needs a build first (`pnpm build`); third-party packages come from the npm cache or registry.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { COMBINATIONS, directorySize, installCombination, sharedNpmCache } from "./consumer-install.mjs";
+import { packPackages } from "./pack.mjs";
+
+const MB = 1024 * 1024;
+
+/**
+ * The most each combination may install, in MB. Set with headroom over the sizes measured when
+ * the budget was written (docs/install-size.md); raise one only with a reason.
+ */
+export const BUDGETS_MB = {
+  "tools + operations-local": 38,
+  "tools + operations-ssh": 35,
+  "tools + operations-docker": 60,
+  "agent-core": 3,
+  cli: 80,
+};
+
+/** Top-level entries of node_modules (scoped packages expanded), largest first. */
+function packageSizes(dir) {
+  const base = path.join(dir, "node_modules");
+  const sizes = [];
+  for (const entry of fs.readdirSync(base)) {
+    if (entry.startsWith(".")) continue;
+    const names = entry.startsWith("@")
+      ? fs.readdirSync(path.join(base, entry)).map((n) => `${entry}/${n}`)
+      : [entry];
+    for (const name of names) sizes.push({ name, ...directorySize(path.join(base, name)) });
+  }
+  return sizes.sort((a, b) => b.bytes - a.bytes);
+}
+
+/** Installs every combination and returns `{ name, bytes, files, largest, budgetMb }` for each. */
+export async function measureInstallSizes(root) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-install-size-"));
+  try {
+    const packed = packPackages(root, path.join(work, "tarballs"));
+    const results = [];
+    for (const [name, combination] of Object.entries(COMBINATIONS)) {
+      const dir = path.join(work, name.replace(/[^a-z-]+/g, "-"));
+      await installCombination(dir, { combination, packed, cache: sharedNpmCache(root) });
+      const { bytes, files } = directorySize(path.join(dir, "node_modules"));
+      results.push({
+        name,
+        bytes,
+        files,
+        largest: packageSizes(dir).slice(0, 4),
+        budgetMb: BUDGETS_MB[name],
+      });
+    }
+    return results;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const results = await measureInstallSizes(root);
+  const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
+  console.log("| combination | installed | files | budget | largest packages |");
+  console.log("| --- | ---: | ---: | ---: | --- |");
+  let over = false;
+  for (const r of results) {
+    const largest = r.largest.map((p) => `${p.name} ${mb(p.bytes)}`).join(", ");
+    const flag = r.bytes > r.budgetMb * MB ? " OVER" : "";
+    over ||= flag !== "";
+    console.log(`| ${r.name} | ${mb(r.bytes)} | ${r.files} | ${r.budgetMb} MB${flag} | ${largest} |`);
+  }
+  if (over) {
+    console.error("install size: a combination is over its budget (BUDGETS_MB in scripts/install-size.mjs)");
+    process.exit(1);
+  }
+}
