@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -127,4 +128,32 @@ export function artifactPathIn(output: string): string {
   const match = /artifact=(\S+)/.exec(output);
   if (!match?.[1]) throw new Error(`no artifact path in:\n${output}`);
   return match[1];
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on (asked from the kernel, then released). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+/**
+ * A TCP server on 127.0.0.1 that accepts connections and never answers (a stuck host, or a port
+ * that is not an SSH server). Close it with the returned `close`.
+ */
+export async function silentServer(): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address ? address.port : 0,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -1,7 +1,7 @@
 import { OperationError, raceAbort, throwIfAborted } from "@tackle/operations";
 import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
 import ssh2 from "ssh2";
-import { hostKeyError, SshConnectionError } from "./errors.js";
+import { hostKeyError, SshConnectionError, type SshEndpoint } from "./errors.js";
 import type { HostKeyProblem } from "./host-key.js";
 
 /** What a connection needs beyond ssh2's own config: the host key policy. */
@@ -103,6 +103,35 @@ export class Session {
     }
   }
 
+  /**
+   * A stream to a unix socket on the remote host (OpenSSH `direct-streamlocal` forwarding, as
+   * `ssh -L` with a socket path does). The server connects as the login user.
+   */
+  openUnixSocket(path: string): Promise<ClientChannel> {
+    return new Promise((resolve, reject) => {
+      this.client.openssh_forwardOutStreamLocal(path, (error, channel) => {
+        if (!error) return resolve(channel);
+        if (this.isLost) {
+          return reject(new SshConnectionError("connection_lost", "SSH connection lost", { cause: error }));
+        }
+        const reason = (error as Error & { reason?: unknown }).reason;
+        reject(
+          reason === CHANNEL_OPEN_PROHIBITED
+            ? new OperationError(
+                "permission_denied",
+                `The SSH server refuses to forward to the unix socket ${path} (sshd_config AllowStreamLocalForwarding).`,
+                { cause: error, path, operation: "openUnixSocket" },
+              )
+            : new OperationError(
+                "not_found",
+                `Nothing the remote user can connect to at ${path}: the socket does not exist, or it refuses the connection.`,
+                { cause: error, path, operation: "openUnixSocket" },
+              ),
+        );
+      });
+    });
+  }
+
   private openExec<T>(command: string, attach: (channel: ClientChannel) => T): Promise<T> {
     return new Promise((resolve, reject) => {
       this.client.exec(command, (error, channel) => {
@@ -121,6 +150,9 @@ export class Session {
     });
   }
 }
+
+/** SSH_OPEN_ADMINISTRATIVELY_PROHIBITED (RFC 4254): the server does not allow this kind of channel. */
+const CHANNEL_OPEN_PROHIBITED = 1;
 
 /** Attempts to open a channel before an `exec` fails. */
 const OPEN_RETRIES = 6;
@@ -220,11 +252,18 @@ export class SshConnection {
           session.close(error);
           return;
         }
-        reject(connectError(error, refusedKey));
+        reject(connectError(error, refusedKey, this.settings.config));
       });
       client.on("close", () => {
         session.close();
-        if (!ready) reject(connectError(new Error("connection closed during the handshake"), refusedKey));
+        if (!ready)
+          reject(
+            connectError(
+              new Error("connection closed during the handshake"),
+              refusedKey,
+              this.settings.config,
+            ),
+          );
       });
       client.connect({
         ...this.settings.config,
@@ -263,24 +302,60 @@ export class SshConnection {
   }
 }
 
+/** Errno codes of a name that does not resolve. */
+const UNKNOWN_NAME = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL"]);
+
+/**
+ * The typed error of a connection that never became ready, by ssh2's `level` and the socket's
+ * errno (never by message text). Each message names host and port and the next step.
+ */
 function connectError(
   error: Error & { level?: string; code?: string },
   refusedKey: HostKeyProblem | undefined,
-) {
-  if (refusedKey) return hostKeyError(refusedKey);
+  config: ConnectConfig,
+): SshConnectionError {
+  const endpoint: SshEndpoint = {
+    host: config.host ?? "localhost",
+    port: config.port ?? 22,
+    username: config.username ?? "",
+  };
+  const where = `${endpoint.host}:${endpoint.port}`;
+  const cause = { cause: error, endpoint };
+  if (refusedKey) return hostKeyError(refusedKey, endpoint);
   if (error.level === "client-authentication") {
     return new SshConnectionError(
       "auth_failed",
-      "SSH authentication failed: the server accepted none of the offered credentials (check username, privateKey/passphrase or agent, and the remote authorized_keys)",
-      { cause: error },
+      `SSH login as ${endpoint.username} on ${where} refused: the server accepted none of the offered credentials. Check the username, privateKey (and passphrase) or agent, and the remote authorized_keys.`,
+      cause,
     );
   }
   if (error.level === "client-timeout") {
-    return new SshConnectionError("connect_timeout", "SSH handshake timed out", { cause: error });
+    const timeoutMs = config.readyTimeout ?? 20_000;
+    return new SshConnectionError(
+      "connect_timeout",
+      `No SSH handshake with ${where} within ${timeoutMs / 1000} s. Check that the host is up and that port ${endpoint.port} is its SSH server, or allow longer with readyTimeoutMs.`,
+      { ...cause, timeoutMs },
+    );
   }
-  return new SshConnectionError("connect_failed", `SSH connection failed: ${error.message}`, {
-    cause: error,
-  });
+  if (error.code === "ECONNREFUSED") {
+    return new SshConnectionError(
+      "connect_refused",
+      `SSH connection to ${where} refused: nothing listens on port ${endpoint.port}. Check the host and port, and that the SSH server runs.`,
+      cause,
+    );
+  }
+  if (error.code !== undefined && UNKNOWN_NAME.has(error.code)) {
+    return new SshConnectionError(
+      "host_not_found",
+      `Unknown host name "${endpoint.host}" (${error.code}): it does not resolve. Check the spelling, or use the host's IP address.`,
+      cause,
+    );
+  }
+  return new SshConnectionError(
+    "connect_failed",
+    `SSH connection to ${where} failed (${error.code ?? error.message}). Check the host and port, and the network between.`,
+    cause,
+  );
 }
 
 /** Resolves like `promise`, or rejects with `connection_lost` when the session drops first. */

@@ -1,5 +1,5 @@
 import { OperationError, type OperationErrorCode } from "@tackle/operations";
-import { type HostKeyProblem, hostKeyMessage } from "./host-key.js";
+import { type HostKeyProblem, type HostKeyWording, hostKeyMessage } from "./host-key.js";
 
 /** Why a connection could not be made or was lost. */
 export type SshFailureReason =
@@ -9,32 +9,54 @@ export type SshFailureReason =
   | "host_key_changed"
   /** The server refused every offered credential (wrong key, user, or no key at all). */
   | "auth_failed"
-  /** TCP or SSH handshake failed (refused, unreachable, protocol error). */
+  /** The private key is encrypted and no passphrase was given. */
+  | "key_encrypted"
+  /** The private key cannot be used: the passphrase does not decrypt it, or it is not a key. */
+  | "key_invalid"
+  /** Nothing listens on the host's port (TCP connection refused). */
+  | "connect_refused"
+  /** The host name does not resolve (DNS lookup failed). */
+  | "host_not_found"
+  /** TCP or SSH handshake failed otherwise (host unreachable, protocol error). */
   | "connect_failed"
   /** No handshake within `readyTimeoutMs`. */
   | "connect_timeout"
   /** An established connection dropped (server gone, network, keepalive timeout). */
   | "connection_lost";
 
+/** Where a connection was going, for messages and for hosts that word their own. */
+export interface SshEndpoint {
+  host: string;
+  port: number;
+  username: string;
+}
+
 /**
  * An {@link OperationError} about the SSH connection itself. `code` is the stable contract code
- * (`permission_denied` for trust and auth problems, `connection_lost` or `timeout` for the network);
- * `reason` says exactly which, so a host can offer "trust this host?" without parsing text.
+ * (`permission_denied` for trust and auth problems, `invalid_argument` for an unusable key,
+ * `connection_lost` or `timeout` for the network); `reason` says exactly which, so a host can
+ * offer "trust this host?" or word its own next step without parsing text.
  */
 export class SshConnectionError extends OperationError {
   /** What went wrong with the connection. */
   readonly reason: SshFailureReason;
   /** The refused host key, for `host_key_unknown` and `host_key_changed`. */
   readonly hostKey: HostKeyProblem | undefined;
+  /** Host, port and user of the connection, when it was being made. */
+  readonly endpoint: SshEndpoint | undefined;
+  /** The handshake limit that ran out, for `connect_timeout`. */
+  readonly timeoutMs: number | undefined;
 
   constructor(
     reason: SshFailureReason,
     message: string,
-    options: { cause?: unknown; hostKey?: HostKeyProblem } = {},
+    options: { cause?: unknown; hostKey?: HostKeyProblem; endpoint?: SshEndpoint; timeoutMs?: number } = {},
   ) {
     super(codeOf(reason), message, options.cause === undefined ? {} : { cause: options.cause });
     this.reason = reason;
     this.hostKey = options.hostKey;
+    this.endpoint = options.endpoint;
+    this.timeoutMs = options.timeoutMs;
   }
 }
 
@@ -44,6 +66,9 @@ function codeOf(reason: SshFailureReason): OperationErrorCode {
     case "host_key_changed":
     case "auth_failed":
       return "permission_denied";
+    case "key_encrypted":
+    case "key_invalid":
+      return "invalid_argument";
     case "connect_timeout":
       return "timeout";
     default:
@@ -52,13 +77,15 @@ function codeOf(reason: SshFailureReason): OperationErrorCode {
 }
 
 /** The error for a refused host key, with the steps to trust it. */
-export function hostKeyError(problem: HostKeyProblem): SshConnectionError {
+export function hostKeyError(
+  problem: HostKeyProblem,
+  endpoint?: SshEndpoint,
+  wording?: HostKeyWording,
+): SshConnectionError {
   return new SshConnectionError(
     problem.kind === "changed" ? "host_key_changed" : "host_key_unknown",
-    hostKeyMessage(problem),
-    {
-      hostKey: problem,
-    },
+    hostKeyMessage(problem, wording),
+    { hostKey: problem, ...(endpoint ? { endpoint } : {}) },
   );
 }
 

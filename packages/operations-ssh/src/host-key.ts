@@ -30,6 +30,22 @@ export type HostKeyProblem = {
   fingerprint: string;
   /** The file that was checked, when the check used one. */
   knownHostsPath?: string;
+  /** The known_hosts file does not exist (so nothing could be trusted from it). */
+  knownHostsMissing?: boolean;
+};
+
+/**
+ * How a refusal message phrases pinning a key: a library user sets the `hostKey` option, a
+ * command line user passes a flag. The rest of the message is the same for both.
+ */
+export interface HostKeyWording {
+  /** The way to pin `fingerprint`, e.g. `--host-key SHA256:...`. */
+  pin(fingerprint: string): string;
+}
+
+/** Library wording: the `hostKey` option of `createSshOperations`. */
+export const OPTION_WORDING: HostKeyWording = {
+  pin: (fingerprint) => `hostKey: { fingerprint: "${fingerprint}" }`,
 };
 
 /** `SHA256:<base64 without padding>` of a raw SSH public key blob. */
@@ -60,12 +76,14 @@ export async function makeHostKeyChecker(
   port: number,
 ): Promise<(keyBlob: Uint8Array) => HostKeyProblem | undefined> {
   const hostPattern = hostPatternOf(host, port);
+  let missing = false;
   const describe = (kind: HostKeyProblem["kind"], blob: Uint8Array, path?: string): HostKeyProblem => ({
     kind,
     hostPattern,
     keyType: keyTypeOf(blob),
     fingerprint: fingerprintOf(blob),
     ...(path ? { knownHostsPath: path } : {}),
+    ...(missing ? { knownHostsMissing: true } : {}),
   });
   if (verification && "insecureAcceptAny" in verification && verification.insecureAcceptAny)
     return () => undefined;
@@ -78,8 +96,10 @@ export async function makeHostKeyChecker(
   let text = "";
   try {
     text = await readFile(path, "utf8");
-  } catch {
-    // A missing file trusts nothing: every key is "unknown", with the fix in the message.
+  } catch (error) {
+    // A missing file trusts nothing: every key is "unknown", and the message says the file is
+    // missing (a mistyped path must not be "fixed" by appending a key to it).
+    missing = (error as NodeJS.ErrnoException).code === "ENOENT";
   }
   const entries = parseKnownHosts(text).filter((entry) => lineApplies(entry.hosts, host, port));
   const revoked = entries.filter((entry) => entry.marker === "@revoked");
@@ -159,30 +179,44 @@ function hostMatches(pattern: string, host: string, port: number): boolean {
   return regex.test(name);
 }
 
-/** The message of a refused key: what was seen and the exact steps to trust it. */
-export function hostKeyMessage(problem: HostKeyProblem): string {
+/** `ssh-keyscan [-p PORT] HOST` for a known_hosts host pattern. */
+function keyscanCommand(hostPattern: string): string {
+  const port = hostPattern.startsWith("[") ? ` -p ${hostPattern.split(":").pop()}` : "";
+  return `ssh-keyscan${port} ${hostPattern.replace(/^\[|\]:\d+$/g, "")}`;
+}
+
+/**
+ * The message of a refused key: what was seen and the exact steps to trust it. `wording` says
+ * how pinning is phrased (default: the library option).
+ */
+export function hostKeyMessage(problem: HostKeyProblem, wording: HostKeyWording = OPTION_WORDING): string {
   const seen = `${problem.keyType} ${problem.fingerprint}`;
-  const where = problem.knownHostsPath ?? "the pinned fingerprints";
+  const pin = wording.pin(problem.fingerprint);
+  const file = problem.knownHostsPath ?? "~/.ssh/known_hosts";
   if (problem.kind === "changed" && problem.knownHostsPath === undefined) {
     return (
       `Host key for ${problem.hostPattern} matches none of the pinned fingerprints (server offered ${seen}). ` +
       "This may be an impostor. If the host was really re-keyed, check the new fingerprint with the " +
-      `host's owner, then pin it: hostKey: { fingerprint: "${problem.fingerprint}" }.`
+      `host's owner, then pin it: ${pin}.`
     );
   }
   if (problem.kind === "changed") {
     return (
-      `Host key for ${problem.hostPattern} does not match ${where} (server offered ${seen}). ` +
+      `Host key for ${problem.hostPattern} does not match ${file} (server offered ${seen}). ` +
       "This may be an impostor. If the host was really re-keyed, remove the old entry " +
-      `(ssh-keygen -R '${problem.hostPattern}' -f ${problem.knownHostsPath}) ` +
-      `and trust the new key, or pin hostKey: { fingerprint: "${problem.fingerprint}" }.`
+      `(ssh-keygen -R '${problem.hostPattern}' -f ${file}) and trust the new key, or pin it: ${pin}.`
+    );
+  }
+  if (problem.knownHostsMissing) {
+    return (
+      `Host key for ${problem.hostPattern} cannot be checked: the known_hosts file ${file} does not exist ` +
+      `(server offered ${seen}). Check the path. To trust this server, check the fingerprint with the ` +
+      `host's owner, then create the file (${keyscanCommand(problem.hostPattern)} > ${file}) or pin the key: ${pin}.`
     );
   }
   return (
-    `Host key for ${problem.hostPattern} is not in ${where} (server offered ${seen}). ` +
-    `To trust it, check the fingerprint with the host's owner, then add the key to ${where} ` +
-    `(ssh-keyscan${problem.hostPattern.startsWith("[") ? ` -p ${problem.hostPattern.split(":").pop()}` : ""} ` +
-    `${problem.hostPattern.replace(/^\[|\]:\d+$/g, "")} >> ${problem.knownHostsPath ?? "~/.ssh/known_hosts"}) ` +
-    `or pin hostKey: { fingerprint: "${problem.fingerprint}" }.`
+    `Host key for ${problem.hostPattern} is not in ${file} (server offered ${seen}). ` +
+    `To trust it, check the fingerprint with the host's owner, then add the key to ${file} ` +
+    `(${keyscanCommand(problem.hostPattern)} >> ${file}) or pin it: ${pin}.`
   );
 }

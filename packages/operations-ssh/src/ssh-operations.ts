@@ -1,10 +1,12 @@
+import type { Duplex } from "node:stream";
 import { OperationError, type Operations, type SearchOperations } from "@tackle/operations";
 import type { ConnectConfig } from "ssh2";
-import { SshConnection } from "./connection.js";
+import { raceLost, SshConnection } from "./connection.js";
 import { execRemote, type RunningSet } from "./exec.js";
 import { createFileMethods } from "./files.js";
 import { makeHostKeyChecker } from "./host-key.js";
 import type { SshOperationsOptions } from "./options.js";
+import { privateKeyProblem } from "./private-key.js";
 import { openRead, readFile } from "./read-file.js";
 import { createRemoteSearch, remoteHasRipgrep } from "./remote-search.js";
 import { call } from "./sftp-call.js";
@@ -53,6 +55,18 @@ export interface SshOperations extends Operations {
    * remote has ripgrep. Call it before handing the adapter to tools so `search` is decided.
    */
   connect(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * A duplex stream to a unix socket on the remote host, over this adapter's connection (OpenSSH
+   * streamlocal forwarding): for example the Docker engine's socket, to reach the engine over SSH.
+   * Rejects with `not_found` when nothing listens there and `permission_denied` when the server
+   * forbids socket forwarding.
+   *
+   * @example
+   * ```ts
+   * const engine = await ops.openUnixSocket("/var/run/docker.sock");
+   * ```
+   */
+  openUnixSocket(path: string, options?: { signal?: AbortSignal }): Promise<Duplex>;
   /** Closes every channel and the connection; running commands are ended first. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -80,6 +94,11 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
         ? "createSshOperations: agent: true but SSH_AUTH_SOCK is not set; pass the agent socket path or a privateKey"
         : "createSshOperations: pass privateKey or agent",
     );
+  }
+  if (options.privateKey !== undefined) {
+    // An encrypted key without its passphrase, or a wrong passphrase: fail here, with the fix.
+    const problem = privateKeyProblem(options.privateKey, options.passphrase);
+    if (problem) throw problem;
   }
   const port = options.port ?? SSH_DEFAULTS.port;
   const config: ConnectConfig = {
@@ -152,6 +171,10 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     exec: (command, opts) => execRemote(connection, command, opts, execConfig, running),
     async connect(opts) {
       await connection.session(opts?.signal);
+    },
+    async openUnixSocket(path, opts) {
+      const session = await connection.session(opts?.signal, "openUnixSocket");
+      return raceLost(session.openUnixSocket(path), session, "openUnixSocket", path);
     },
     dispose() {
       disposed ??= (async () => {

@@ -158,13 +158,15 @@ describe("authentication", () => {
     expect(isOperationError(error, "invalid_argument")).toBe(true);
   });
 
-  it("nothing listening is connect_failed with code connection_lost", async () => {
+  it("nothing listening is connect_refused with code connection_lost, naming host and port", async () => {
     const server = await serve();
     await server.stop();
     servers.splice(servers.indexOf(server), 1);
     const error = await rejection(adapter(server).stat("/"));
-    expect(isSshConnectionError(error, "connect_failed")).toBe(true);
+    expect(isSshConnectionError(error, "connect_refused")).toBe(true);
     expect(isOperationError(error, "connection_lost")).toBe(true);
+    expect((error as Error).message).toContain(`127.0.0.1:${server.port}`);
+    expect((error as Error).message).toContain("Check the host and port");
   });
 });
 

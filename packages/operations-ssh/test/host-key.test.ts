@@ -75,7 +75,7 @@ describe("known_hosts", () => {
     expect(check(a.blob)?.kind).toBe("changed");
   });
 
-  it("a missing file trusts nothing and the message names the fix", async () => {
+  it("a missing file trusts nothing and the message says the file is missing", async () => {
     const [a] = keys as [{ line: string; blob: Buffer }];
     const check = await makeHostKeyChecker({ knownHostsPath: join(dir, "absent") }, "devbox", 2200);
     const problem = check(a.blob);
@@ -84,9 +84,28 @@ describe("known_hosts", () => {
       fingerprint: fingerprintOf(a.blob),
       hostPattern: "[devbox]:2200",
     });
+    expect(problem?.knownHostsMissing).toBe(true);
     const message = hostKeyMessage(problem!);
-    expect(message).toContain(`ssh-keyscan -p 2200 devbox >> ${join(dir, "absent")}`);
+    expect(message).toContain(`the known_hosts file ${join(dir, "absent")} does not exist`);
+    expect(message).toContain("Check the path");
+    expect(message).not.toContain(">>");
+    expect(message).toContain(`ssh-keyscan -p 2200 devbox > ${join(dir, "absent")}`);
     expect(message).toContain(fingerprintOf(a.blob));
+  });
+
+  it("an unknown key with an existing file says to append it, worded for a library or a command line", async () => {
+    const [a, , c] = keys as [
+      { line: string; blob: Buffer },
+      { line: string; blob: Buffer },
+      { line: string; blob: Buffer },
+    ];
+    const problem = (await checkerFor(`devbox ${c.line}\n`, "devbox", 22))(a.blob);
+    expect(problem?.knownHostsMissing).toBeUndefined();
+    expect(hostKeyMessage(problem!)).toContain(">> ");
+    expect(hostKeyMessage(problem!)).toContain(`hostKey: { fingerprint: "${fingerprintOf(a.blob)}" }`);
+    const cli = hostKeyMessage(problem!, { pin: (fingerprint) => `--host-key ${fingerprint}` });
+    expect(cli).toContain(`or pin it: --host-key ${fingerprintOf(a.blob)}.`);
+    expect(cli).not.toContain("hostKey:");
   });
 
   it("fingerprints match ssh-keygen -lf", async () => {
