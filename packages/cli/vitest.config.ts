@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
+    // Tests spawn the binary several times; on a loaded machine each spawn takes seconds.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
   },
 });

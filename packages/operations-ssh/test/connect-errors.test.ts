@@ -93,7 +93,7 @@ describe("private keys", () => {
   async function encryptedCopy(server: TestSshServer, passphrase: string): Promise<string> {
     const path = join(server.dir, `user_key_${passphrase.length}`);
     execFileSync("cp", [server.privateKeyPath, path]);
-    execFileSync("ssh-keygen", ["-q", "-p", "-P", "", "-N", passphrase, "-f", path]);
+    execFileSync("ssh-keygen", ["-q", "-p", "-a", "2", "-P", "", "-N", passphrase, "-f", path]);
     return readFile(path, "utf8");
   }
 
