@@ -1,6 +1,7 @@
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { type OpenReadOptions, OperationError, throwIfAborted, toOperationError } from "@tackle/operations";
 import { checkPath } from "./guard.js";
+import { openRegularFile } from "./open-regular.js";
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -24,16 +25,9 @@ export async function* openRead(path: string, options: OpenReadOptions = {}): As
     );
   }
   throwIfAborted(signal, "openRead");
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: FileHandle;
   try {
-    handle = await open(path, "r");
-    if ((await handle.stat()).isDirectory()) {
-      await handle.close();
-      throw new OperationError("is_directory", `openRead: is a directory: ${path}`, {
-        operation: "openRead",
-        path,
-      });
-    }
+    ({ handle } = await openRegularFile(path, "openRead"));
   } catch (error) {
     throw toOperationError(error, { operation: "openRead", path });
   }

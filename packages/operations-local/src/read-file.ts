@@ -1,26 +1,19 @@
-import { open } from "node:fs/promises";
 import { OperationError, type ReadFileOptions, throwIfAborted } from "@tackle/operations";
 import { guarded } from "./guard.js";
+import { openRegularFile } from "./open-regular.js";
 
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * Reads a whole file. With `maxBytes` the size is checked on the open handle before reading and
+ * Reads a whole file (a regular one: see `openRegularFile`). With `maxBytes` the size is checked on the open handle before reading and
  * the read stops one byte past the limit, so a file that grows while being read still fails with
  * `too_large` instead of being loaded whole.
  */
 export function readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
   const { signal, maxBytes } = options;
   return guarded("readFile", path, signal, async () => {
-    const handle = await open(path, "r");
+    const { handle, stats } = await openRegularFile(path, "readFile");
     try {
-      const stats = await handle.stat();
-      if (stats.isDirectory()) {
-        throw new OperationError("is_directory", `readFile: is a directory: ${path}`, {
-          operation: "readFile",
-          path,
-        });
-      }
       if (maxBytes === undefined) return asView(await handle.readFile(signal ? { signal } : {}));
       if (stats.size > maxBytes) throw tooLarge(path, stats.size, maxBytes);
       const chunks: Buffer[] = [];

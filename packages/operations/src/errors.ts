@@ -1,5 +1,8 @@
 /**
  * Stable failure codes every adapter reports. Callers branch on `code`, never on message text.
+ * `special_file`: the path is a FIFO, socket or device, which no file method opens (it could
+ * block forever or act on hardware). `outside_root`: a write given `within` found its directory
+ * outside that root (a link swapped in, a directory moved), and wrote nothing.
  */
 export const OPERATION_ERROR_CODES = [
   "not_found",
@@ -13,6 +16,8 @@ export const OPERATION_ERROR_CODES = [
   "connection_lost",
   "not_supported",
   "invalid_argument",
+  "special_file",
+  "outside_root",
   "unknown",
 ] as const;
 
@@ -110,6 +115,8 @@ const CODE_TEXT: Record<OperationErrorCode, string> = {
   connection_lost: "Connection lost",
   not_supported: "Not supported",
   invalid_argument: "Invalid argument",
+  special_file: "Not a regular file (a FIFO, socket or device)",
+  outside_root: "Outside the root the write must stay in",
   unknown: "Operation failed",
 };
 

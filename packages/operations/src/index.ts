@@ -8,6 +8,17 @@ export {
   throwIfAborted,
   toOperationError,
 } from "./errors.js";
+export type { ParsedTempFileName, TempFileFacts, TempFileOwner } from "./temp-files.js";
+export {
+  FOREIGN_TEMP_MAX_AGE_MS,
+  isAbandonedTempFile,
+  isTempFileName,
+  parseTempFileName,
+  processStartFromStat,
+  TEMP_TARGET_MAX_BYTES,
+  tempFileDomain,
+  tempFileName,
+} from "./temp-files.js";
 export type {
   CallOptions,
   DirEntry,

@@ -47,6 +47,15 @@ export interface WriteFileOptions extends CallOptions {
    * own mode whatever this says.
    */
   mode?: number;
+  /**
+   * A directory (absolute; links in it are resolved once) the write must stay inside: the usual
+   * caller is a tool passing the workspace root its path policy checked. The adapter then makes
+   * sure, as close to the rename as its environment allows, that the directory the file lands in
+   * really lies inside `within` even if a directory of the path is swapped for a link or moved
+   * during the write, and fails with `outside_root` (nothing written, no temp file left) when
+   * it does not. How close each adapter gets is documented with the adapter.
+   */
+  within?: string;
 }
 
 /** Options for `mkdir`. */
@@ -251,13 +260,16 @@ export interface Operations {
   /**
    * Whole file, byte-exact (no newline or BOM handling). `is_directory` for a directory,
    * `too_large` above `maxBytes` (checked before reading), `not_found`, `not_directory` when a
-   * parent is a file, `invalid_argument` for a path with a NUL byte or a relative path.
+   * parent is a file, `invalid_argument` for a path with a NUL byte or a relative path,
+   * `special_file` for a FIFO, socket or device (checked without opening it, so a FIFO with no
+   * writer cannot block the call or the process).
    */
   readFile(path: string, options?: ReadFileOptions): Promise<Uint8Array>;
   /**
    * Streams the file from byte `start` in chunks; memory stays constant whatever the file size
    * and the bytes before `start` are not read. Nothing is yielded from `start` at or past the
-   * end. Errors (`not_found`, `is_directory`, `aborted` between chunks) surface from the iterator.
+   * end. Errors (`not_found`, `is_directory`, `special_file`, `aborted` between chunks) surface
+   * from the iterator.
    */
   openRead(path: string, options?: OpenReadOptions): AsyncIterable<Uint8Array>;
   /**
@@ -265,7 +277,12 @@ export interface Operations {
    * concurrent reader sees the old or the new content, never a mix. An existing file keeps its
    * mode. The parent directory must exist (`not_found` otherwise). Writing through a link
    * replaces the link's target, not the link. A file the caller may not write is
-   * `permission_denied`, although a rename could replace it.
+   * `permission_denied`, although a rename could replace it; a FIFO, socket or device is
+   * `special_file`. The temp file is named by `tempFileName` (so a sweep can tell a dead writer's
+   * leftover, and tools can hide it); temp files of dead writers in the same directory are
+   * removed along the way. With `within`, a directory outside that root is `outside_root`. A
+   * failure after the temp file was created is never `not_found`: the temp file is removed
+   * through the same directory it was created in, never a path resolved again.
    */
   writeFile(path: string, data: Uint8Array | string, options?: WriteFileOptions): Promise<void>;
   /**
