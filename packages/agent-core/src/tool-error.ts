@@ -11,6 +11,7 @@ export type ToolErrorCode =
   | "is_directory"
   | "not_directory"
   | "binary_file"
+  | "special_file"
   | "too_large"
   | "stale_read"
   | "no_match"

@@ -18,6 +18,12 @@ export interface ResolvedPath {
   exists: boolean;
   /** True when `real` lies inside one of the workspace roots. */
   insideWorkspace: boolean;
+  /**
+   * The workspace root (real path) that contains `real`, when inside. Writes pass it to
+   * `Operations.writeFile` as `within`, so a link swapped in after this check cannot take the
+   * write outside.
+   */
+  root?: string;
 }
 
 /**

@@ -53,6 +53,14 @@ export function toToolError(error: unknown, display: string): ToolError {
       );
     case "timeout":
       return new ToolError("timeout", `Timed out working on ${display}. Try again.`, cause);
+    case "special_file":
+      return specialFileError(display, error);
+    case "outside_root":
+      return new ToolError(
+        "outside_workspace",
+        `${display} led outside the workspace while it was being written (a directory was replaced by a link or moved). Nothing was written; check the path with ls and try again.`,
+        cause,
+      );
     case "not_supported":
       return new ToolError(
         "not_supported",
@@ -66,6 +74,18 @@ export function toToolError(error: unknown, display: string): ToolError {
         cause,
       );
   }
+}
+
+/**
+ * The refusal for a FIFO, socket or device: no tool opens one, since reading or writing it can
+ * block forever (a FIFO without a writer) or act on hardware.
+ */
+export function specialFileError(display: string, cause?: unknown): ToolError {
+  return new ToolError(
+    "special_file",
+    `${display} is a FIFO, socket or device, not a regular file; tools never open those. Use ls to see what it is.`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** `text` ending in a period, so a next step can follow it. */

@@ -86,7 +86,22 @@ describe("workspace policy", () => {
       display: "src/a.ts",
       exists: true,
       insideWorkspace: true,
+      root,
     });
+  });
+
+  it("names the root a path lies in, and none for a path outside every root", async () => {
+    const second = join(base, "second");
+    await mkdir(second, { recursive: true });
+    const policy = createWorkspacePolicy({
+      operations: ops,
+      cwd: root,
+      roots: [root, second],
+      outside: "allow",
+    });
+    expect((await policy.resolve(join(second, "x.txt"), "write")).root).toBe(second);
+    expect((await policy.resolve("src/a.ts", "write")).root).toBe(root);
+    expect((await policy.resolve("../elsewhere.txt", "write")).root).toBeUndefined();
   });
 
   it("displays a name starting with dots as relative, and a path above cwd as absolute", async () => {

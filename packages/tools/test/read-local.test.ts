@@ -23,9 +23,9 @@ describe("read on local files", () => {
     const ctx = createLocalToolContext({ cwd: dir });
     const read = wrapToolDefinition(createReadToolDefinition(), () => ctx);
     const out = await invokeTool(read, { path: "pipe" });
-    expect(out).toMatchObject({ isError: true, errorCode: "not_supported" });
+    expect(out).toMatchObject({ isError: true, errorCode: "special_file" });
     expect(out.content[0]).toMatchObject({
-      text: "pipe is not a regular file (a device, socket or pipe); read only opens regular files. Use ls to see what it is.",
+      text: "pipe is a FIFO, socket or device, not a regular file; tools never open those. Use ls to see what it is.",
     });
   });
 });

@@ -6,6 +6,17 @@
  */
 import { ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ResolvedPath } from "@tackle/extensions";
+import type { WriteFileOptions } from "@tackle/operations";
+
+/**
+ * `writeFile` options for a checked target: `within` its workspace root when it lies inside one,
+ * so the adapter keeps the write there even if a directory is swapped for a link after this
+ * check (see `WriteFileOptions.within`). A path the policy allowed outside the workspace has no
+ * root to stay in.
+ */
+export function withinRoot(target: ResolvedPath, signal: AbortSignal | undefined): WriteFileOptions {
+  return { ...(signal ? { signal } : {}), ...(target.root === undefined ? {} : { within: target.root }) };
+}
 
 /**
  * Re-resolves `resolved.absolute` for writing and fails with `outside_workspace` when its real

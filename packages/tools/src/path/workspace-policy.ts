@@ -64,10 +64,18 @@ export function createWorkspacePolicy(options: WorkspacePolicyOptions): Workspac
       const { absolute, real, exists, loop } = await choosePath(ops, syntax, options.cwd, spellings, signal);
       const display = displayPath(syntax, options.cwd, absolute);
       if (loop) throw linkLoopError(syntax, options.cwd, display, loop);
-      const insideWorkspace = (await loadRealRoots(signal)).some((root) =>
-        isInside(syntax, root, real, ops.platform),
+      const root = (await loadRealRoots(signal)).find((candidate) =>
+        isInside(syntax, candidate, real, ops.platform),
       );
-      const resolved: ResolvedPath = { absolute, real, display, exists, insideWorkspace };
+      const insideWorkspace = root !== undefined;
+      const resolved: ResolvedPath = {
+        absolute,
+        real,
+        display,
+        exists,
+        insideWorkspace,
+        ...(root === undefined ? {} : { root }),
+      };
       if (!insideWorkspace) assertAllowed(this.outside, access, resolved, roots);
       return resolved;
     },

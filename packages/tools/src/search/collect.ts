@@ -7,11 +7,11 @@
  * smaller path may still come. So its search is read to the end, keeping only what can still be
  * among the first results by path: pages stay exact and deterministic, offsets never skip or
  * repeat a result, and memory stays bounded by the page. Results inside `.git`, which the tools
- * drop (see `isInsideGit`), never count towards the page.
+ * drop (see `isHiddenFromTools`), never count towards the page.
  */
 import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
-import { isInsideGit, type ToolSearch } from "./search-for.js";
+import { isHiddenFromTools, type ToolSearch } from "./search-for.js";
 
 /**
  * Grep events of the first `wanted` matches in path then line order, with their context: the
@@ -33,7 +33,7 @@ export async function collectGrepEvents(
   let pageEnd: GrepEvent | undefined;
   // At most `context` further matches fall in that context: a sorted engine may stop after them.
   for await (const event of search.scanGrep(request, wanted + context, { signal })) {
-    if (isInsideGit(event.path)) continue;
+    if (isHiddenFromTools(event.path)) continue;
     // Once out of order, the order no longer matters: the whole search is read.
     if (sorted && previous && !inOrder(previous, event)) sorted = false;
     previous = event;
@@ -150,7 +150,7 @@ export async function collectFiles(
   let sorted = ordered;
   let last: string | undefined;
   for await (const path of search.scanFiles(request, wanted, { signal })) {
-    if (isInsideGit(path)) continue;
+    if (isHiddenFromTools(path)) continue;
     if (sorted && last !== undefined && comparePaths(last, path) >= 0) sorted = false;
     last = path;
     kept.push(path);

@@ -4,6 +4,7 @@ import {
   type GrepEvent,
   type GrepRequest,
   isOperationError,
+  isTempFileName,
   type Operations,
   type SearchOperations,
 } from "@tackle/operations";
@@ -94,6 +95,15 @@ function orPortable<T>(native: AsyncIterable<T>, portable: () => AsyncIterable<T
       };
     },
   };
+}
+
+/**
+ * True when the tools leave a search result out: a path through `.git` (see {@link isInsideGit})
+ * or the temp file of a write in progress or killed (`isTempFileName`), which is never the
+ * model's file.
+ */
+export function isHiddenFromTools(relativePath: string): boolean {
+  return isInsideGit(relativePath) || isTempFileName(relativePath.slice(relativePath.lastIndexOf("/") + 1));
 }
 
 /**

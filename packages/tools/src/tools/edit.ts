@@ -18,7 +18,7 @@ import { repairEditArguments } from "../edit/repair-arguments.js";
 import { rememberAppliedEdits, wasAppliedBefore } from "../edit/session-edits.js";
 import { formatEditSummary } from "../edit/summary.js";
 import { explainMissingPath } from "../path/near-miss.js";
-import { recheckWriteTarget } from "../path/recheck.js";
+import { recheckWriteTarget, withinRoot } from "../path/recheck.js";
 import {
   decodeText,
   encodeText,
@@ -26,7 +26,7 @@ import {
   hasLoneSurrogate,
   type TextEncodingName,
 } from "../text/encoding.js";
-import { toToolError } from "../tool-errors.js";
+import { specialFileError, toToolError } from "../tool-errors.js";
 
 const editParameters = Type.Object({
   path: Type.String({ description: "File to edit, relative to the working directory or absolute." }),
@@ -136,6 +136,7 @@ export function createEditToolDefinition(
         `${target.display} is a directory; edit needs a file. Use ls to list it.`,
       );
     }
+    if (stat.type === "other") throw specialFileError(target.display);
     const bytes = await ops.readFile(target.real, { signal });
     assertNotStale(ctx, target.real, bytes, target.display);
     const decoded = decodeText(bytes);
@@ -155,7 +156,7 @@ export function createEditToolDefinition(
     const data = plan.changed ? encodeText(plan.text, decoded.encoding, decoded.hasBom) : bytes;
     const dryRun = params.dryRun === true;
     if (plan.changed && !dryRun) {
-      await ops.writeFile(target.real, data, { signal });
+      await ops.writeFile(target.real, data, withinRoot(target, signal));
       // The model knows this content now: a follow-up edit must not be refused as stale.
       recordRead(ctx, target.real, data);
       rememberAppliedEdits(ctx.reads, target.real, plan.applied);

@@ -23,7 +23,7 @@ import {
   sanitizeLines,
   sanitizeNotice,
 } from "../text/untrusted.js";
-import { toToolError } from "../tool-errors.js";
+import { specialFileError, toToolError } from "../tool-errors.js";
 import { truncateHead, truncateLine } from "../truncate.js";
 
 const grepParameters = Type.Object({
@@ -149,6 +149,8 @@ async function runGrep(
   const limit = Math.min(params.limit ?? limits.defaultLimit, limits.maxLines);
   const context = params.context ?? 0;
   const stat = await ops.stat(absolute, { signal });
+  // ripgrep (and the portable walk) would open a path given by name whatever its type.
+  if (stat.type === "other") throw specialFileError(display);
   const isFile = stat.type !== "directory";
   const search = searchFor(ops);
   const engine = search.engine;

@@ -22,7 +22,7 @@ import {
   sanitizeLines,
   sanitizeNotice,
 } from "../text/untrusted.js";
-import { toToolError } from "../tool-errors.js";
+import { specialFileError, toToolError } from "../tool-errors.js";
 import { truncateHeadLines } from "../truncate.js";
 
 /** Largest image read returns as image content (larger images are refused, not shrunk). */
@@ -121,13 +121,8 @@ async function readResolved(
   if (stat.type === "directory") {
     throw new ToolError("is_directory", `${resolved.display} is a directory. Use ls to list it.`);
   }
-  if (stat.type === "other") {
-    // A FIFO or device would block or never end: refuse before opening it.
-    throw new ToolError(
-      "not_supported",
-      `${resolved.display} is not a regular file (a device, socket or pipe); read only opens regular files. Use ls to see what it is.`,
-    );
-  }
+  // A FIFO or device would block or never end: refuse before opening it.
+  if (stat.type === "other") throw specialFileError(resolved.display);
   const stream = ops.openRead(resolved.absolute, { signal })[Symbol.asyncIterator]();
   let finished = false;
   try {

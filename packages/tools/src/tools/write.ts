@@ -10,7 +10,7 @@ import { ToolError } from "@tackle/agent-core";
 import type { ToolDefinition } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
-import { recheckWriteTarget } from "../path/recheck.js";
+import { recheckWriteTarget, withinRoot } from "../path/recheck.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import {
   decodeText,
@@ -21,7 +21,7 @@ import {
 } from "../text/encoding.js";
 import { countLines, dominantLineEnding } from "../text/line-endings.js";
 import { unknownPlaceholders } from "../text/untrusted.js";
-import { toToolError } from "../tool-errors.js";
+import { specialFileError, toToolError } from "../tool-errors.js";
 import { utf8ByteLength } from "../truncate.js";
 
 const writeParameters = Type.Object({
@@ -106,7 +106,7 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
             };
             if (!params.dryRun) {
               if (!existing) await ops.mkdir(syntax.dirname(target.real), { recursive: true, signal });
-              await ops.writeFile(target.real, data, { signal });
+              await ops.writeFile(target.real, data, withinRoot(target, signal));
               recordRead(ctx, target.real, data);
             }
             return { content: [{ type: "text", text: summary(details) } satisfies TextContent], details };
@@ -148,6 +148,7 @@ async function readExisting(
         `${display} is a directory; write needs a file path. Name a file inside it, or use ls to list it.`,
       );
     }
+    if (stat.type === "other") throw specialFileError(display);
     return await ops.readFile(real, { signal });
   } catch (error) {
     if (isOperationError(error, "not_found")) return null;
