@@ -77,13 +77,11 @@ describe("FIFOs, sockets and devices", () => {
   it("four given-up calls on a FIFO leave the process's file calls working (no threadpool wedge)", async () => {
     const { lines, finished } = await runFifoCalls();
     expect(finished, `the child hung after: ${lines.join(", ")}`).toBe(true);
-    expect(lines).toEqual([
-      "ready",
-      "special_file",
-      "special_file",
-      "special_file",
-      "special_file",
-      "read-ok",
-    ]);
+    // Each call is refused at once; on a loaded machine one may be given up first, which is
+    // harmless exactly when it left no blocked open behind: then the read still completes.
+    expect(lines[0]).toBe("ready");
+    expect(lines.at(-1)).toBe("read-ok");
+    expect(lines.slice(1, -1).filter((line) => line !== "special_file" && line !== "aborted")).toEqual([]);
+    expect(lines).toHaveLength(6);
   }, 60_000);
 });
