@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { invokeTool } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createToolContext } from "../src/context/create-tool-context.js";
+import { createLocalToolContext } from "../src/local.js";
 import { createEditToolDefinition } from "../src/tools/edit.js";
 import { createGrepToolDefinition } from "../src/tools/grep.js";
 import { createWriteToolDefinition } from "../src/tools/write.js";
@@ -48,7 +48,7 @@ function runFifoCalls(): Promise<{ lines: string[]; finished: boolean }> {
 
 describe("FIFOs, sockets and devices", () => {
   it("write, edit and grep refuse a FIFO with special_file, and the FIFO stays", async () => {
-    const ctx = createToolContext({ cwd: dir });
+    const ctx = createLocalToolContext({ cwd: dir });
     const write = wrapToolDefinition(createWriteToolDefinition(), () => ctx);
     const edit = wrapToolDefinition(createEditToolDefinition(), () => ctx);
     const grep = wrapToolDefinition(createGrepToolDefinition(), () => ctx);
@@ -67,7 +67,7 @@ describe("FIFOs, sockets and devices", () => {
   });
 
   it("grep over a directory holding a FIFO skips it and finds the rest", async () => {
-    const ctx = createToolContext({ cwd: dir });
+    const ctx = createLocalToolContext({ cwd: dir });
     const grep = wrapToolDefinition(createGrepToolDefinition(), () => ctx);
     const outcome = await invokeTool(grep, { pattern: "plain" });
     expect(outcome.isError).toBe(false);

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { invokeTool } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { afterEach, describe, expect, it } from "vitest";
-import { createToolContext } from "../src/context/create-tool-context.js";
+import { createLocalToolContext } from "../src/local.js";
 import { createWriteToolDefinition } from "../src/tools/write.js";
 
 /**
@@ -44,7 +44,7 @@ describe("write racing a directory swapped for a link to outside", () => {
     const codes: string[] = [];
     try {
       await new Promise((resolve) => swapper.stdout.once("data", resolve));
-      const ctx = createToolContext({ cwd: root });
+      const ctx = createLocalToolContext({ cwd: root });
       const write = wrapToolDefinition(createWriteToolDefinition(), () => ctx);
       for (let i = 0; i < 100; i++) {
         const outcome = await invokeTool(write, { path: `sub/f${i}.txt`, content: `file ${i}\n` });
