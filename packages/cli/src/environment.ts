@@ -107,6 +107,6 @@ export async function openEnvironment(
     return { operations: remote.operations, cwd, dispose: remote.dispose };
   } catch (error) {
     await remote?.dispose().catch(() => undefined);
-    throw environmentFailure(error, spec, options);
+    throw environmentFailure(error);
   }
 }

@@ -1,11 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { startSessionContainer } from "@tackle/operations-docker";
-import {
-  importMinimalImage,
-  type PrivateEngine,
-  startPrivateEngine,
-} from "@tackle/operations-docker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The SSH adapter's own test server: a real sshd on 127.0.0.1, owned and stopped by this file.
 import { startSshServer, type TestSshServer } from "../../operations-ssh/test/support/ssh-server.mjs";
@@ -51,44 +45,5 @@ describe("tackle over ssh://", () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/host key/i);
     expect(result.stderr).toContain("ssh-keyscan");
-  });
-});
-
-describe("tackle over docker://", () => {
-  let engine: PrivateEngine;
-  let container: Awaited<ReturnType<typeof startSessionContainer>>;
-  beforeAll(async () => {
-    engine = await startPrivateEngine();
-    const image = await importMinimalImage(engine);
-    container = await startSessionContainer({ image, docker: { socketPath: engine.socketPath } });
-    await container.mkdir("/work/demo", { recursive: true });
-    await container.writeFile("/work/demo/inside.txt", "inside the container\n");
-  }, 120_000);
-  afterAll(async () => {
-    await container?.dispose();
-    await engine?.stop();
-  });
-  const env = () => ({ DOCKER_HOST: `unix://${engine.socketPath}` });
-
-  it("runs read, grep and bash inside the container", async () => {
-    const url = `docker://${container.containerId}/work/demo`;
-    const read = await tackle(["tool", "read", '{"path":"inside.txt"}', "--env", url], { env: env() });
-    expect(read.stderr).toBe("");
-    expect(read.code).toBe(0);
-    expect(read.stdout).toContain("inside the container");
-    const grep = await tackle(["tool", "grep", '{"pattern":"container"}', "--env", url], { env: env() });
-    expect(grep.code).toBe(0);
-    expect(grep.stdout).toContain("inside.txt");
-    const bash = await tackle(["tool", "bash", '{"command":"cat /etc/hostname; pwd"}', "--env", url], {
-      env: env(),
-    });
-    expect(bash.code).toBe(0);
-    expect(bash.stdout).toContain("/work/demo");
-  });
-
-  it("says clearly when the container does not exist", async () => {
-    const result = await tackle(["tool", "ls", "{}", "--env", "docker://no-such-container"], { env: env() });
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/no-such-container/);
   });
 });

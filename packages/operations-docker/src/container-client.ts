@@ -2,7 +2,7 @@ import type { Duplex } from "node:stream";
 import { OperationError } from "@tackle/operations";
 import type Docker from "dockerode";
 import { demultiplex, type StreamFrame } from "./demux.js";
-import { DockerOperationError, engineError } from "./engine-error.js";
+import { DockerOperationError, type EngineDescription, engineError } from "./engine-error.js";
 
 /** Options for one process started inside the container. */
 export interface ProcessOptions {
@@ -56,7 +56,7 @@ export class ContainerClient {
   constructor(
     docker: Docker,
     readonly containerName: string,
-    readonly endpoint: string,
+    readonly endpoint: EngineDescription,
     readonly user: string | undefined,
     readonly workdir: string | undefined,
   ) {

@@ -147,10 +147,13 @@ async function probe(client: ContainerClient, tempDir: string): Promise<Containe
     throw client.fail(error, "connect");
   }
   if (!info.State.Running || info.State.Paused) {
+    const name = client.containerName;
     throw new DockerOperationError(
       "container_not_running",
-      `Container ${client.containerName} is ${info.State.Paused ? "paused" : info.State.Status}. Start it, then retry.`,
-      { operation: "connect" },
+      info.State.Paused
+        ? `Container ${name} is paused. Unpause it (docker unpause ${name}), then retry.`
+        : `Container ${name} is ${info.State.Status}, not running. Start it (docker start ${name}), then retry.`,
+      { operation: "connect", endpoint: client.endpoint, container: name },
     );
   }
   const placed = placedRipgrepPath(tempDir);

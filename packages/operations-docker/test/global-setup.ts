@@ -7,6 +7,8 @@ declare module "vitest" {
     dockerSocket: string;
     /** The minimal image (busybox + bash) imported into it. */
     dockerImage: string;
+    /** The same engine on tcp://127.0.0.1 with TLS, and a client's DOCKER_CERT_PATH for it. */
+    dockerTls: { host: string; clientCertDir: string };
   }
 }
 
@@ -17,10 +19,15 @@ let engine: PrivateEngine | undefined;
  * suite never passes by skipping.
  */
 export async function setup(project: TestProject): Promise<void> {
-  engine = await startPrivateEngine();
+  engine = await startPrivateEngine({ tls: true });
   const image = await importMinimalImage(engine);
   project.provide("dockerSocket", engine.socketPath);
   project.provide("dockerImage", image);
+  if (engine.tls)
+    project.provide("dockerTls", {
+      host: engine.tls.host,
+      clientCertDir: engine.tls.certificates.clientCertDir,
+    });
 }
 
 export async function teardown(): Promise<void> {

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { openSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
+import { type EngineCertificates, generateEngineCertificates } from "./engine-certificates.js";
 
 /**
  * Network flags every private engine gets: without them dockerd creates a bridge and rewrites
@@ -27,6 +29,11 @@ export interface PrivateEngine {
   readonly pid: number;
   /** Milliseconds from spawn to the first answered ping. */
   readonly startupMs: number;
+  /**
+   * With the `tls` option: the engine also listens on `host` (`tcp://127.0.0.1:<port>`) with TLS
+   * and client verification; `certificates.clientCertDir` is a client's `DOCKER_CERT_PATH`.
+   */
+  readonly tls: { host: string; certificates: EngineCertificates } | undefined;
   /** Removes every container, stops dockerd by its pid, unmounts leftovers, removes `dir`. */
   stop(): Promise<void>;
 }
@@ -39,6 +46,20 @@ export interface PrivateEngineOptions {
   storageDriver?: string;
   /** Longest wait for the first ping (default 60 s). */
   startTimeoutMs?: number;
+  /**
+   * Also listen on a free TCP port of 127.0.0.1 with TLS and `--tlsverify` (certificates made
+   * with openssl into the engine's directory), as an engine reached by `DOCKER_HOST=tcp://`.
+   */
+  tls?: boolean;
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on (asked from the kernel, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
 }
 
 /**
@@ -50,6 +71,27 @@ export async function startPrivateEngine(options: PrivateEngineOptions = {}): Pr
   const dir = await mkdtemp(join(tmpdir(), "tackle-dockerd-"));
   const socketPath = join(dir, "docker.sock");
   const logPath = join(dir, "dockerd.log");
+  let tls: PrivateEngine["tls"];
+  const tlsArgs: string[] = [];
+  if (options.tls) {
+    const certificates = await generateEngineCertificates(join(dir, "tls")).catch(async (error: unknown) => {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    });
+    const host = `tcp://127.0.0.1:${await freePort()}`;
+    tls = { host, certificates };
+    tlsArgs.push(
+      "-H",
+      host,
+      "--tlsverify",
+      "--tlscacert",
+      certificates.caPath,
+      "--tlscert",
+      certificates.serverCertPath,
+      "--tlskey",
+      certificates.serverKeyPath,
+    );
+  }
   const args = [
     "--data-root",
     join(dir, "data"),
@@ -59,6 +101,7 @@ export async function startPrivateEngine(options: PrivateEngineOptions = {}): Pr
     join(dir, "dockerd.pid"),
     "-H",
     `unix://${socketPath}`,
+    ...tlsArgs,
     ...ENGINE_NETWORK_FLAGS,
     ...(options.storageDriver ? ["--storage-driver", options.storageDriver] : []),
   ];
@@ -99,7 +142,7 @@ export async function startPrivateEngine(options: PrivateEngineOptions = {}): Pr
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { socketPath, dir, pid, startupMs: Date.now() - started, stop };
+  return { socketPath, dir, pid, startupMs: Date.now() - started, tls, stop };
 }
 
 async function stopEngine(docker: Docker, child: ChildProcess, dir: string): Promise<void> {
