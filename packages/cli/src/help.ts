@@ -45,7 +45,16 @@ export const OPTION_HELP: Record<string, OptionHelp> = {
   list: { text: "list the tools: name, read-only or not, and what each is for" },
   tools: { value: "LIST", text: "comma-separated tool names (default: all available)" },
   "read-only": { text: "serve only read, grep, find and ls" },
-  script: { value: "FILE", text: "the script to run (required)" },
+  script: { value: "FILE", text: "run the faux model on this scripted conversation instead of a real model" },
+  model: {
+    value: "PROVIDER:ID",
+    text: "the model, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4.1, google:gemini-2.5-pro, openai-compatible:qwen3 (with --base-url), or any @ai-sdk/<provider> package",
+  },
+  "base-url": {
+    value: "URL",
+    text: "the provider's API address (a proxy, or a local server such as Ollama)",
+  },
+  "max-turns": { value: "N", text: "ask the model at most N times (default 50 with --model)" },
   help: { text: "show this help" },
 };
 
@@ -90,14 +99,15 @@ export function formatOptions(options: CommandOptions, overrides: Record<string,
 const ENV_FORMS = "ENV is local (default), ssh://user@host[:port][/path] or docker://container[/path].";
 
 /** `tackle --help`. */
-export const MAIN_HELP = `tackle — the Tackle tools from a terminal or an MCP client
+export const MAIN_HELP = `tackle — the Tackle tools from a terminal, an MCP client or a real model
 
 Usage:
-  tackle tool <name> '<json args>' [options]    run one tool and print what the model would see
-  tackle tool --list                            list the tools
-  tackle tool <name> --help                     a tool's parameters, from its schema
-  tackle mcp [options]                          serve the tools over MCP on stdio
-  tackle run --script FILE [options]            run the agent loop with the faux model
+  tackle tool <name> '<json args>' [options]       run one tool and print what the model would see
+  tackle tool --list                               list the tools
+  tackle tool <name> --help                        a tool's parameters, from its schema
+  tackle mcp [options]                             serve the tools over MCP on stdio
+  tackle run --model PROVIDER:ID "task" [options]  run the agent loop on a real model
+  tackle run --script FILE [options]               run the agent loop with the faux model
 
 ${ENV_FORMS}
 Run "tackle <command> --help" for each command's flags and examples.
@@ -147,20 +157,39 @@ Example client configuration (Claude Desktop, Cursor and most MCP clients):
 
 /** `tackle run --help`. */
 export function runHelp(options: CommandOptions): string {
-  return `Usage: tackle run --script FILE [options]
+  return `Usage:
+  tackle run --model PROVIDER:ID "task" [options]
+  tackle run --model PROVIDER:ID - [options]     (the task from stdin)
+  tackle run --script FILE [options]
 
-Runs the agent loop with the faux model on a scripted conversation and streams each event
-(tool calls, results, timing). The script is JSON: {"prompt": "...", "replies": [...]}; each
-reply is {"text": "..."} and/or {"toolCalls": [{"name": "grep", "arguments": {...}}]}.
+Runs the agent loop with the tools in the working directory and streams what happens: the
+model's text as it arrives, each tool call and result with its timing, and a summary with the
+tokens used. Ctrl-C aborts the model request and the running tool (its whole process tree),
+then prints the summary.
+
+--model takes the provider's key from its usual environment variable: OPENAI_API_KEY,
+ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, XAI_API_KEY,
+DEEPSEEK_API_KEY, AI_GATEWAY_API_KEY (gateway:ID); openai-compatible servers get
+OPENAI_COMPATIBLE_API_KEY when it is set. The provider's AI SDK package is loaded when used.
+
+--script runs the faux model instead: {"prompt": "...", "replies": [...]}; each reply is
+{"text": "..."} and/or {"toolCalls": [{"name": "grep", "arguments": {...}}]}.
 When stderr is a terminal, a status line there shows what the run waits for (model or tool)
 and for how long.
 
-${formatOptions(options, { json: "print the events as JSON lines" })}
+${formatOptions(options, {
+  json: "print the events as JSON lines",
+  "read-only": "give the model only read, grep, find and ls",
+  tools: "comma-separated tool names the model gets (default: all available)",
+})}
 
 ${ENV_FORMS}
 
-${EXIT_CODES_HELP.replace("the tool reported an error (its message is on stdout, as the model reads it)", "the model's stream ended in an error (for example the script ran out)")}
+${EXIT_CODES_HELP.replace("the tool reported an error (its message is on stdout, as the model reads it)", "the run ended in a model error, was stopped by --max-turns or interrupted")}
 
-Example:
+Examples:
+  tackle run --model anthropic:claude-sonnet-4-5 "Fix the failing test" --cwd ~/project
+  tackle run --model openai:gpt-4.1 "Explain what src/ does" --read-only
+  tackle run --model openai-compatible:qwen3 --base-url http://127.0.0.1:11434/v1 "Add a test"
   tackle run --script examples/demo/script.json --cwd /tmp/demo-workspace`;
 }

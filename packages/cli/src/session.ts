@@ -5,9 +5,11 @@ import {
   ALL_TOOL_NAMES,
   createToolContext,
   createTools,
+  READ_ONLY_TOOL_NAMES,
   type ToolContext,
   type ToolName,
 } from "@tackle/tools";
+import { detectPowershell } from "@tackle/tools/shell";
 import { parseEnvUrl } from "./env-url.js";
 import { type EnvironmentOptions, type OpenEnvironment, openEnvironment } from "./environment.js";
 import { UsageError } from "./usage-error.js";
@@ -33,6 +35,37 @@ export function parseToolNames(list: string | undefined, fallback: readonly Tool
   if (names.length === 0)
     throw new UsageError(`--tools names no tool. Use a list such as --tools read,grep,ls.`);
   return names as ToolName[];
+}
+
+/**
+ * The tools `--tools` and `--read-only` choose: the listed ones (default all, or the read-only
+ * ones with `--read-only`); a tool that writes in a `--read-only` list is a usage error.
+ */
+export function chooseToolNames(values: {
+  tools?: string | undefined;
+  "read-only"?: boolean | undefined;
+}): ToolName[] {
+  const readOnly = values["read-only"] === true;
+  const names = parseToolNames(values.tools, readOnly ? READ_ONLY_TOOL_NAMES : ALL_TOOL_NAMES);
+  if (readOnly) {
+    const writers = names.filter((name) => !(READ_ONLY_TOOL_NAMES as readonly string[]).includes(name));
+    if (writers.length > 0)
+      throw new UsageError(`--read-only cannot serve ${writers.join(", ")}. Drop them from --tools.`);
+  }
+  return names;
+}
+
+/**
+ * Drops powershell from a session whose environment cannot run it, unless the user asked for it
+ * by name (`--tools powershell`).
+ */
+export async function dropUnavailablePowershell(session: CliSession, askedByName: boolean): Promise<void> {
+  if (askedByName || !session.tools.has("powershell")) return;
+  const pwsh = await detectPowershell(session.env.operations, { cwd: session.env.cwd });
+  if (!pwsh.available) {
+    session.definitions.delete("powershell");
+    session.tools.delete("powershell");
+  }
 }
 
 /** Throws a {@link UsageError} naming the valid tools when `name` is not one. */

@@ -1,12 +1,10 @@
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ALL_TOOL_NAMES, READ_ONLY_TOOL_NAMES, type ToolName } from "@tackle/tools";
-import { detectPowershell } from "@tackle/tools/shell";
 import { mcpHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { createMcpServer } from "../mcp-server.js";
 import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
-import { openCliSession, parseToolNames } from "../session.js";
+import { chooseToolNames, dropUnavailablePowershell, openCliSession } from "../session.js";
 import { EXIT_OK, UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 
@@ -30,24 +28,9 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length > 0)
     throw new UsageError(`Unexpected argument "${positionals[0]}". See tackle mcp --help.`);
-  const names: ToolName[] = parseToolNames(
-    values.tools,
-    values["read-only"] ? READ_ONLY_TOOL_NAMES : ALL_TOOL_NAMES,
-  );
-  if (values["read-only"]) {
-    const writers = names.filter((name) => !(READ_ONLY_TOOL_NAMES as readonly string[]).includes(name));
-    if (writers.length > 0)
-      throw new UsageError(`--read-only cannot serve ${writers.join(", ")}. Drop them from --tools.`);
-  }
-  const session = await openCliSession(values.env, names, environmentOptionsOf(values));
-  if (values.tools === undefined && names.includes("powershell")) {
-    // Offer powershell only where it can run, unless the user asked for it by name.
-    const pwsh = await detectPowershell(session.env.operations, { cwd: session.env.cwd });
-    if (!pwsh.available) {
-      session.definitions.delete("powershell");
-      session.tools.delete("powershell");
-    }
-  }
+  const session = await openCliSession(values.env, chooseToolNames(values), environmentOptionsOf(values));
+  // Offer powershell only where it can run, unless the user asked for it by name.
+  await dropUnavailablePowershell(session, values.tools !== undefined);
   const log = (message: string) => io.stderr(`tackle mcp: ${message}\n`);
   const server = createMcpServer(session, { version: VERSION, log });
   const transport = new StdioServerTransport();

@@ -1,0 +1,34 @@
+import type { AssistantMessage, AssistantMessageEvent, StreamFn } from "@tackle/agent-core";
+
+/** What a run stopped by `--max-turns` says in place of the model's next reply. */
+export function maxTurnsMessage(maxTurns: number): string {
+  const turns = maxTurns === 1 ? "1 turn" : `${maxTurns} turns`;
+  return `Stopped after ${turns} (--max-turns ${maxTurns}); the model was not asked again. Run again with a higher --max-turns to go on.`;
+}
+
+/**
+ * A stream function that asks the model at most `maxTurns` times. The next ask does not reach
+ * the model: it ends at once as `stopReason: "aborted"` with {@link maxTurnsMessage}, so the loop
+ * ends cleanly after the last allowed turn's tools have run and the transcript says why.
+ */
+export function limitTurns(streamFn: StreamFn, maxTurns: number, onLimit: () => void): StreamFn {
+  let turns = 0;
+  return (model, context, options) => {
+    turns += 1;
+    if (turns <= maxTurns) return streamFn(model, context, options);
+    onLimit();
+    return stopped(model.id, maxTurnsMessage(maxTurns));
+  };
+}
+
+async function* stopped(modelId: string, errorMessage: string): AsyncGenerator<AssistantMessageEvent> {
+  const message: AssistantMessage = {
+    role: "assistant",
+    content: [],
+    stopReason: "aborted",
+    errorMessage,
+    model: modelId,
+    timestamp: Date.now(),
+  };
+  yield { type: "error", message };
+}
