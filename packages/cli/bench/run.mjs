@@ -1,7 +1,9 @@
 // CLI costs a user feels, measured against baselines in the same run (run `pnpm build` first):
-// 1. `tackle tool read` as a fresh process vs a bare `node -e ""` start (median of RUNS).
-// 2. 100 `read` calls through `tackle mcp` with the official SDK client vs the same 100 calls
+// 1. start: `tackle tool read` as a fresh process vs a bare `node -e ""` start, alternating
+//    (median of CLI_BENCH_RUNS, default 9). Target ratio <= 2.
+// 2. mcp: 100 `read` calls through `tackle mcp` with the official SDK client vs the same 100 calls
 //    through invokeTool in this process (what the MCP hop adds per call).
+// --json prints JSON lines (docs/performance.md).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,11 +14,13 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { invokeTool } from "@tackle/agent-core";
 import { createTool } from "@tackle/tools";
 import { createLocalToolContext } from "@tackle/tools/local";
+import { createBenchReport } from "../../../scripts/bench/report.mjs";
+import { median } from "../../../scripts/bench/stats.mjs";
 
 const RUNS = Number(process.env.CLI_BENCH_RUNS ?? 9);
 const CALLS = 100;
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const report = createBenchReport(import.meta.url, "cli");
 
 function timeProcess(args) {
   const start = performance.now();
@@ -34,11 +38,17 @@ try {
     bare.push(timeProcess(["-e", ""]));
     tool.push(timeProcess([bin, "tool", "read", '{"path":"file.txt"}', "--cwd", dir]));
   }
-  const startup = median(tool) - median(bare);
-  console.log(
-    `tackle tool read (fresh process): ${median(tool).toFixed(0)} ms; bare node start ${median(bare).toFixed(0)} ms; ` +
-      `tackle's own cost ${startup.toFixed(0)} ms (median of ${RUNS})`,
-  );
+  report.measure({
+    case: "start",
+    metric: "time",
+    unit: "ms",
+    value: median(tool),
+    stat: "median",
+    rounds: RUNS,
+    baseline: { name: 'bare node -e ""', value: median(bare) },
+    target: { op: "<=", value: 2, of: "ratio" },
+    label: "tackle tool read (fresh process)",
+  });
 
   const read = createTool("read", { context: createLocalToolContext({ cwd: dir }) });
   let start = performance.now();
@@ -65,10 +75,16 @@ try {
       // already gone
     }
   }
-  console.log(
-    `${CALLS} read calls: in-process invokeTool ${direct.toFixed(2)} ms/call, through tackle mcp ${viaMcp.toFixed(2)} ms/call ` +
-      `(ratio ${(viaMcp / direct).toFixed(2)}, MCP hop ${(viaMcp - direct).toFixed(2)} ms/call)`,
-  );
+  report.measure({
+    case: "mcp-read",
+    metric: "per-call",
+    unit: "ms",
+    value: viaMcp,
+    stat: "mean",
+    rounds: CALLS,
+    baseline: { name: "in-process invokeTool", value: direct },
+    label: `${CALLS} read calls through tackle mcp`,
+  });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

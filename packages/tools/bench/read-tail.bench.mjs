@@ -1,19 +1,22 @@
-// read tool benchmark: peak memory added by reading the last 50 lines of a 1 GB file through
-// the read tool (target: under 64 MB added), and its time against a raw stream of the same file
-// in the same run (Node fs.createReadStream counting newlines: the least any exact-total read
-// must do). The measurement runs in a child process so its peak RSS is not the generator's.
-// Run `pnpm --filter @tackle/tools build` first. Set READ_TAIL_BYTES to change the file size.
+// read: the last 50 lines of a 1 GiB file (READ_TAIL_BYTES to change), with exact totals.
+// - time: the read tool vs `tail -n +N FILE | head -n 50` (which also reads up to line N) in the
+//   same rounds; target ratio <= 2.
+// - memory: peak RSS the read adds to a process that already imported and created the tools
+//   (each tool read runs in its own child process: maxRSS after minus RSS before); target < 64 MB.
+// Run `pnpm --filter @tackle/tools build` first. READ_TAIL_RUNS changes the rounds (default 5).
 import { spawnSync } from "node:child_process";
-import { createReadStream } from "node:fs";
 import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { measureAddedRss } from "../../../scripts/bench/memory.mjs";
+import { createBenchReport } from "../../../scripts/bench/report.mjs";
+import { median } from "../../../scripts/bench/stats.mjs";
 
 const TARGET_BYTES = Number(process.env.READ_TAIL_BYTES ?? 1024 * 1024 * 1024);
+const RUNS = Number(process.env.READ_TAIL_RUNS ?? 5);
 const TAIL_LINES = 50;
-const LIMIT_MB = 64;
 
 if (process.argv[2] === "--child") {
   await child(process.argv[3], Number(process.argv[4]));
@@ -22,42 +25,68 @@ if (process.argv[2] === "--child") {
 }
 
 async function parent() {
+  const report = createBenchReport(import.meta.url, "read-tail");
   const dir = await mkdtemp(join(tmpdir(), "tackle-read-tail-"));
   const file = join(dir, "big.log");
   try {
     const lines = await generate(file);
     await writeFile(join(dir, "small.txt"), "warm\nup\n");
-    console.log(`file: ${(TARGET_BYTES / 1024 / 1024).toFixed(0)} MB, ${lines} lines`);
-    const rawStart = performance.now();
-    let counted = 0;
-    for await (const chunk of createReadStream(file)) {
-      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) counted++;
+    report.note(`file: ${(TARGET_BYTES / 1024 / 1024).toFixed(0)} MB, ${lines} lines`);
+    const first = lines - TAIL_LINES + 1;
+    const shell = `tail -n +${first} '${file}' | head -n ${TAIL_LINES}`;
+    const tool = [];
+    const raw = [];
+    const added = [];
+    for (let round = 0; round < RUNS; round++) {
+      const rawRun = () => {
+        const start = performance.now();
+        const out = spawnSync("bash", ["-c", shell], { encoding: "utf8", maxBuffer: 1 << 20 });
+        raw.push(performance.now() - start);
+        if (!out.stdout.startsWith(`${first} `)) throw new Error("tail | head printed the wrong lines");
+      };
+      const toolRun = () => {
+        const run = spawnSync(
+          process.execPath,
+          ["--expose-gc", fileURLToPath(import.meta.url), "--child", file, String(lines)],
+          { encoding: "utf8" },
+        );
+        if (run.status !== 0) throw new Error(`child failed: ${run.stderr}`);
+        const result = JSON.parse(run.stdout.trim().split("\n").pop());
+        if (!result.ok) throw new Error(`read showed the wrong lines: ${result.notice ?? result.lastLine}`);
+        tool.push(result.ms);
+        added.push(result.addedMb);
+      };
+      if (round % 2 === 0) {
+        rawRun();
+        toolRun();
+      } else {
+        toolRun();
+        rawRun();
+      }
     }
-    const rawMs = performance.now() - rawStart;
-    const run = spawnSync(
-      process.execPath,
-      [fileURLToPath(import.meta.url), "--child", file, String(lines)],
-      {
-        encoding: "utf8",
-      },
-    );
-    if (run.status !== 0) throw new Error(`child failed: ${run.stderr}`);
-    const result = JSON.parse(run.stdout.trim().split("\n").pop());
-    const addedMb = (result.peakRssKb - result.baselineRssKb) / 1024;
-    console.log(`raw stream (count ${counted} lines): ${(rawMs / 1000).toFixed(2)} s`);
-    console.log(
-      `read tool, last ${TAIL_LINES} lines: ${(result.ms / 1000).toFixed(2)} s (ratio ${(result.ms / rawMs).toFixed(2)} vs raw)`,
-    );
-    console.log(
-      `baseline RSS ${(result.baselineRssKb / 1024).toFixed(1)} MB, peak RSS after ${(result.peakRssKb / 1024).toFixed(1)} MB`,
-    );
-    console.log(
-      `peak memory added: ${addedMb.toFixed(1)} MB (limit ${LIMIT_MB} MB) -> ${addedMb < LIMIT_MB ? "PASS" : "FAIL"}`,
-    );
-    console.log(
-      `last line shown: ${JSON.stringify(result.lastLine)}; notice: ${JSON.stringify(result.notice)}`,
-    );
-    if (addedMb >= LIMIT_MB || !result.ok) process.exitCode = 1;
+    const params = { bytes: TARGET_BYTES, lines: TAIL_LINES };
+    report.measure({
+      case: "read-tail",
+      metric: "time",
+      unit: "ms",
+      value: median(tool),
+      stat: "median",
+      rounds: RUNS,
+      baseline: { name: `tail -n +N | head -n ${TAIL_LINES}`, value: median(raw) },
+      target: { op: "<=", value: 2, of: "ratio" },
+      params,
+    });
+    report.measure({
+      case: "read-tail",
+      metric: "rss-added",
+      unit: "MB",
+      value: Math.max(...added),
+      stat: "max",
+      rounds: RUNS,
+      target: { op: "<=", value: 64, of: "value" },
+      params,
+      label: "read-tail: peak RSS added over a process with the tools created",
+    });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -89,32 +118,29 @@ async function generate(file) {
 
 async function child(file, lines) {
   const { invokeTool } = await import("@tackle/agent-core");
-  const { wrapToolDefinition } = await import("@tackle/extensions");
+  const { createTool } = await import("../dist/index.js");
   const { createLocalToolContext } = await import("../dist/local.js");
-  const { createReadToolDefinition } = await import("../dist/tools/read.js");
   const dir = file.slice(0, file.lastIndexOf("/"));
-  const ctx = createLocalToolContext({ cwd: dir });
-  const read = wrapToolDefinition(createReadToolDefinition(), () => ctx);
+  const read = createTool("read", { context: createLocalToolContext({ cwd: dir }) });
   // Warm up on a small read so module loading and JIT are in the baseline, not in the measurement.
   await invokeTool(read, { path: "small.txt", limit: 5 });
-  globalThis.gc?.();
-  const baselineRssKb = process.resourceUsage().maxRSS;
-  const start = performance.now();
-  const outcome = await invokeTool(read, {
-    path: "big.log",
-    offset: lines - TAIL_LINES + 1,
-    limit: TAIL_LINES,
+  const measured = await measureAddedRss(async () => {
+    const start = performance.now();
+    const outcome = await invokeTool(read, {
+      path: "big.log",
+      offset: lines - TAIL_LINES + 1,
+      limit: TAIL_LINES,
+    });
+    return { outcome, ms: performance.now() - start };
   });
-  const ms = performance.now() - start;
-  const peakRssKb = process.resourceUsage().maxRSS;
+  const { outcome, ms } = measured.result;
   const text = outcome.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   const shown = text.split("\n").filter((line) => /^\d+\t/.test(line));
   const ok =
     !outcome.isError && shown.length === TAIL_LINES && shown.at(-1).startsWith(`${lines}\t${lines} `);
   console.log(
     JSON.stringify({
-      baselineRssKb,
-      peakRssKb,
+      addedMb: measured.addedMb,
       ms,
       ok,
       lastLine: shown.at(-1)?.slice(0, 60),

@@ -1,152 +1,180 @@
-// grep and find benchmark: the tools (native search through @tackle/operations-local, i.e. the
-// bundled ripgrep) against raw `rg` with the same flags, in the same run, on a generated tree
-// of SEARCH_FILES files (default 100,000). Both scan the whole tree: the grep pattern has few
-// matches and the limits are large enough that nothing stops early; "grep default limit" is the
-// plain call (limit 100) on the tree's 101 matches, where rg delivering out of path order makes
-// the tool read every match to keep the page exact. Several runs, alternating, median. Each tool
-// case prints two ratios (target <= 1.10):
-// - vs raw rg with the argv the adapter runs (planGrep/planFiles of @tackle/operations): the
-//   tool's own overhead;
-// - vs plain `rg -g GLOB`, the command a user would type: a name glob reaches rg as a file type
-//   (`--type-add`, which keeps ignore rules; `--glob` would override them), slower in rg itself.
-// The tree is removed afterwards.
-// SEARCH_PORTABLE=1 also times the portable walk once (information, no target).
-// Run `pnpm --filter @tackle/tools build` first: this imports ../dist.
+// grep and find through the tools (local adapter, bundled ripgrep) against raw `rg` in the same
+// run, on a generated tree of SEARCH_FILES files (default 100,000; a repository with a .gitignore
+// and ignored files that must never show up). Rounds alternate and rotate; medians are reported.
+//
+// Cases (ratios against baselines run in the same round):
+// - grep-page: a common word with the default page (`limit: 100`): time to the tool's answer vs
+//   `rg -n WORD` until its 100th line (then killed). Target <= 1.5. The page is also checked to
+//   be the first 100 matches in path order (`rg --sort path -n WORD | head -100`): deterministic.
+// - grep-page-offset: the same with `offset: 1000` (information).
+// - grep-rare: a word in about one file in a thousand, so every file is read: vs `rg -n WORD`
+//   to the end (target <= 1.10).
+// - find-ts: `**/*.ts` with the largest page (2000) vs `rg --files -g '*.ts'` to the end. Target <= 1.10.
+// - find-md: `*.md` (one file in a hundred, so the whole tree is walked) vs `rg --files -g '*.md'`.
+//
+// Run `pnpm --filter @tackle/tools build` first. SEARCH_FILES and SEARCH_RUNS change the size and
+// the rounds; --json prints JSON lines (docs/performance.md).
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { planFiles, planGrep } from "@tackle/operations/ripgrep";
-import { createLocalOperations } from "@tackle/operations-local";
-import { createToolContext, createToolDefinition } from "../dist/index.js";
+import { invokeTool } from "@tackle/agent-core";
+import { createBenchReport } from "../../../scripts/bench/report.mjs";
+import { interleave, median } from "../../../scripts/bench/stats.mjs";
+import { createTools } from "../dist/index.js";
+import { createLocalToolContext } from "../dist/local.js";
 
 const FILES = Number(process.env.SEARCH_FILES ?? 100_000);
-const RUNS = Number(process.env.SEARCH_RUNS ?? 7);
+const RUNS = Number(process.env.SEARCH_RUNS ?? 5);
 const PER_DIR = 100;
+const COMMON = "value";
 const RARE = "zanzibar_quokka";
-const RARE_EVERY = 997; // a match in about one file in a thousand
-const MD_EVERY = 101; // about one .md file in a hundred
+const RARE_EVERY = 997;
+const MD_EVERY = 101;
+const PAGE = 100;
 
+const report = createBenchReport(import.meta.url, "search");
 const rgPath = await bundledRg();
 const root = await mkdtemp(join(tmpdir(), "tackle-search-bench-"));
 try {
-  const { matches, markdown } = await generate(root);
-  console.log(
-    `tree: ${FILES} files in ${FILES / PER_DIR} directories, ${matches} matching lines, ${markdown} .md files`,
+  const started = performance.now();
+  const tree = await generate(root);
+  report.note(
+    `tree: ${FILES} files in ${FILES / PER_DIR} directories (${(tree.bytes / 1024 / 1024).toFixed(0)} MB), ` +
+      `${tree.rare} lines with the rare word, ${tree.markdown} .md files; made in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  const ctx = createToolContext({ cwd: root, operations: createLocalOperations() });
-  const grep = createToolDefinition("grep");
-  const find = createToolDefinition("find");
-  const grepParams = { pattern: RARE, limit: matches * 2 };
-  const grepDefault = { pattern: RARE };
-  const findParams = { pattern: "*.md", limit: markdown * 2 };
-  const dir = { kind: "directory" };
-  // The argv the local adapter runs (packages/operations-local/src/search.ts builds it this way).
-  const sameGrep = planGrep({ pattern: RARE, path: root }, dir).args;
-  const sameFind = planFiles({ path: root, glob: "*.md" }, dir).args;
-  // The plain commands: what a user would type.
-  const common = ["--hidden", "--no-require-git", "--no-config", "--glob", "!.git"];
-  const plainGrep = ["--json", ...common, "--case-sensitive", "--regexp", RARE, "--", "./"];
-  const plainFind = ["--files", "--null", ...common, "--glob", "*.md", "--", "./"];
-
-  const check = async () => {
-    const g = await grep.execute("bench", grepParams, undefined, undefined, ctx);
-    const d = await grep.execute("bench", grepDefault, undefined, undefined, ctx);
-    const f = await find.execute("bench", findParams, undefined, undefined, ctx);
-    if (g.details.matches !== matches)
-      throw new Error(`grep found ${g.details.matches}, expected ${matches}`);
-    if (
-      d.details.matches !== Math.min(matches, d.details.limit) ||
-      matches > d.details.limit !== (d.details.nextOffset !== undefined)
-    )
-      throw new Error(`grep (default limit) showed ${d.details.matches} of ${matches}`);
-    if (f.details.count !== markdown) throw new Error(`find found ${f.details.count}, expected ${markdown}`);
-    if (g.details.engine !== "native") throw new Error("grep did not use the native search");
+  const ctx = createLocalToolContext({ cwd: root });
+  const { grep, find } = createTools({ context: ctx, names: ["grep", "find"] });
+  const call = (tool, args) => async () => {
+    const outcome = await invokeTool(tool, args);
+    if (outcome.isError) throw new Error(`${tool.name} failed: ${JSON.stringify(outcome.content)}`);
+    return outcome;
   };
-  await check(); // also warms the page cache for both sides
-  await time(() => rg(sameGrep, root));
+  await checkPage(await call(grep, { pattern: COMMON })(), root);
+  const findAll = await call(find, { pattern: "**/*.ts", limit: 2000 })();
+  if (findAll.details.count !== 2000) throw new Error(`find showed ${findAll.details.count} paths`);
+  const rare = await call(grep, { pattern: RARE, limit: 2000 })();
+  if (rare.details.matches !== tree.rare)
+    throw new Error(`grep found ${rare.details.matches} of ${tree.rare}`);
+  const md = await call(find, { pattern: "*.md", limit: 2000 })();
+  if (md.details.count !== tree.markdown)
+    throw new Error(`find found ${md.details.count} of ${tree.markdown}`);
 
-  const tool = (definition, params) => () => definition.execute("bench", params, undefined, undefined, ctx);
   const cases = [
-    { name: "grep", tool: tool(grep, grepParams), same: sameGrep, plain: plainGrep, plainName: "rg" },
     {
-      name: "grep default limit",
-      tool: tool(grep, grepDefault),
-      same: sameGrep,
-      plain: plainGrep,
-      plainName: "rg",
+      case: "grep-page",
+      tool: call(grep, { pattern: COMMON }),
+      raw: () => rgLines(["-n", COMMON], root, PAGE),
+      baseline: `rg -n ${COMMON} to its ${PAGE}th line`,
+      target: 1.5,
     },
     {
-      name: "find",
-      tool: tool(find, findParams),
-      same: sameFind,
-      plain: plainFind,
-      plainName: "rg -g '*.md'",
+      case: "grep-page-offset",
+      params: { offset: 1000 },
+      tool: call(grep, { pattern: COMMON, offset: 1000 }),
+      raw: () => rgLines(["-n", COMMON], root, 1000 + PAGE),
+      baseline: `rg -n ${COMMON} to its ${1000 + PAGE}th line`,
+    },
+    {
+      case: "grep-rare",
+      tool: call(grep, { pattern: RARE, limit: 2000 }),
+      raw: () => rgLines(["-n", RARE], root),
+      baseline: `rg -n ${RARE} (whole tree)`,
+      target: 1.1,
+    },
+    {
+      case: "find-ts",
+      tool: call(find, { pattern: "**/*.ts", limit: 2000 }),
+      raw: () => rgLines(["--files", "-g", "*.ts"], root),
+      baseline: "rg --files -g '*.ts' (whole tree)",
+      target: 1.1,
+    },
+    {
+      case: "find-md",
+      tool: call(find, { pattern: "*.md", limit: 2000 }),
+      raw: () => rgLines(["--files", "-g", "*.md"], root),
+      baseline: "rg --files -g '*.md' (whole tree)",
+      target: 1.1,
     },
   ];
+  // Warm the page cache and the JIT for both sides.
   for (const c of cases) {
-    c.samples = { tool: [], same: [], plain: [] };
-    c.identical = c.same.join("\0") === c.plain.join("\0");
+    await c.tool();
+    await c.raw();
   }
-  for (let i = 0; i < RUNS; i++) {
-    for (const c of cases) {
-      // Rotate which side goes first, so none always runs right after another's I/O.
-      const steps = [
-        async () => c.samples.tool.push(await time(c.tool)),
-        async () => c.samples.same.push(await time(() => rg(c.same, root))),
-      ];
-      if (!c.identical) steps.push(async () => c.samples.plain.push(await time(() => rg(c.plain, root))));
-      for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]();
-    }
-  }
-  for (const c of cases) report(c);
-  if (process.env.SEARCH_PORTABLE === "1") {
-    // For information only (no target): the same calls on the portable walk, one run each.
-    const portable = createToolContext({ cwd: root, operations: createLocalOperations({ rgPath: false }) });
-    const g = await time(() => grep.execute("bench", grepParams, undefined, undefined, portable));
-    const f = await time(() => find.execute("bench", findParams, undefined, undefined, portable));
-    console.log(
-      `portable walk: grep ${g.toFixed(0)} ms (${(g / median(cases[0].samples.same)).toFixed(1)}x raw rg), find ${f.toFixed(0)} ms (${(f / median(cases[2].samples.same)).toFixed(1)}x raw rg)`,
-    );
+  for (const c of cases) {
+    const samples = await interleave({ tool: c.tool, raw: c.raw }, RUNS);
+    report.measure({
+      case: c.case,
+      metric: "time",
+      unit: "ms",
+      value: median(samples.tool),
+      stat: "median",
+      rounds: RUNS,
+      baseline: { name: c.baseline, value: median(samples.raw) },
+      ...(c.target ? { target: { op: "<=", value: c.target, of: "ratio" } } : {}),
+      params: { files: FILES, ...(c.params ?? {}) },
+    });
   }
 } finally {
   await rm(root, { recursive: true, force: true });
 }
 
-function report(c) {
-  const t = median(c.samples.tool);
-  const same = median(c.samples.same);
-  const plain = c.identical ? same : median(c.samples.plain);
-  const ratio = (raw) => `${(t / raw).toFixed(2)}${t / raw <= 1.1 ? "" : " ABOVE TARGET"}`;
-  const vsPlain = `vs plain ${c.plainName} ${plain.toFixed(0)} ms: ratio ${ratio(plain)}`;
-  console.log(
-    `${c.name}: tool ${t.toFixed(0)} ms (median of ${RUNS}); vs rg with the adapter's argv ${same.toFixed(0)} ms: ratio ${ratio(same)}; ${vsPlain}  (target <= 1.10)`,
-  );
+/** The default page must be the first PAGE matches in path then line order, whoever runs it. */
+async function checkPage(outcome, cwd) {
+  const sorted = await rgOutput(["--sort", "path", "-n", COMMON], cwd, PAGE);
+  const expected = sorted.map((line) => line.split(":").slice(0, 2).join(":"));
+  const shown = outcome.content[0].text
+    .split("\n")
+    .map((line) => /^([^:\s]+):(\d+):/.exec(line))
+    .filter(Boolean)
+    .map((m) => `${m[1]}:${m[2]}`);
+  if (shown.join("\n") !== expected.join("\n")) {
+    throw new Error(`grep page differs from rg --sort path: ${shown.slice(0, 3)} vs ${expected.slice(0, 3)}`);
+  }
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-async function time(fn) {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
-
-/** Runs rg to completion, draining its output (as the tool does), stdin closed. */
-function rg(args, cwd) {
+/**
+ * Runs rg in `cwd` until it printed `lines` lines (then kills it) or to its end; resolves when
+ * that many lines arrived or the process closed.
+ */
+function rgLines(args, cwd, lines = Number.POSITIVE_INFINITY) {
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
-    child.stdout.on("data", () => {});
+    let seen = 0;
+    let done = false;
+    child.stdout.on("data", (chunk) => {
+      if (done) return;
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) seen++;
+      if (seen >= lines) {
+        done = true;
+        child.kill("SIGKILL");
+        resolve();
+      }
+    });
     child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 || code === 1 ? resolve() : reject(new Error(`rg exited ${code}`)),
-    );
+    child.on("close", (code, signal) => {
+      if (done) return;
+      if (code === 0 || code === 1 || signal === "SIGKILL") resolve();
+      else reject(new Error(`rg ${args.join(" ")} exited ${code}`));
+    });
+  });
+}
+
+/** The first `lines` lines of an rg run. */
+function rgOutput(args, cwd, lines) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
+    let text = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      if (text.split("\n").length > lines) child.kill("SIGKILL");
+    });
+    child.on("error", reject);
+    child.on("close", () => resolve(text.split("\n").slice(0, lines)));
   });
 }
 
@@ -156,17 +184,31 @@ async function bundledRg() {
   return (await import(fromLocal.resolve("@vscode/ripgrep"))).rgPath;
 }
 
-/** Writes the tree: a repository with a .gitignore, PER_DIR files per directory. */
+/**
+ * A repository: `.git/`, a `.gitignore` (`*.tmp`, `ignored/`), PER_DIR files per directory with
+ * the common word on several lines, the rare word in about one file in a thousand, and ignored
+ * files holding both words (found by neither side, or the check fails).
+ */
 async function generate(dir) {
   await mkdir(join(dir, ".git", "objects"), { recursive: true });
   await writeFile(join(dir, ".gitignore"), "*.tmp\nignored/\n");
-  let matches = 0;
+  let rare = 0;
   let markdown = 0;
-  const body = "const value = compute(input);\nfunction helper(a, b) { return a + b; }\n// a comment line\n";
+  let bytes = 0;
+  const lines = [];
+  for (let i = 0; i < 40; i++) {
+    lines.push(
+      i % 8 === 0
+        ? `  const value${i} = compute(input, ${i}); // the value of step ${i}`
+        : `  function helper${i}(a, b) { return a * ${i} + b; } // plain line ${i}`,
+    );
+  }
+  const body = `${lines.join("\n")}\n`;
   for (let d = 0; d < FILES / PER_DIR; d++) {
     const sub = join(dir, `pkg${String(d).padStart(4, "0")}`, "src");
-    await mkdir(sub, { recursive: true });
-    const writes = [];
+    await mkdir(join(sub, "ignored"), { recursive: true });
+    const writes = [writeFile(join(sub, "ignored", "skip.ts"), `${body}${RARE}\n`)];
+    writes.push(writeFile(join(sub, "scratch.tmp"), `${body}${RARE}\n`));
     for (let f = 0; f < PER_DIR; f++) {
       const n = d * PER_DIR + f;
       const isMd = n % MD_EVERY === 0;
@@ -174,11 +216,12 @@ async function generate(dir) {
       let text = body;
       if (n % RARE_EVERY === 0) {
         text += `export const marker = "${RARE}";\n`;
-        matches++;
+        rare++;
       }
-      writes.push(writeFile(join(sub, `file${f}.${isMd ? "md" : "ts"}`), text));
+      bytes += text.length;
+      writes.push(writeFile(join(sub, `file${String(f).padStart(3, "0")}.${isMd ? "md" : "ts"}`), text));
     }
     await Promise.all(writes);
   }
-  return { matches, markdown };
+  return { rare, markdown, bytes };
 }
