@@ -2,6 +2,9 @@
 // no-op execute directly (the raw baseline, same run). Rounds alternate; medians are reported.
 // - loop-abort: 1000 calls in one assistant message, with an AbortSignal (what a host passes):
 //   target <= 10 us per call, and no MaxListenersExceededWarning (counted, must be 0).
+// Every case is timed twice: wall clock ("per-call") and this process's CPU time ("per-call-cpu",
+// user + system from process.cpuUsage). On a loaded shared machine the wall clock mostly measures
+// the wait for a CPU; the CPU time is what the loop itself costs, so the target is judged on it.
 // - loop-100, loop-1: 10,000 calls, 100 or 1 per message, without a signal.
 // - invoke: invokeTool alone (normalise + validate + execute).
 // Run after `pnpm --filter @tackle/agent-core build`:  pnpm --filter @tackle/agent-core bench
@@ -32,16 +35,26 @@ const noop = {
   },
 };
 
-async function timeRaw(calls) {
+/** Wall and CPU milliseconds `fn` takes. */
+async function clock(fn) {
+  const cpu = process.cpuUsage();
   const start = performance.now();
-  for (let i = 0; i < calls; i++) await noop.execute(`c${i}`, { n: i }, undefined, undefined);
-  return performance.now() - start;
+  await fn();
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
-async function timeInvoke() {
-  const start = performance.now();
-  for (let i = 0; i < CALLS; i++) await invokeTool(noop, { n: String(i), extra: true });
-  return performance.now() - start;
+function timeRaw(calls) {
+  return clock(async () => {
+    for (let i = 0; i < calls; i++) await noop.execute(`c${i}`, { n: i }, undefined, undefined);
+  });
+}
+
+function timeInvoke() {
+  return clock(async () => {
+    for (let i = 0; i < CALLS; i++) await invokeTool(noop, { n: String(i), extra: true });
+  });
 }
 
 /** `calls` calls through the loop, `perTurn` in each assistant message; `signal` passed to the run. */
@@ -54,13 +67,13 @@ async function timeLoop(calls, perTurn, signal) {
   }
   script.push("done");
   const faux = createFauxModel(script, { chunkSize: 1_000_000, recordContexts: false });
-  const start = performance.now();
-  const stream = agentLoop([userMessage("go")], { messages: [], tools: [noop] }, faux, signal);
   let ended = 0;
-  for await (const event of stream) if (event.type === "tool_execution_end") ended++;
-  const elapsed = performance.now() - start;
+  const took = await clock(async () => {
+    const stream = agentLoop([userMessage("go")], { messages: [], tools: [noop] }, faux, signal);
+    for await (const event of stream) if (event.type === "tool_execution_end") ended++;
+  });
   if (ended !== calls) throw new Error(`expected ${calls} tool calls, saw ${ended}`);
-  return elapsed;
+  return took;
 }
 
 const cases = {
@@ -79,16 +92,27 @@ for (let round = 0; round < RUNS; round++) {
   for (const [name, run] of Object.entries(cases)) samples[name].push(await run());
 }
 const us = (ms, calls) => (ms * 1000) / calls;
-const perCall = (name, calls) => us(median(samples[name]), calls);
-const rawPerCall = perCall("raw", CALLS);
-const base = { stat: "median", rounds: RUNS, metric: "per-call", unit: "us" };
-report.measure({
-  ...base,
+const perCall = (name, calls, kind) => us(median(samples[name].map((sample) => sample[kind])), calls);
+const base = { stat: "median", rounds: RUNS, unit: "us" };
+const record = (name, calls, params, options = {}) => {
+  for (const kind of ["wall", "cpu"]) {
+    const rawName = options.raw ?? "raw";
+    report.measure({
+      ...base,
+      case: options.case,
+      metric: kind === "wall" ? "per-call" : "per-call-cpu",
+      value: perCall(name, calls, kind),
+      baseline: { name: "raw execute()", value: perCall(rawName, rawName === "raw" ? CALLS : BATCH, kind) },
+      ...(options.target && kind === "cpu" ? { target: options.target } : {}),
+      params,
+    });
+  }
+};
+const abortParams = { calls: BATCH, perMessage: BATCH, signal: true };
+record("loopAbort", BATCH, abortParams, {
   case: "loop-abort",
-  value: perCall("loopAbort", BATCH),
-  baseline: { name: "raw execute()", value: perCall("rawBatch", BATCH) },
+  raw: "rawBatch",
   target: { op: "<=", value: 10, of: "value" },
-  params: { calls: BATCH, perMessage: BATCH, signal: true },
 });
 report.measure({
   case: "loop-abort",
@@ -96,28 +120,9 @@ report.measure({
   unit: "count",
   value: listenerWarnings,
   target: { op: "<=", value: 0, of: "value" },
-  params: { calls: BATCH, perMessage: BATCH, signal: true },
+  params: abortParams,
 });
-const raw = { name: "raw execute()", value: rawPerCall };
-report.measure({
-  ...base,
-  case: "invoke",
-  value: perCall("invoke", CALLS),
-  baseline: raw,
-  params: { calls: CALLS },
-});
-report.measure({
-  ...base,
-  case: "loop",
-  value: perCall("loop100", CALLS),
-  baseline: raw,
-  params: { calls: CALLS, perMessage: 100, signal: false },
-});
-report.measure({
-  ...base,
-  case: "loop",
-  value: perCall("loop1", CALLS),
-  baseline: raw,
-  params: { calls: CALLS, perMessage: 1, signal: false },
-});
+record("invoke", CALLS, { calls: CALLS }, { case: "invoke" });
+record("loop100", CALLS, { calls: CALLS, perMessage: 100, signal: false }, { case: "loop" });
+record("loop1", CALLS, { calls: CALLS, perMessage: 1, signal: false }, { case: "loop" });
 if (listenerWarnings > 0) process.exitCode = 1;

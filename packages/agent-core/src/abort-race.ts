@@ -27,14 +27,15 @@ export function waitUnlessAborted<T>(
   if (signal === undefined) return work.then((value) => ({ settled: true, value }));
   return new Promise((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let unsubscribe: (() => void) | undefined;
     const giveUp = () => resolve({ settled: false });
-    const onAbort = () => {
+    const aborted = () => {
       if (!(graceMs > 0)) giveUp();
       else if (graceMs <= MAX_TIMER_MS) timer = setTimeout(giveUp, graceMs);
     };
     const cleanUp = () => {
       clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
+      unsubscribe?.();
     };
     work.then(
       (value) => {
@@ -46,12 +47,51 @@ export function waitUnlessAborted<T>(
         reject(error);
       },
     );
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) aborted();
+    else unsubscribe = onAbort(signal, aborted);
   });
 }
 
-/** Calls `run` and turns a synchronous throw into a rejected promise (hooks and tools may be plain functions). */
+/** The callbacks waiting on each signal, behind its one listener (see {@link onAbort}). */
+const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `callback` once when `signal` fires; returns the function that cancels it. `callback`
+ * must not throw. Every subscriber of one signal shares a single `abort` listener, added with
+ * the first and removed with the last: a message with 1000 parallel calls waits on the run's
+ * signal through one listener, not 1000 (Node warns past 10, and each add or remove walks the
+ * signal's whole listener list, which made such a batch quadratic).
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let callbacks = waiting.get(signal);
+  if (callbacks === undefined) {
+    const subscribed = new Set<() => void>();
+    callbacks = subscribed;
+    waiting.set(signal, subscribed);
+    signal.addEventListener(
+      "abort",
+      () => {
+        waiting.delete(signal);
+        for (const one of subscribed) one();
+      },
+      { once: true },
+    );
+  }
+  const subscribed = callbacks;
+  subscribed.add(callback);
+  return () => {
+    subscribed.delete(callback);
+  };
+}
+
+/**
+ * Calls `run` and turns a synchronous throw into a rejected promise (hooks and tools may be plain
+ * functions). A promise `run` returns is handed back as is: no wrapper, no extra turns.
+ */
 export function promiseOf<T>(run: () => T | Promise<T>): Promise<T> {
-  return new Promise<T>((resolve) => resolve(run()));
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

@@ -1,3 +1,5 @@
+import { setMaxListeners } from "node:events";
+import { onAbort } from "./abort-race.js";
 import { errorOutcome } from "./invoke-tool.js";
 import type { ToolCall, ToolResultMessage } from "./messages.js";
 import {
@@ -33,7 +35,45 @@ export const LENGTH_STOP_MESSAGE =
  *   because providers pair results with calls by position as well as by id.
  * - Calls never reached because of abort get an explicit aborted result.
  */
-export async function executeToolCalls(calls: ToolCall[], scope: CallScope): Promise<BatchResult> {
+export async function executeToolCalls(calls: ToolCall[], runScope: CallScope): Promise<BatchResult> {
+  const batch = batchSignal(runScope.signal);
+  const scope: CallScope = { ...runScope, signal: batch.signal };
+  let finished: FinishedCall[];
+  try {
+    finished = await runBatch(calls, scope);
+  } finally {
+    batch.release();
+  }
+  const results = finished.map(({ call, outcome }) => toResultMessage(call, outcome));
+  for (const message of results) {
+    scope.emit({ type: "message_start", message });
+    scope.emit({ type: "message_end", message });
+  }
+  const terminate = finished.length > 0 && finished.every(({ outcome }) => outcome.terminate === true);
+  return { results, terminate };
+}
+
+/**
+ * The signal the calls of one batch get: aborted when the run's signal fires (through one shared
+ * listener, see `onAbort`), and allowed any number of listeners. Each call (the executor's wait,
+ * then the tool and the environment under it) listens to its signal while it runs; on the run's
+ * own signal a message with more than ten parallel calls would set off Node's
+ * MaxListenersExceededWarning, which exists to catch listeners that pile up on a long-lived
+ * target. This one lives for one batch, so nothing can pile up on it.
+ */
+function batchSignal(run: AbortSignal | undefined): { signal: AbortSignal | undefined; release: () => void } {
+  if (run === undefined) return { signal: undefined, release: () => {} };
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (run.aborted) {
+    controller.abort(run.reason);
+    return { signal: controller.signal, release: () => {} };
+  }
+  const release = onAbort(run, () => controller.abort(run.reason));
+  return { signal: controller.signal, release };
+}
+
+async function runBatch(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
   let finished: FinishedCall[];
   if (scope.assistantMessage.stopReason === "length") {
     finished = calls.map((call) => {
@@ -50,13 +90,7 @@ export async function executeToolCalls(calls: ToolCall[], scope: CallScope): Pro
   } else {
     finished = await runParallel(calls, scope);
   }
-  const results = finished.map(({ call, outcome }) => toResultMessage(call, outcome));
-  for (const message of results) {
-    scope.emit({ type: "message_start", message });
-    scope.emit({ type: "message_end", message });
-  }
-  const terminate = finished.length > 0 && finished.every(({ outcome }) => outcome.terminate === true);
-  return { results, terminate };
+  return finished;
 }
 
 function isSequential(calls: ToolCall[], scope: CallScope): boolean {

@@ -2,7 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
-import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
+import { ABORT_GRACE_MS, type AbortRaced, promiseOf, waitUnlessAborted } from "./abort-race.js";
 import { normalizeArguments } from "./normalize-arguments.js";
 import type { AgentToolResult, AgentToolUpdateCallback, AnyAgentTool, ToolOutcome } from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
@@ -17,7 +17,7 @@ export interface InvokeToolOptions {
   /** Aborts the tool; an aborted call returns an outcome with `errorCode: "aborted"`. */
   signal?: AbortSignal | undefined;
   /** Receives partial results while the tool runs. A throwing listener is ignored. */
-  onUpdate?: AgentToolUpdateCallback;
+  onUpdate?: AgentToolUpdateCallback | undefined;
   /** Id handed to `execute`; defaults to a fresh one. */
   toolCallId?: string;
   /**
@@ -25,8 +25,11 @@ export interface InvokeToolOptions {
    * {@link ABORT_GRACE_MS}). A tool that stops in time reports its own result; one that does not
    * gets an `aborted` outcome saying it may still be running. `Infinity` waits however long.
    */
-  abortGraceMs?: number;
+  abortGraceMs?: number | undefined;
 }
+
+/** Options of {@link executeTool}: those of {@link invokeTool} but the call id. */
+export type ExecuteToolOptions = Omit<InvokeToolOptions, "toolCallId">;
 
 /** Result of {@link prepareToolArguments}: validated arguments, or the error outcome to return instead. */
 export type PreparedArguments =
@@ -96,7 +99,7 @@ export async function executeTool(
   tool: AnyAgentTool,
   toolCallId: string,
   args: Record<string, unknown>,
-  options: Omit<InvokeToolOptions, "toolCallId"> = {},
+  options: ExecuteToolOptions = {},
 ): Promise<ToolOutcome> {
   const { signal, onUpdate } = options;
   if (signal?.aborted) return abortedOutcome(tool.name);
@@ -116,7 +119,10 @@ export async function executeTool(
   const graceMs = options.abortGraceMs ?? ABORT_GRACE_MS;
   try {
     const running = promiseOf(() => tool.execute(toolCallId, args, signal, update));
-    const raced = await waitUnlessAborted(running, signal, graceMs);
+    const raced: AbortRaced<AgentToolResult> =
+      signal === undefined
+        ? { settled: true, value: await running }
+        : await waitUnlessAborted(running, signal, graceMs);
     if (!raced.settled) {
       gaveUp = true;
       return errorOutcome("aborted", notStoppedMessage(tool.name, graceMs), { stillRunning: true });

@@ -1,7 +1,7 @@
 import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
 import type { AgentEvent } from "./events.js";
 import type { ToolCallHookContext } from "./hooks.js";
-import { errorOutcome, executeTool, prepareToolArguments } from "./invoke-tool.js";
+import { type ExecuteToolOptions, errorOutcome, executeTool, prepareToolArguments } from "./invoke-tool.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage, ToolCall } from "./messages.js";
 import type { ModelContext } from "./model.js";
@@ -125,11 +125,7 @@ export async function runPreparedCall(
       partialResult,
     });
   const { signal, config } = scope;
-  const options = {
-    onUpdate,
-    ...(signal === undefined ? {} : { signal }),
-    ...(config.abortGraceMs === undefined ? {} : { abortGraceMs: config.abortGraceMs }),
-  };
+  const options: ExecuteToolOptions = { onUpdate, signal, abortGraceMs: config.abortGraceMs };
   let outcome = await executeTool(hook.tool, call.id, hook.args, options);
   if (ready.terminate === true && outcome.terminate === undefined) outcome = { ...outcome, terminate: true };
   const afterToolCall = config.afterToolCall;
