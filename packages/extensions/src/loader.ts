@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createJiti } from "jiti";
 import type { Extension } from "./extension.js";
 
 /** Where an extension comes from: an inline object, a `.ts`/`.js` file, or a package name. */
@@ -34,6 +33,8 @@ export async function loadExtensionSource(source: ExtensionSource, cwd: string):
     const info = await stat(specifier).catch(() => undefined);
     if (info === undefined || !info.isFile()) throw new Error(`Extension file not found: ${specifier}`);
   }
+  // Loaded on first use: jiti is large, and most hosts never load an extension from a file.
+  const { createJiti } = await import("jiti");
   const jiti = createJiti(pathToFileURL(path.join(cwd, "extensions.js")).href, {
     moduleCache: false,
     fsCache: false,

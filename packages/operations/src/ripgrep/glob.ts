@@ -1,4 +1,18 @@
-import picomatch from "picomatch";
+import { createRequire } from "node:module";
+import type Picomatch from "picomatch";
+
+const require = createRequire(import.meta.url);
+let picomatch: typeof Picomatch | undefined;
+
+/**
+ * picomatch, loaded on the first glob: a CommonJS package, which an `import` would load (and
+ * Node's ESM loader scan for its exports) in every process that imports the search code, though
+ * only globs with a `/` and the portable walk need it.
+ */
+function loadPicomatch(): typeof Picomatch {
+  picomatch ??= require("picomatch") as typeof Picomatch;
+  return picomatch;
+}
 
 /** Tests a relative POSIX path against a glob. */
 export type GlobMatcher = (relativePath: string) => boolean;
@@ -21,6 +35,6 @@ export function compileGlob(glob: string): GlobMatcher {
   if (pattern.startsWith("/")) pattern = pattern.slice(1);
   else if (pattern.startsWith("./")) pattern = pattern.slice(2);
   const anyDepth = !pattern.includes("/");
-  const match = picomatch(pattern, { dot: true, basename: anyDepth });
+  const match = loadPicomatch()(pattern, { dot: true, basename: anyDepth });
   return (path) => match(path);
 }

@@ -1,4 +1,9 @@
-import ignore, { type Ignore } from "ignore";
+import { createRequire } from "node:module";
+import type IgnoreFactory from "ignore";
+import type { Ignore } from "ignore";
+
+const require = createRequire(import.meta.url);
+let ignore: typeof IgnoreFactory | undefined;
 
 /** Ignore files a directory may hold, in ripgrep's order of precedence (first wins). */
 export const IGNORE_FILE_NAMES = [".rgignore", ".ignore", ".gitignore"] as const;
@@ -26,6 +31,9 @@ export interface IgnoreFrame {
 /** Parses ignore file text. Case-sensitive, as git and ripgrep are by default. */
 export function parseIgnoreFile(text: string): Ignore | undefined {
   if (text.trim() === "") return undefined;
+  // Loaded on first use: a CommonJS package only the portable walk needs (an `import` would load
+  // it, and have Node's ESM loader scan it, in every process that imports the tools).
+  ignore ??= require("ignore") as typeof IgnoreFactory;
   return ignore({ ignorecase: false }).add(text);
 }
 

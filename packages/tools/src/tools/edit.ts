@@ -11,7 +11,6 @@ import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/ext
 import { isOperationError } from "@tackle/operations";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS } from "../defaults.js";
-import { buildEditDiff } from "../edit/diff.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
 import { type EditOutcome, planEdits } from "../edit/plan.js";
 import { repairEditArguments } from "../edit/repair-arguments.js";
@@ -152,6 +151,8 @@ export function createEditToolDefinition(
       path: target.display,
       appliedBefore: (edit) => wasAppliedBefore(ctx.reads, target.real, edit),
     });
+    // The diff library is loaded by the first edit, not by every process that creates the tools.
+    const { buildEditDiff } = await import("../edit/diff.js");
     const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
     const data = plan.changed ? encodeText(plan.text, decoded.encoding, decoded.hasBom) : bytes;
     const dryRun = params.dryRun === true;

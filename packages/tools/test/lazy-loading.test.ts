@@ -1,0 +1,69 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * What a process loads: every module counts towards start-up time and peak memory (Node's ESM
+ * loader costs tens of KB of RSS per module), so dependencies only some calls need are loaded by
+ * those calls. These run the built package (`dist/`) in a fresh Node process.
+ */
+const run = promisify(execFile);
+const dist = (file: string) => pathToFileURL(fileURLToPath(new URL(`../dist/${file}`, import.meta.url))).href;
+const recorder = fileURLToPath(new URL("fixtures/record-modules.mjs", import.meta.url));
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "tackle-lazy-"));
+  await writeFile(join(dir, "a.txt"), "one\ntwo\n");
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs `code` (an ES module body) in a fresh process and returns the modules it loaded. */
+async function modulesLoadedBy(code: string): Promise<string[]> {
+  const log = join(dir, `modules-${Math.random().toString(36).slice(2)}.log`);
+  await writeFile(log, "");
+  // Run from the package, so bare imports resolve as they do for the package's code.
+  await run(process.execPath, ["--import", recorder, "--input-type=module", "-e", code], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    env: { ...process.env, TACKLE_MODULE_LOG: log },
+  });
+  return (await readFile(log, "utf8")).split("\n").filter(Boolean);
+}
+
+const fromPackage = (modules: string[], name: string) =>
+  modules.filter((path) => path.includes(`/node_modules/${name}/`));
+
+const createAll = `
+  const tools = await import(${JSON.stringify(dist("index.js"))});
+  const local = await import(${JSON.stringify(dist("local.js"))});
+  const context = local.createLocalToolContext({ cwd: ${JSON.stringify("DIR")} });
+  globalThis.created = tools.createAllTools({ context });
+`;
+
+describe("lazy loading", () => {
+  it("importing the tools and creating all of them loads no glob, ignore-file, diff, extension-loader or parser library", async () => {
+    const modules = await modulesLoadedBy(createAll.replace('"DIR"', JSON.stringify(dir)));
+    expect(modules.length).toBeGreaterThan(0);
+    for (const name of ["picomatch", "ignore", "diff", "jiti", "@vscode/tree-sitter-wasm"]) {
+      expect(fromPackage(modules, name), name).toEqual([]);
+    }
+  });
+
+  it("the calls that need them load them", async () => {
+    const modules = await modulesLoadedBy(`
+      ${createAll.replace('"DIR"', JSON.stringify(dir))}
+      const { invokeTool } = await import("@tackle/agent-core");
+      const edit = await invokeTool(created.edit, { path: "a.txt", edits: [{ oldText: "two", newText: "2" }] });
+      const find = await invokeTool(created.find, { pattern: "x/**/*.txt" });
+      if (edit.isError || find.isError) throw new Error(JSON.stringify([edit.content, find.content]));
+    `);
+    expect(fromPackage(modules, "diff").length).toBeGreaterThan(0);
+    expect(fromPackage(modules, "picomatch").length).toBeGreaterThan(0);
+  });
+});
