@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { forEachLimited, PROC_READS_AT_ONCE, procPids, SharedScan } from "./proc-scan.js";
 
 /**
  * Everything that identifies one command's processes: its process group, the pids seen so far,
@@ -30,33 +31,31 @@ interface ProcessInfo {
 }
 
 /**
- * Live (non-zombie) processes of the machine. Linux: read from /proc, no child process. Other
- * POSIX systems: one `ps` call. A zombie counts as gone: it runs nothing and only waits for its
- * parent (possibly an init that never reaps it) to collect its status.
+ * Live (non-zombie) processes of the machine. Linux: read from /proc, no child process (one
+ * shared scan for every command asking at the same time). Other POSIX systems: one `ps` call. A
+ * zombie counts as gone: it runs nothing and only waits for its parent (possibly an init that
+ * never reaps it) to collect its status.
  */
 async function listProcesses(): Promise<ProcessInfo[]> {
-  if (process.platform === "linux") return listFromProc();
+  if (process.platform === "linux") return processListing.request(undefined);
   return listFromPs();
 }
 
-/** Numeric entries of /proc, i.e. every process id. */
-async function procPids(): Promise<number[]> {
-  const names = await readdir("/proc");
-  return names.filter((name) => /^\d+$/.test(name)).map(Number);
-}
+const processListing = new SharedScan<undefined, ProcessInfo[]>(async (requests) => {
+  const listing = await listFromProc();
+  return requests.map(() => listing);
+});
 
 async function listFromProc(): Promise<ProcessInfo[]> {
   const result: ProcessInfo[] = [];
-  await Promise.all(
-    (await procPids()).map(async (pid) => {
-      const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-      // The command name is in parentheses and may itself contain spaces or parentheses.
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      const [state, ppid, pgid] = fields;
-      if (!state || state === "Z" || state === "X") return;
-      result.push({ pid, ppid: Number(ppid), pgid: Number(pgid) });
-    }),
-  );
+  await forEachLimited(await procPids(), PROC_READS_AT_ONCE, async (pid) => {
+    const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+    // The command name is in parentheses and may itself contain spaces or parentheses.
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    const [state, ppid, pgid] = fields;
+    if (!state || state === "Z" || state === "X") return;
+    result.push({ pid, ppid: Number(ppid), pgid: Number(pgid) });
+  });
   return result;
 }
 
@@ -84,24 +83,36 @@ function listFromPs(): Promise<ProcessInfo[]> {
 export async function findMarked(tree: CommandTree): Promise<number[]> {
   const { marker } = tree;
   if (marker === undefined || process.platform !== "linux") return [];
-  const needle = Buffer.from(`${marker}\0`);
   const recent =
     tree.startedAt !== undefined && Date.now() - tree.startedAt <= RECENT_PIDS_ONLY_MS
       ? await allocatedSince(tree.pgid)
       : undefined;
-  const candidates = (await procPids()).filter((pid) => pid !== process.pid && (recent?.(pid) ?? true));
-  const found: number[] = [];
-  await Promise.all(
-    candidates.map(async (pid) => {
-      const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
-      if (environ === undefined) return;
-      const at = environ.indexOf(needle);
-      // Whole variable only: at the start, or right after the NUL that ends the one before.
-      if (at === 0 || (at > 0 && environ[at - 1] === 0)) found.push(pid);
-    }),
-  );
-  return found;
+  return markerScan.request({ needle: Buffer.from(`${marker}\0`), recent });
 }
+
+/** One marker search: the `NAME=value\0` bytes, and which pids can carry them (all when undefined). */
+interface MarkerRequest {
+  needle: Buffer;
+  recent: ((pid: number) => boolean) | undefined;
+}
+
+/** Reads each candidate's environment once for every command searching at the same time. */
+const markerScan = new SharedScan<MarkerRequest, number[]>(async (requests) => {
+  const found = requests.map((): number[] => []);
+  const wanted = (pid: number) => requests.some((request) => request.recent?.(pid) ?? true);
+  const candidates = (await procPids()).filter((pid) => pid !== process.pid && wanted(pid));
+  await forEachLimited(candidates, PROC_READS_AT_ONCE, async (pid) => {
+    const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
+    if (environ === undefined) return;
+    requests.forEach((request, index) => {
+      if (!(request.recent?.(pid) ?? true)) return;
+      const at = environ.indexOf(request.needle);
+      // Whole variable only: at the start, or right after the NUL that ends the one before.
+      if (at === 0 || (at > 0 && environ[at - 1] === 0)) found[index]?.push(pid);
+    });
+  });
+  return found;
+});
 
 /**
  * A test for "allocated after `first`": pids in the cyclic range (first, last], where `last` is
