@@ -42,7 +42,7 @@ describe("shared /proc scans", () => {
     const scan = new SharedScan<number, number>(async (requests) => {
       calls++;
       if (calls === 1) throw new Error("no /proc");
-      return requests;
+      return [...requests];
     });
     await expect(scan.request(1)).rejects.toThrow("no /proc");
     expect(await scan.request(2)).toBe(2);
