@@ -193,3 +193,13 @@ export function reportScaleRun(report, caseName, n, result, left, extra = {}) {
   );
   for (const error of result.errors.slice(0, 3)) report.note(`  error: ${error}`);
 }
+
+/**
+ * Session counts for a scale run: SCALE_SESSIONS (comma-separated) when set, else `small`, plus
+ * 128 with `--big` (`pnpm bench -- --big`). The default stays small so `pnpm bench` is quick and
+ * does not load a shared machine with hundreds of sessions; the big case is asked for.
+ */
+export function scaleSessions(small, argv = process.argv.slice(2)) {
+  if (process.env.SCALE_SESSIONS) return process.env.SCALE_SESSIONS.split(",").map(Number);
+  return argv.includes("--big") ? [...small, 128] : small;
+}

@@ -1,4 +1,4 @@
-// Scale in Docker: N = 1, 8, 32, 128 session containers (SCALE_SESSIONS to change) on a private
+// Scale in Docker: N = 1, 8 session containers, 128 too with `--big` (SCALE_SESSIONS to change) on a private
 // engine started here (root needed), each started with startSessionContainer, given a copy of a
 // small workspace, and running grep -> read -> edit -> bash SCALE_CYCLES times (default 3; the
 // cycle is scripts/bench/scale.mjs) through its own tool context; then every container is
@@ -14,12 +14,13 @@ import {
   descendantsOf,
   reportScaleRun,
   runSessionCycles,
+  scaleSessions,
   scaleWorkspaceFiles,
   waitFor,
 } from "../../../scripts/bench/scale.mjs";
 import { percentile } from "../../../scripts/bench/stats.mjs";
 
-const SESSIONS = (process.env.SCALE_SESSIONS ?? "1,8,32,128").split(",").map(Number);
+const SESSIONS = scaleSessions([1, 8]);
 const CYCLES = Number(process.env.SCALE_CYCLES ?? 3);
 const WORK = "/work";
 

@@ -1,4 +1,4 @@
-// Scale over SSH: N = 1, 8, 32, 128 sessions (SCALE_SESSIONS to change) against a private sshd
+// Scale over SSH: N = 1, 8, 32 sessions, 128 too with `--big` (SCALE_SESSIONS to change) against a private sshd
 // on loopback (default OpenSSH limits: MaxSessions 10 channels per connection, MaxStartups
 // 10:30:100 unauthenticated connections), each session with its own tool context and workspace
 // copy, doing grep -> read -> edit -> bash SCALE_CYCLES times (default 3; the cycle is
@@ -19,12 +19,13 @@ import {
   descendantsOf,
   reportScaleRun,
   runSessionCycles,
+  scaleSessions,
   scaleWorkspaceFiles,
   waitFor,
 } from "../../../scripts/bench/scale.mjs";
 import { startSshServer } from "../test/support/ssh-server.mjs";
 
-const SESSIONS = (process.env.SCALE_SESSIONS ?? "1,8,32,128").split(",").map(Number);
+const SESSIONS = scaleSessions([1, 8, 32]);
 const CYCLES = Number(process.env.SCALE_CYCLES ?? 3);
 const LAYOUTS = (process.env.SCALE_LAYOUTS ?? "shared,each").split(",");
 

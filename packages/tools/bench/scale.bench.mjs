@@ -1,4 +1,4 @@
-// Scale, locally: N = 1, 8, 32, 128 sessions at once (SCALE_SESSIONS to change), each with its
+// Scale, locally: N = 1, 8, 32 sessions at once, 128 too with `--big` (SCALE_SESSIONS to change), each with its
 // own local tool context and its own copy of a small workspace, each doing grep -> read -> edit ->
 // bash SCALE_CYCLES times (default 3). Each N runs in a fresh child process so its peak RSS is its
 // own. Reports calls/s, p50/p99 per tool, peak RSS, peak open fds, processes left after the
@@ -14,11 +14,12 @@ import {
   descendantsOf,
   reportScaleRun,
   runSessionCycles,
+  scaleSessions,
   scaleWorkspaceFiles,
   waitFor,
 } from "../../../scripts/bench/scale.mjs";
 
-const SESSIONS = (process.env.SCALE_SESSIONS ?? "1,8,32,128").split(",").map(Number);
+const SESSIONS = scaleSessions([1, 8, 32]);
 const CYCLES = Number(process.env.SCALE_CYCLES ?? 3);
 
 if (process.argv[2] === "--child") {
