@@ -1,3 +1,4 @@
+import type { ToolCallAuditOptions } from "./audit/call-audit.js";
 import type { AgentEvent } from "./events.js";
 import type { AfterToolCallHook, BeforeToolCallHook } from "./hooks.js";
 import { agentLoop } from "./loop.js";
@@ -18,6 +19,8 @@ export interface AgentOptions {
   afterToolCall?: AfterToolCallHook;
   /** After `abort()`, how long to wait for a tool that has not stopped (see `AgentLoopConfig.abortGraceMs`). */
   abortGraceMs?: number;
+  /** Audit trail of the agent's tool calls (see `AgentLoopConfig.audit`). */
+  audit?: ToolCallAuditOptions;
 }
 
 /** What an {@link Agent} holds; read it through `agent.state`. */
@@ -166,6 +169,7 @@ export class Agent {
         ...(options.beforeToolCall === undefined ? {} : { beforeToolCall: options.beforeToolCall }),
         ...(options.afterToolCall === undefined ? {} : { afterToolCall: options.afterToolCall }),
         ...(options.abortGraceMs === undefined ? {} : { abortGraceMs: options.abortGraceMs }),
+        ...(options.audit === undefined ? {} : { audit: options.audit }),
         getSteeringMessages: () => this.#steering.splice(0),
         getFollowUpMessages: () => this.#followUps.splice(0),
       },

@@ -1,6 +1,29 @@
 export { ABORT_GRACE_MS } from "./abort-race.js";
 export type { AgentListener, AgentOptions, AgentState } from "./agent.js";
 export { Agent } from "./agent.js";
+export type { AuditCallRecord } from "./audit/assemble.js";
+export { assembleAuditRecords } from "./audit/assemble.js";
+export type { ToolCallAuditOptions } from "./audit/call-audit.js";
+export { outcomeStatus } from "./audit/call-audit.js";
+export type {
+  AuditDecision,
+  AuditEnd,
+  AuditEvent,
+  AuditEventInput,
+  AuditEventKind,
+  AuditFileChange,
+  AuditGate,
+  AuditIntent,
+  AuditOutput,
+  AuditSideEffect,
+  AuditSpawn,
+  RequestedBy,
+} from "./audit/events.js";
+export { AUDIT_EVENT_VERSION } from "./audit/events.js";
+export type { AuditRecorder } from "./audit/recorder.js";
+export { createAuditRecorder, NO_AUDIT, summarizeArguments } from "./audit/recorder.js";
+export type { AuditSink, MemoryAuditSink } from "./audit/sink.js";
+export { createMemoryAuditSink } from "./audit/sink.js";
 export { EventStream } from "./event-stream.js";
 export type { AgentEvent, AgentEventType } from "./events.js";
 export type { BatchResult } from "./executor.js";

@@ -3,6 +3,14 @@ import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { ABORT_GRACE_MS, type AbortRaced, promiseOf, waitUnlessAborted } from "./abort-race.js";
+import {
+  changedFields,
+  recordCallEnd,
+  recordValidation,
+  startCallAudit,
+  type ToolCallAuditOptions,
+} from "./audit/call-audit.js";
+import { type AuditRecorder, NO_AUDIT } from "./audit/recorder.js";
 import { normalizeArguments } from "./normalize-arguments.js";
 import type { AgentToolResult, AgentToolUpdateCallback, AnyAgentTool, ToolOutcome } from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
@@ -26,6 +34,11 @@ export interface InvokeToolOptions {
    * gets an `aborted` outcome saying it may still be running. `Infinity` waits however long.
    */
   abortGraceMs?: number | undefined;
+  /**
+   * Records the call in an audit trail (intent, validation, end); give the tool context's sink so
+   * the tool's own events join the same record. Absent: nothing is recorded.
+   */
+  audit?: ToolCallAuditOptions;
 }
 
 /** Options of {@link executeTool}: those of {@link invokeTool} but the call id. */
@@ -51,16 +64,36 @@ export async function invokeTool(
   rawArgs: unknown,
   options: InvokeToolOptions = {},
 ): Promise<ToolOutcome> {
-  const prepared = prepareToolArguments(tool, rawArgs);
-  if (!prepared.ok) return prepared.outcome;
-  return executeTool(tool, options.toolCallId ?? newToolCallId(), prepared.args, options);
+  const toolCallId = options.toolCallId ?? newToolCallId();
+  if (options.audit === undefined) {
+    const prepared = prepareToolArguments(tool, rawArgs);
+    if (!prepared.ok) return prepared.outcome;
+    return executeTool(tool, toolCallId, prepared.args, options);
+  }
+  const startedAt = Date.now();
+  const audit = startCallAudit(options.audit, {
+    callId: toolCallId,
+    tool: tool.name,
+    args: rawArgs,
+    source: "invoke",
+  });
+  const prepared = prepareToolArguments(tool, rawArgs, audit);
+  const outcome = prepared.ok
+    ? await executeTool(tool, toolCallId, prepared.args, options)
+    : prepared.outcome;
+  recordCallEnd(audit, outcome, startedAt, "invoke");
+  return outcome;
 }
 
 /**
  * The first half of {@link invokeTool}: `prepareArguments`, lenient normalisation and TypeBox
  * validation. Also used to re-validate arguments a hook replaced. Must not throw.
  */
-export function prepareToolArguments(tool: AnyAgentTool, rawArgs: unknown): PreparedArguments {
+export function prepareToolArguments(
+  tool: AnyAgentTool,
+  rawArgs: unknown,
+  audit: AuditRecorder = NO_AUDIT,
+): PreparedArguments {
   let args: unknown = rawArgs;
   if (tool.prepareArguments !== undefined) {
     try {
@@ -77,14 +110,19 @@ export function prepareToolArguments(tool: AnyAgentTool, rawArgs: unknown): Prep
   let problems: ArgumentProblem[];
   try {
     const checker = compiled(schema);
-    if (checker.check(normalized)) return { ok: true, args: normalized as Record<string, unknown> };
+    if (checker.check(normalized)) {
+      if (audit.enabled) recordValidation(audit, { ok: true, repaired: changedFields(rawArgs, normalized) });
+      return { ok: true, args: normalized as Record<string, unknown> };
+    }
     problems = describeValidationErrors(checker.errors(normalized));
   } catch (error) {
     // A plain JSON Schema (no TypeBox kinds) cannot be checked; that is the tool author's bug, not the model's.
     const reason = error instanceof Error ? error.message : String(error);
     const text = `Tool ${tool.name} cannot check its arguments (${reason}): its parameters must be a TypeBox schema. Tell the user; do not retry.`;
+    recordValidation(audit, { ok: false, code: "invalid_schema", problems: [] });
     return { ok: false, outcome: errorOutcome("invalid_schema", text), problems: [] };
   }
+  recordValidation(audit, { ok: false, code: "invalid_arguments", problems });
   const outcome = errorOutcome("invalid_arguments", formatValidationMessage(tool.name, problems), {
     problems,
   });

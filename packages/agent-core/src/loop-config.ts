@@ -1,3 +1,4 @@
+import type { ToolCallAuditOptions } from "./audit/call-audit.js";
 import type { AfterToolCallHook, BeforeToolCallHook } from "./hooks.js";
 import type { Message } from "./messages.js";
 import type { Model, StreamFn } from "./model.js";
@@ -22,6 +23,12 @@ export interface AgentLoopConfig {
    * waited for at all: the call will not run anyway.
    */
   abortGraceMs?: number;
+  /**
+   * Records every tool call in an audit trail (intent with `requestedBy` default `model`, the
+   * validation and hook decisions, the end). Give the tool context's sink so the tools' own
+   * events join the same records.
+   */
+  audit?: ToolCallAuditOptions;
   /** Messages to inject at the next turn boundary (after the current tool batch). Called once per turn. */
   getSteeringMessages?: () => Message[] | Promise<Message[]>;
   /** Messages to continue with when the run would otherwise end. */

@@ -1,4 +1,5 @@
 import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
+import { endLoopCallAudit, loopCallAudit, recordAfterHook, recordBeforeHook } from "./audit/loop-audit.js";
 import type { AgentEvent } from "./events.js";
 import type { ToolCallHookContext } from "./hooks.js";
 import { type ExecuteToolOptions, errorOutcome, executeTool, prepareToolArguments } from "./invoke-tool.js";
@@ -10,7 +11,7 @@ import type { AnyAgentTool, ToolOutcome } from "./tool.js";
 /** The part of the loop config that decides how calls run (all a caller outside the loop must give). */
 export type ToolCallConfig = Pick<
   AgentLoopConfig,
-  "toolExecution" | "beforeToolCall" | "afterToolCall" | "abortGraceMs"
+  "toolExecution" | "beforeToolCall" | "afterToolCall" | "abortGraceMs" | "audit"
 >;
 
 /** Everything the phases of one call share. */
@@ -54,10 +55,11 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
     args: call.arguments,
   });
   const finished = (outcome: ToolOutcome): PreparedCall => ({ kind: "finished", call, outcome });
+  const audit = loopCallAudit(scope.config.audit, call, scope.assistantMessage);
   if (scope.signal?.aborted) return finished(abortedBeforeStart());
   const tool = scope.context.tools.find((candidate) => candidate.name === call.name);
   if (tool === undefined) return finished(unknownTool(call.name, scope.context.tools));
-  const prepared = prepareToolArguments(tool, call.arguments);
+  const prepared = prepareToolArguments(tool, call.arguments, audit);
   if (!prepared.ok) return finished(prepared.outcome);
   const hook: ToolCallHookContext = {
     toolCall: call,
@@ -80,6 +82,7 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
     if (!raced.settled) return finished(abortedBeforeStart());
     decision = raced.value;
   } catch (error) {
+    recordBeforeHook(audit, prepared.args, "threw", reasonOf(error));
     return finished(
       errorOutcome(
         "hook_failed",
@@ -87,6 +90,7 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
       ),
     );
   }
+  recordBeforeHook(audit, prepared.args, decision ?? undefined);
   if (decision?.block === true) {
     const outcome = errorOutcome(
       "blocked",
@@ -136,6 +140,7 @@ export async function runPreparedCall(
       // The hook may be the one that redacts or checks results: never pass on an unchecked one.
       if (!raced.settled) return finishCall(call, afterHookCutOff(), scope);
       const patch = raced.value;
+      recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), patch ?? undefined);
       if (patch) {
         outcome = { ...outcome };
         if (patch.content !== undefined) outcome.content = patch.content;
@@ -144,6 +149,7 @@ export async function runPreparedCall(
         if (patch.terminate !== undefined) outcome.terminate = patch.terminate;
       }
     } catch (error) {
+      recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), "threw");
       outcome = errorOutcome(
         "hook_failed",
         `The tool ran, but the afterToolCall hook failed (${reasonOf(error)}), so its result was discarded. Check the tool's effect before retrying.`,
@@ -155,6 +161,7 @@ export async function runPreparedCall(
 
 /** Emits `tool_execution_end` for a call and returns it finished. */
 export function finishCall(call: ToolCall, outcome: ToolOutcome, scope: CallScope): FinishedCall {
+  endLoopCallAudit(scope.config.audit, call, scope.assistantMessage, outcome);
   scope.emit({
     type: "tool_execution_end",
     toolCallId: call.id,

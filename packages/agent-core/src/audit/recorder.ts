@@ -1,0 +1,70 @@
+import { AUDIT_EVENT_VERSION, type AuditEvent, type AuditEventInput } from "./events.js";
+import type { AuditSink } from "./sink.js";
+
+/** Records the events of one call into a sink, filling in the call id, session and time. */
+export interface AuditRecorder {
+  readonly callId: string;
+  /** False for the recorder of a call nobody audits: emitters skip work only the audit needs. */
+  readonly enabled: boolean;
+  /** Records one event. Never throws: a failing sink drops the event, the call goes on. */
+  record(event: AuditEventInput): void;
+}
+
+/** The recorder of a call that is not audited. */
+export const NO_AUDIT: AuditRecorder = Object.freeze({
+  callId: "",
+  enabled: false,
+  record() {},
+});
+
+/**
+ * A recorder for the call `callId`, or {@link NO_AUDIT} when there is no sink. Cheap: emitters
+ * make one per call where they need it; events meet again in the sink by call id.
+ */
+export function createAuditRecorder(
+  sink: AuditSink | undefined,
+  call: { callId: string; sessionId?: string | undefined },
+): AuditRecorder {
+  if (sink === undefined) return NO_AUDIT;
+  const base = {
+    v: AUDIT_EVENT_VERSION,
+    callId: call.callId,
+    ...(call.sessionId !== undefined ? { sessionId: call.sessionId } : {}),
+  };
+  return {
+    callId: call.callId,
+    enabled: true,
+    record(event) {
+      try {
+        sink.append({ ...base, at: new Date().toISOString(), ...event } as AuditEvent);
+      } catch {
+        // The audit must never break the call it records (see AuditSink).
+      }
+    },
+  };
+}
+
+/** Longest string kept whole in an argument summary; longer ones are cut and their length named. */
+export const AUDIT_STRING_CHARS = 160;
+/** Longest argument summary. */
+export const AUDIT_SUMMARY_CHARS = 600;
+
+/**
+ * A short, one-line JSON summary of a call's arguments for the intent record: strings over
+ * {@link AUDIT_STRING_CHARS} are cut (with their full length), the whole over
+ * {@link AUDIT_SUMMARY_CHARS}. Secrets are not removed here: the sink redacts every event.
+ */
+export function summarizeArguments(args: unknown): string {
+  let text: string;
+  try {
+    text =
+      JSON.stringify(args, (_key, value: unknown) =>
+        typeof value === "string" && value.length > AUDIT_STRING_CHARS
+          ? `${value.slice(0, AUDIT_STRING_CHARS)}… (${value.length} chars)`
+          : value,
+      ) ?? "undefined";
+  } catch {
+    text = String(args);
+  }
+  return text.length > AUDIT_SUMMARY_CHARS ? `${text.slice(0, AUDIT_SUMMARY_CHARS)}… (cut)` : text;
+}
