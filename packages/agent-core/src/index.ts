@@ -4,7 +4,7 @@ export { Agent } from "./agent.js";
 export type { AuditCallRecord } from "./audit/assemble.js";
 export { assembleAuditRecords } from "./audit/assemble.js";
 export type { ToolCallAuditOptions } from "./audit/call-audit.js";
-export { outcomeStatus } from "./audit/call-audit.js";
+export { changedFields, outcomeStatus } from "./audit/call-audit.js";
 export type {
   AuditDecision,
   AuditEnd,

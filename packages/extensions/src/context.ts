@@ -1,3 +1,4 @@
+import type { AuditSink } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
 
 /** How paths outside the workspace roots are treated. */
@@ -150,6 +151,11 @@ export interface ExtensionContext {
   signal: AbortSignal | undefined;
   logger: Logger;
   session: SessionInfo;
+  /**
+   * Where the session's audit trail goes (see `AuditSink`): tools add their evidence (paths,
+   * processes, output, changes) to the record of each call. Absent: nothing is recorded.
+   */
+  audit?: AuditSink;
   /** Free-form host services (e.g. the shell job registry), keyed by name. */
   services?: Record<string, unknown>;
 }

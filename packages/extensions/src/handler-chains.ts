@@ -1,4 +1,5 @@
-import type { AfterToolCallResult, BeforeToolCallResult } from "@tackle/agent-core";
+import { type AfterToolCallResult, type BeforeToolCallResult, changedFields } from "@tackle/agent-core";
+import { callAudit } from "./call-audit.js";
 import type { ExtensionContext } from "./context.js";
 import type { ExtensionHandlers, ToolCallEvent, ToolResultEvent } from "./extension.js";
 
@@ -24,18 +25,37 @@ export async function runToolCallChain(
 ): Promise<BeforeToolCallResult | undefined> {
   let input = event.input;
   let rewritten = false;
+  const audit = callAudit(ctx, event.toolCallId);
   for (const { extension, handler } of handlers) {
     let decision: Awaited<ReturnType<typeof handler>>;
     try {
       decision = await handler({ ...event, input }, ctx);
     } catch (error) {
       report(extension, error);
+      audit.record({
+        kind: "decision",
+        source: "hook",
+        gate: "hook",
+        verdict: "deny",
+        rules: [extension],
+        code: "hook_failed",
+        reason: messageOf(error),
+      });
       return {
         block: true,
         reason: `Blocked: the ${extension} extension failed while checking this call (${messageOf(error)}). Tell the user; do not retry the same call.`,
       };
     }
     if (decision?.block === true) {
+      audit.record({
+        kind: "decision",
+        source: "hook",
+        gate: "hook",
+        verdict: "deny",
+        rules: [extension],
+        code: "blocked",
+        ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      });
       return {
         block: true,
         reason:
@@ -44,6 +64,17 @@ export async function runToolCallChain(
       };
     }
     if (decision?.input !== undefined) {
+      if (audit.enabled) {
+        const changed = changedFields(input, decision.input);
+        audit.record({
+          kind: "decision",
+          source: "hook",
+          gate: "hook",
+          verdict: "changed",
+          rules: [extension],
+          changed,
+        });
+      }
       input = decision.input;
       rewritten = true;
     }
@@ -64,6 +95,7 @@ export async function runToolResultChain(
 ): Promise<AfterToolCallResult | undefined> {
   let current = event;
   let patched = false;
+  const audit = callAudit(ctx, event.toolCallId);
   for (const { extension, handler } of handlers) {
     let patch: Awaited<ReturnType<typeof handler>>;
     try {
@@ -73,6 +105,19 @@ export async function runToolResultChain(
       continue;
     }
     if (!patch) continue;
+    if (audit.enabled) {
+      const changed = (["content", "details", "isError"] as const)
+        .filter((key) => patch[key] !== undefined)
+        .map((key) => `result.${key}`);
+      audit.record({
+        kind: "decision",
+        source: "hook",
+        gate: "hook",
+        verdict: "changed",
+        rules: [extension],
+        changed,
+      });
+    }
     current = { ...current };
     if (patch.content !== undefined) current.content = patch.content;
     if (patch.details !== undefined) current.details = patch.details;

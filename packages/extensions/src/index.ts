@@ -1,3 +1,4 @@
+export { callAudit, withCallAudit } from "./call-audit.js";
 export type {
   ArtifactInfo,
   ArtifactStore,

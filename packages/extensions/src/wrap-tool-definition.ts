@@ -6,6 +6,7 @@ import {
   isToolError,
   ToolError,
 } from "@tackle/agent-core";
+import { withCallAudit } from "./call-audit.js";
 import type { ExtensionContext } from "./context.js";
 import type { AnyToolDefinition, ToolDefinition } from "./tool-definition.js";
 
@@ -52,7 +53,8 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
       onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
     ): Promise<AgentToolResult<TDetails>> {
       const context = await contextOf(contextFactory, { toolCallId, toolName: definition.name, signal });
-      return definition.execute(toolCallId, params, signal, onUpdate, withSignal(context, signal));
+      const callContext = withCallAudit(withSignal(context, signal), toolCallId);
+      return definition.execute(toolCallId, params, signal, onUpdate, callContext);
     },
   };
   if (definition.prepareArguments !== undefined) tool.prepareArguments = definition.prepareArguments;

@@ -1,0 +1,110 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Type } from "@sinclair/typebox";
+import { assembleAuditRecords, createMemoryAuditSink, invokeTool } from "@tackle/agent-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defineTool } from "../src/define-tool.js";
+import { defineExtension } from "../src/extension.js";
+import { ExtensionRunner } from "../src/runner.js";
+import { wrapToolDefinition } from "../src/wrap-tool-definition.js";
+import { createTestContext } from "./support/context.js";
+import { echoDefinition } from "./support/tools.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "tackle-ext-audit-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const resolver = defineTool({
+  name: "where",
+  label: "where",
+  description: "Resolves a path.",
+  annotations: {},
+  parameters: Type.Object({ path: Type.String() }),
+  async execute(_id, { path: input }, _signal, _onUpdate, ctx) {
+    const resolved = await ctx.workspace.resolve(input, "write");
+    return { content: [{ type: "text", text: resolved.real }], details: {} };
+  },
+});
+
+describe("audit through the extension context", () => {
+  it("records each workspace decision of a call: the real path and root, or the refusal", async () => {
+    const sink = createMemoryAuditSink();
+    const tool = wrapToolDefinition(resolver, () => ({ ...createTestContext(dir), audit: sink }));
+    await invokeTool(tool, { path: "a.txt" }, { toolCallId: "w1" });
+    await invokeTool(tool, { path: "/etc/passwd" }, { toolCallId: "w2" });
+    const [inside, outside] = assembleAuditRecords(sink.events);
+    expect(inside?.decisions[0]).toMatchObject({
+      gate: "workspace",
+      verdict: "allow",
+      rules: ["inside-root"],
+      path: { input: "a.txt", access: "write", real: path.join(dir, "a.txt"), inside: true },
+    });
+    expect(outside?.decisions[0]).toMatchObject({
+      gate: "workspace",
+      verdict: "deny",
+      code: "outside_workspace",
+      path: { input: "/etc/passwd", access: "write", inside: false },
+    });
+  });
+
+  it("names the extension handler that rewrote, patched or blocked a call", async () => {
+    const sink = createMemoryAuditSink();
+    const runner = new ExtensionRunner({
+      context: () => ({ ...createTestContext(dir), audit: sink }),
+      builtinTools: [echoDefinition()],
+      cwd: dir,
+    });
+    await runner.load([
+      defineExtension({
+        name: "shout",
+        setup(api) {
+          api.on("tool_call", (event) => ({
+            input: { ...event.input, text: String(event.input.text).toUpperCase() },
+          }));
+          api.on("tool_result", () => ({ details: { shouted: true } }));
+        },
+      }),
+      defineExtension({
+        name: "guard",
+        setup(api) {
+          api.on("tool_call", (event) =>
+            event.input.text === "RM" ? { block: true, reason: "no rm" } : undefined,
+          );
+        },
+      }),
+    ]);
+    const tool = runner.tools().find((t) => t.name === "echo")!;
+    const hook = (id: string, text: string) => ({
+      toolCall: { type: "toolCall" as const, id, name: "echo", arguments: { text } },
+      tool,
+      args: { text },
+      assistantMessage: {
+        role: "assistant" as const,
+        content: [],
+        stopReason: "toolUse" as const,
+        timestamp: 0,
+      },
+      context: { messages: [], tools: [tool] },
+    });
+    await runner.beforeToolCall(hook("h1", "hi"), undefined);
+    await runner.afterToolCall(
+      { ...hook("h1", "HI"), result: { content: [], details: {}, isError: false } },
+      undefined,
+    );
+    await runner.beforeToolCall(hook("h2", "rm"), undefined);
+    const records = assembleAuditRecords(sink.events);
+    expect(records[0]?.decisions.map((d) => [d.rules?.[0], d.verdict, d.changed])).toEqual([
+      ["shout", "changed", ["text"]],
+      ["shout", "changed", ["result.details"]],
+    ]);
+    expect(records[1]?.decisions.map((d) => [d.rules?.[0], d.verdict, d.reason])).toEqual([
+      ["shout", "changed", undefined],
+      ["guard", "deny", "no rm"],
+    ]);
+  });
+});
