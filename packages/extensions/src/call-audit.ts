@@ -1,5 +1,6 @@
 import { type AuditRecorder, createAuditRecorder, isToolError, NO_AUDIT } from "@tackle/agent-core";
 import type { ExtensionContext, PathAccess, ResolvedPath, WorkspacePolicy } from "./context.js";
+import type { ToolAnnotations } from "./tool-definition.js";
 
 /**
  * The audit recorder of one call, from the context's sink ({@link NO_AUDIT} when the context has
@@ -17,11 +18,20 @@ export function callAudit(
 /**
  * The context a tool gets for one call when the session is audited: its workspace policy records
  * every path decision (the path as given, the real path, the root or the refusal) in the call's
- * record. Without an audit sink the context is returned as is.
+ * record, and a tool annotated read-only records that it changes nothing. Without an audit sink
+ * the context is returned as is.
  */
-export function withCallAudit(context: ExtensionContext, toolCallId: string): ExtensionContext {
+export function withCallAudit(
+  context: ExtensionContext,
+  toolCallId: string,
+  annotations?: ToolAnnotations,
+): ExtensionContext {
   if (context.audit === undefined) return context;
   const audit = callAudit(context, toolCallId);
+  if (annotations?.readOnlyHint === true) {
+    // Declared by the tool: a read-only tool's record says so instead of leaving the piece empty.
+    audit.record({ kind: "side-effect", source: "tool", method: "none", files: [], note: "read-only tool" });
+  }
   const workspace = auditedWorkspace(context.workspace, audit);
   return new Proxy(context, {
     get: (target, property, receiver) =>

@@ -5,7 +5,7 @@ import type { Logger, ToolUI } from "./context.js";
  * goes ahead unasked), notifications go to `logger` when one is given.
  */
 export function createHeadlessUI(logger?: Logger): ToolUI {
-  return {
+  const ui: ToolUI = {
     async confirm() {
       return false;
     },
@@ -13,6 +13,15 @@ export function createHeadlessUI(logger?: Logger): ToolUI {
       logger?.[level === "warning" ? "warn" : level](message);
     },
   };
+  headless.add(ui);
+  return ui;
+}
+
+const headless = new WeakSet<ToolUI>();
+
+/** True for a UI made by {@link createHeadlessUI}: its "no" means nobody was asked (the audit says so). */
+export function isHeadlessUI(ui: ToolUI): boolean {
+  return headless.has(ui);
 }
 
 /** A logger that drops everything. */

@@ -14,7 +14,7 @@ export type {
   ToolUI,
   WorkspacePolicy,
 } from "./context.js";
-export { createHeadlessUI, silentLogger } from "./defaults.js";
+export { createHeadlessUI, isHeadlessUI, silentLogger } from "./defaults.js";
 export type { ToolDefinitionInput } from "./define-tool.js";
 export { defineTool } from "./define-tool.js";
 export type {

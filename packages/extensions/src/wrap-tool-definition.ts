@@ -53,7 +53,7 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
       onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
     ): Promise<AgentToolResult<TDetails>> {
       const context = await contextOf(contextFactory, { toolCallId, toolName: definition.name, signal });
-      const callContext = withCallAudit(withSignal(context, signal), toolCallId);
+      const callContext = withCallAudit(withSignal(context, signal), toolCallId, definition.annotations);
       return definition.execute(toolCallId, params, signal, onUpdate, callContext);
     },
   };

@@ -77,8 +77,11 @@ export interface AuditSpawn extends AuditEventBase {
   cwd: string;
   timeoutMs?: number;
   background: boolean;
-  /** Names of the environment variables set (`set`) or removed (`unset`) for the command; never values. */
-  env: { set: string[]; unset: string[] };
+  /**
+   * Environment variable names set for the command (never values), and the name pattern of the
+   * variables removed from the inherited environment before it runs (absent: none removed).
+   */
+  env: { set: string[]; removedPattern?: string };
   /** Marker every process of the command inherits (`TACKLE_RUN_ID`): finds them while they run. */
   runId?: string;
   jobId?: string;
@@ -166,6 +169,8 @@ export interface AuditSideEffect extends AuditEventBase {
   };
   /** What this method cannot see. */
   blindSpots?: string;
+  /** Why nothing changed (method `none`): a read-only tool, a dry run, edits already applied. */
+  note?: string;
 }
 
 /** Any audit event. */

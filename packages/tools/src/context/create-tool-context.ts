@@ -5,7 +5,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { ToolError } from "@tackle/agent-core";
+import { type AuditSink, ToolError } from "@tackle/agent-core";
 import type {
   ArtifactStore,
   ExtensionContext,
@@ -19,6 +19,7 @@ import type {
 } from "@tackle/extensions";
 import { createHeadlessUI, silentLogger } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
+import { withAuditRedaction } from "../audit/redact.js";
 import { createWorkspacePolicy } from "../path/workspace-policy.js";
 import { createArtifactStore } from "./artifacts.js";
 import { type DisposeToolContextOptions, disposeToolContext } from "./dispose-tool-context.js";
@@ -59,6 +60,12 @@ export interface ToolContextOptions {
   signal?: AbortSignal;
   /** Host services (e.g. a shell job registry under `"shell.jobs"`), keyed by name. */
   services?: Record<string, unknown>;
+  /**
+   * Audit trail of the session's tool calls (default: none). Every event is redacted like model
+   * output before it reaches the sink. Give `context.audit` to `invokeTool` or the loop too, so
+   * a call's intent and end join the tools' own evidence.
+   */
+  audit?: AuditSink;
 }
 
 /** A context made by {@link createToolContext}: what tools run with, and the end of its session. */
@@ -131,6 +138,7 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
     },
   };
   if (options.services) context.services = options.services;
+  if (options.audit) context.audit = withAuditRedaction(options.audit);
   // Reads are checked (not just calls): tools keep the context for the whole call.
   return new Proxy(context, {
     get(target, property, receiver) {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { type AuditRecorder, NO_AUDIT } from "@tackle/agent-core";
 import type { ExecResult, Operations } from "@tackle/operations";
 import { isOperationError } from "@tackle/operations";
+import { recordJobEnd, recordSpawn } from "../audit/shell-audit.js";
 import { DEFAULTS } from "../defaults.js";
 import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
 import { type EscapeHuntResult, escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
@@ -153,6 +155,8 @@ export class JobRegistry {
     cwd: string;
     keepAlive?: boolean;
     timeoutMs?: number;
+    /** The starting call's audit record: gets the spawn now and the process end when the job ends. */
+    audit?: AuditRecorder;
   }): Promise<JobRecord> {
     const dir = await this.stateDir();
     const id = `job-${randomBytes(6).toString("hex")}`;
@@ -174,21 +178,36 @@ export class JobRegistry {
       owner: { registry: this.registryId, pid: process.pid, host: hostname() },
     };
     await this.save(record);
+    const audit = request.audit ?? NO_AUDIT;
+    const env = buildShellEnv(runId, this.options.env);
+    recordSpawn(audit, {
+      shell: request.shell,
+      cwd: request.cwd,
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      background: true,
+      env,
+      removedPattern: this.options.env?.filter,
+      runId,
+      outputPath: logPath,
+      jobId: id,
+    });
     const controller = new AbortController();
     const execution = this.ops.exec(envFilterPrelude(request.shell, this.options.env) + request.command, {
       shell: request.shell,
       cwd: request.cwd,
-      env: buildShellEnv(runId, this.options.env),
+      env,
       signal: controller.signal,
       outputPath: logPath,
       streamChunks: false,
       killGraceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     });
-    const done = execution.then(
-      (result) => this.finish(record, result, controller.signal.aborted),
-      async () => this.finish(record, undefined, controller.signal.aborted),
-    );
+    const done = execution
+      .then(
+        (result) => this.finish(record, result, controller.signal.aborted),
+        async () => this.finish(record, undefined, controller.signal.aborted),
+      )
+      .then((final) => recordJobEnd(audit, this.ops, final));
     this.running.set(id, { controller, done });
     return { ...record };
   }

@@ -1,5 +1,7 @@
+import { type AuditRecorder, NO_AUDIT } from "@tackle/agent-core";
 import type { ArtifactInfo, ArtifactStore } from "@tackle/extensions";
 import type { ExecCleanup, ExecResult, ExecStatus, Operations } from "@tackle/operations";
+import { type OutputTimeline, recordRunEvidence, recordSpawn } from "../audit/shell-audit.js";
 import { DEFAULTS } from "../defaults.js";
 import { type TruncationResult, truncateTail } from "../truncate.js";
 import { OutputCapture } from "./capture.js";
@@ -59,6 +61,8 @@ export interface ShellRunRequest {
   signal?: AbortSignal;
   /** Live view of the output's (sanitised) tail while the command runs. */
   onProgress?: (tail: string, totalBytes: number) => void;
+  /** Records the run's spawn, output timeline and process end in the call's audit record. */
+  audit?: AuditRecorder;
 }
 
 /** How a run ended, after cleanup, with what the model will see. */
@@ -126,12 +130,24 @@ export async function runShellCommand(
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
 
+  const audit = request.audit ?? NO_AUDIT;
+  const env = buildShellEnv(runId, options.env);
+  recordSpawn(audit, {
+    shell: request.shell,
+    cwd: request.cwd,
+    timeoutMs: request.timeoutMs,
+    background: false,
+    env,
+    removedPattern: options.env?.filter,
+    runId,
+    outputPath: artifact.path,
+  });
   let result: ExecResult;
   try {
     result = await ops.exec(envFilterPrelude(request.shell, options.env) + request.command, {
       shell: request.shell,
       cwd: request.cwd,
-      env: buildShellEnv(runId, options.env),
+      env,
       timeoutMs: request.timeoutMs,
       killGraceMs: graceMs,
       signal,
@@ -175,7 +191,8 @@ export async function runShellCommand(
     if (sha256) artifacts.finalize(artifact.id, { size, sha256 });
   });
 
-  const text = sanitizeOutput(capture.tail());
+  const rawTail = capture.tail();
+  const text = sanitizeOutput(rawTail);
   const truncation = truncateTail(text, { maxLines, maxBytes });
   const prompt =
     watch.prompt() && promptStop.signal.aborted && !request.signal?.aborted ? watch.prompt() : undefined;
@@ -184,7 +201,7 @@ export async function runShellCommand(
   if (escapes && escapes.remaining.length > 0) status = "unknown";
   if (stopped && escapes && !escapes.supported && !result.cleanup.confirmed) status = "unknown";
 
-  return {
+  const outcome: ShellRunOutcome = {
     status,
     ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
     ...(result.signal !== undefined ? { signal: result.signal } : {}),
@@ -201,6 +218,16 @@ export async function runShellCommand(
     cleanup: result.cleanup,
     runId,
   };
+  recordRunEvidence(audit, outcome, {
+    timeline: watch.timeline(),
+    polled: fastPath ? { resolutionMs: options.pollIntervalMs ?? 250 } : undefined,
+    stdoutBytes: result.stdoutBytes,
+    stderrBytes: result.stderrBytes,
+    rawTail,
+    cleanTail: text,
+    timedOut: result.status === "timed-out",
+  });
+  return outcome;
 }
 
 interface WatchOptions {
@@ -215,6 +242,8 @@ interface OutputWatch {
   onChunk(bytes: Uint8Array): void;
   /** The prompt line that triggered a stop, if any. */
   prompt(): string | undefined;
+  /** When output was first and last seen, and how many chunks came (audit). */
+  timeline(): OutputTimeline;
   stop(): Promise<void>;
 }
 
@@ -236,6 +265,12 @@ function watchOutput(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const seen: OutputTimeline = { chunks: 0 };
+  const sawOutput = () => {
+    const now = Date.now();
+    seen.firstAt ??= now;
+    seen.lastAt = now;
+  };
 
   async function peekFile(): Promise<void> {
     const size = (await ops.stat(path)).size;
@@ -245,6 +280,7 @@ function watchOutput(
     live.push(await readRange(ops, path, start, size));
     seenBytes = size;
     lastChange = Date.now();
+    sawOutput();
   }
 
   async function tick(): Promise<void> {
@@ -274,8 +310,11 @@ function watchOutput(
     onChunk(bytes) {
       live.push(bytes);
       lastChange = Date.now();
+      seen.chunks++;
+      sawOutput();
     },
     prompt: () => promptLine,
+    timeline: () => seen,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -1,7 +1,16 @@
 import { type Static, Type } from "@sinclair/typebox";
+import type { AuditRecorder } from "@tackle/agent-core";
 import { ToolError, type ToolErrorCode } from "@tackle/agent-core";
-import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
+import {
+  callAudit,
+  type ExtensionContext,
+  isHeadlessUI,
+  type ResolvedPath,
+  type ToolDefinition,
+} from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
+import { recordPolicyDecision } from "../audit/shell-audit.js";
+import { withWorkspaceAudit } from "../audit/workspace-audit.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { toToolError } from "../tool-errors.js";
 import { formatDuration, formatRun } from "./format.js";
@@ -15,6 +24,7 @@ import {
 import { evaluateCommandPolicy } from "./policy/engine.js";
 import type { PolicyConfig, PolicyHit } from "./policy/types.js";
 import { getShellJobs } from "./registry.js";
+import { jobNote, sameCommandJobs, withJobNote } from "./same-command-jobs.js";
 import { markToolOutput } from "./sanitize.js";
 
 /** Options of the bash and powershell tools. */
@@ -115,6 +125,7 @@ async function checkPolicy(
   cwd: string,
   config: PolicyConfig | undefined,
   signal: AbortSignal | undefined,
+  audit: AuditRecorder,
 ): Promise<PolicyHit[]> {
   let verdict: Awaited<ReturnType<typeof evaluateCommandPolicy>>;
   try {
@@ -131,12 +142,14 @@ async function checkPolicy(
     );
   } catch (error) {
     // Fail closed: a policy that cannot run must not wave every command through.
+    recordPolicyDecision(audit, { decision: "deny", hits: [] });
     throw new ToolError(
       "policy_denied",
       `The command policy could not check this command (${(error as Error).message}); nothing was run.`,
       { cause: error },
     );
   }
+  if (verdict.decision !== "ask") recordPolicyDecision(audit, verdict);
   if (verdict.decision === "deny")
     throw new ToolError("policy_denied", policyMessage(verdict.hits, "refused"), {
       details: { hits: verdict.hits },
@@ -148,6 +161,7 @@ async function checkPolicy(
       `${command}\n\n${question}`,
       signal ? { signal } : {},
     );
+    recordPolicyDecision(audit, verdict, { approved: yes, ui: !isHeadlessUI(ctx.ui) });
     if (!yes) {
       throw new ToolError(
         "policy_denied",
@@ -186,8 +200,9 @@ export function createShellToolDefinition(
     parameters: parametersFor(label, defaultTimeout, maxTimeout),
     executionMode: "sequential",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    async execute(_id, params, signal, onUpdate, ctx) {
+    async execute(toolCallId, params, signal, onUpdate, ctx) {
       if (available) await available(ctx);
+      const audit = callAudit(ctx, toolCallId);
       const resolved = await ctx.workspace.resolve(params.cwd ?? ctx.cwd, "write", signal ? { signal } : {});
       const cwdError = (error: unknown) => workingDirectoryError(error, resolved, params.cwd !== undefined);
       try {
@@ -209,7 +224,16 @@ export function createShellToolDefinition(
       }
       const requested = params.timeout ?? defaultTimeout;
       const timeoutSeconds = Math.min(requested, maxTimeout);
-      const hits = await checkPolicy(ctx, shell, params.command, resolved.real, options.policy, signal);
+      const hits = await checkPolicy(
+        ctx,
+        shell,
+        params.command,
+        resolved.real,
+        options.policy,
+        signal,
+        audit,
+      );
+      const stillRunning = await sameCommandJobs(ctx, params.command, audit, options.jobs);
       const base = {
         shell,
         command: params.command,
@@ -218,35 +242,50 @@ export function createShellToolDefinition(
         ...(requested > maxTimeout ? { timeoutClamped: true } : {}),
       };
 
-      if (params.background)
-        return startBackground(ctx, shell, params, resolved.real, timeoutSeconds, base, options, signal);
+      if (params.background) {
+        const started = await startBackground(
+          ctx,
+          shell,
+          params,
+          resolved.real,
+          timeoutSeconds,
+          base,
+          options,
+          signal,
+          audit,
+        );
+        return withJobNote(started, stillRunning);
+      }
 
       await allowArtifactReads(ctx);
       const outcome = await ctx.mutations
         .withExclusive(
           () =>
-            runShellCommand(
-              ctx.operations,
-              ctx.artifacts,
-              {
-                shell,
-                command: params.command,
-                cwd: resolved.real,
-                timeoutMs: timeoutSeconds * 1000,
-                ...(signal ? { signal } : {}),
-                ...(onUpdate
-                  ? {
-                      onProgress: (tail: string) => {
-                        const lines = tail.split("\n");
-                        onUpdate({
-                          content: [{ type: "text", text: lines.slice(-50).join("\n") }],
-                          details: base,
-                        });
-                      },
-                    }
-                  : {}),
-              },
-              options,
+            withWorkspaceAudit(ctx, resolved.real, audit, signal, () =>
+              runShellCommand(
+                ctx.operations,
+                ctx.artifacts,
+                {
+                  shell,
+                  command: params.command,
+                  cwd: resolved.real,
+                  timeoutMs: timeoutSeconds * 1000,
+                  audit,
+                  ...(signal ? { signal } : {}),
+                  ...(onUpdate
+                    ? {
+                        onProgress: (tail: string) => {
+                          const lines = tail.split("\n");
+                          onUpdate({
+                            content: [{ type: "text", text: lines.slice(-50).join("\n") }],
+                            details: base,
+                          });
+                        },
+                      }
+                    : {}),
+                },
+                options,
+              ),
             ),
           signal ? { signal } : {},
         )
@@ -259,6 +298,7 @@ export function createShellToolDefinition(
       let text = formatRun(outcome, name, timeoutSeconds, maxTimeout);
       if (base.timeoutClamped)
         text += `\n(timeout ${requested} s was above the maximum; ${maxTimeout} s was used.)`;
+      text += jobNote(stillRunning);
       if (outcome.status === "completed") return { content: [{ type: "text", text }], details };
       throw new ToolError(errorCode(outcome), text, { details });
     },
@@ -302,6 +342,7 @@ async function startBackground(
   base: Omit<ShellToolDetails, "run" | "job">,
   options: ShellToolOptions,
   signal: AbortSignal | undefined,
+  audit: AuditRecorder,
 ) {
   let pattern: RegExp | undefined;
   if (params.readyPattern !== undefined) {
@@ -320,6 +361,7 @@ async function startBackground(
     command: params.command,
     cwd,
     keepAlive: params.keepAlive ?? false,
+    audit,
   });
   let ready: ShellToolDetails["ready"];
   if (pattern || params.readyPort !== undefined) {

@@ -6,6 +6,7 @@
  * ```
  */
 import { afterAll, beforeAll, describe } from "vitest";
+import { defineAuditConformance } from "./audit.js";
 import { defineBashConformance } from "./bash.js";
 import { defineEditConformance } from "./edit.js";
 import {
@@ -21,6 +22,7 @@ import { definePathNamesConformance } from "./paths.js";
 import { defineReadConformance } from "./read.js";
 import { defineWriteConformance } from "./write.js";
 
+export { defineAuditConformance } from "./audit.js";
 export { defineBashConformance } from "./bash.js";
 export { defineEditConformance } from "./edit.js";
 export type { DirectorySwap, FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
@@ -74,5 +76,6 @@ export function describeToolsConformance(
     defineLsConformance(getEnv);
     definePathNamesConformance(getEnv);
     defineBashConformance(getEnv);
+    defineAuditConformance(getEnv);
   });
 }

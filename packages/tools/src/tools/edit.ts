@@ -7,8 +7,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
-import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
+import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
+import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS } from "../defaults.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
@@ -102,13 +103,13 @@ export function createEditToolDefinition(
     parameters: editParameters,
     prepareArguments: repairEditArguments,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+    async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "write", { signal });
       if (!resolved.exists) throw await notFound(ctx, resolved, signal);
       try {
         return await ctx.mutations.withFileMutation(
           resolved.real,
-          () => editFile(ctx, resolved, params, signal),
+          () => editFile(ctx, resolved, params, signal, toolCallId),
           {
             signal,
           },
@@ -125,6 +126,7 @@ export function createEditToolDefinition(
     resolved: ResolvedPath,
     params: EditParams,
     signal: AbortSignal | undefined,
+    toolCallId: string,
   ) {
     const ops = ctx.operations;
     const target = await recheckWriteTarget(ctx, resolved, signal);
@@ -161,6 +163,10 @@ export function createEditToolDefinition(
       // The model knows this content now: a follow-up edit must not be refused as stale.
       recordRead(ctx, target.real, data);
       rememberAppliedEdits(ctx.reads, target.real, plan.applied);
+      recordFileChange(callAudit(ctx, toolCallId), { path: target.real, before: bytes, after: data }, "file");
+    } else {
+      const why = dryRun ? "dry run: nothing written" : "every edit was already applied";
+      recordNoChange(callAudit(ctx, toolCallId), "file", why);
     }
     const details: EditDetails = {
       path: target.display,

@@ -7,8 +7,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
-import type { ToolDefinition } from "@tackle/extensions";
+import { callAudit, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
+import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { recheckWriteTarget, withinRoot } from "../path/recheck.js";
 import { pathSyntax } from "../path/workspace-policy.js";
@@ -65,7 +66,7 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
     promptSnippet: "write: create or overwrite a whole file",
     parameters: writeParameters,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+    async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "write", { signal });
       const ops = ctx.operations;
       const syntax = pathSyntax(ops.platform);
@@ -108,6 +109,13 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
               if (!existing) await ops.mkdir(syntax.dirname(target.real), { recursive: true, signal });
               await ops.writeFile(target.real, data, withinRoot(target, signal));
               recordRead(ctx, target.real, data);
+              recordFileChange(
+                callAudit(ctx, toolCallId),
+                { path: target.real, before: existing, after: data },
+                "file",
+              );
+            } else {
+              recordNoChange(callAudit(ctx, toolCallId), "file", "dry run: nothing written");
             }
             return { content: [{ type: "text", text: summary(details) } satisfies TextContent], details };
           },

@@ -1,0 +1,52 @@
+import type { AuditEvent, AuditSink } from "@tackle/agent-core";
+import { redactSecrets } from "../shell/redact.js";
+import { stripControl } from "../shell/sanitize.js";
+
+/** Sinks that already redact: wrapping one again would only cost time. */
+const redacting = new WeakSet<AuditSink>();
+
+/**
+ * A copy of `event` with every string passed through the same cleaning as model output: escapes
+ * and control characters removed, known secret shapes replaced by `[REDACTED:<kind>]`.
+ */
+export function redactAuditEvent<T extends AuditEvent>(event: T): T {
+  return clean(event) as T;
+}
+
+function clean(value: unknown): unknown {
+  if (typeof value === "string") return redactSecrets(stripControl(value));
+  if (Array.isArray(value)) return value.map(clean);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) out[key] = clean(field);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Wraps a sink so no event reaches it with a secret in it (see {@link redactAuditEvent}).
+ * `createToolContext` wraps the `audit` it is given; a sink that is already redacting is
+ * returned as is.
+ */
+export function withAuditRedaction(sink: AuditSink): AuditSink {
+  if (redacting.has(sink)) return sink;
+  const wrapped: AuditSink = {
+    append: (event) => sink.append(redactAuditEvent(event)),
+    ...(sink.flush ? { flush: () => sink.flush?.() ?? Promise.resolve() } : {}),
+    ...(sink.close ? { close: () => sink.close?.() ?? Promise.resolve() } : {}),
+  };
+  // Reads of the wrapped sink's extra members (e.g. a memory sink's `events`) still work.
+  const proxy = new Proxy(sink, {
+    get: (target, property, receiver) =>
+      property in wrapped ? wrapped[property as keyof AuditSink] : Reflect.get(target, property, receiver),
+  });
+  redacting.add(proxy);
+  return proxy;
+}
+
+/** Marks a sink that redacts by itself (the JSONL sink). */
+export function markRedacting(sink: AuditSink): AuditSink {
+  redacting.add(sink);
+  return sink;
+}
