@@ -56,6 +56,14 @@ export const OPTION_HELP: Record<string, OptionHelp> = {
   },
   "max-turns": { value: "N", text: "ask the model at most N times (default 50 with --model)" },
   help: { text: "show this help" },
+  audit: {
+    value: "FILE",
+    text: "record every tool call (intent, decisions, process, output, end, changes) in this JSONL file; off records nothing (default: $TACKLE_AUDIT_FILE, else $XDG_STATE_HOME/tackle/audit.jsonl, else ~/.local/state/tackle/audit.jsonl)",
+  },
+  since: {
+    value: "WHEN",
+    text: "only calls active since then: 30s, 10m, 2h, 1d, or a date such as 2026-12-01T18:00Z",
+  },
 };
 
 /** Help lines wrap at this width. */
@@ -108,6 +116,8 @@ Usage:
   tackle mcp [options]                             serve the tools over MCP on stdio
   tackle run --model PROVIDER:ID "task" [options]  run the agent loop on a real model
   tackle run --script FILE [options]               run the agent loop with the faux model
+  tackle audit list [--since WHEN]                 the recorded tool calls
+  tackle audit show <callId|last>                  one call's evidence: intent, decisions, process, output, end, changes
 
 ${ENV_FORMS}
 Run "tackle <command> --help" for each command's flags and examples.
@@ -192,4 +202,31 @@ Examples:
   tackle run --model openai:gpt-4.1 "Explain what src/ does" --read-only
   tackle run --model openai-compatible:qwen3 --base-url http://127.0.0.1:11434/v1 "Add a test"
   tackle run --script examples/demo/script.json --cwd /tmp/demo-workspace`;
+}
+
+/** `tackle audit --help`. */
+export function auditHelp(options: CommandOptions): string {
+  return `Usage:
+  tackle audit list [--since WHEN] [--audit FILE] [--json]
+  tackle audit show <callId|last> [--audit FILE] [--json]
+
+Reads the audit trail that tool, run and mcp write (one JSON event per line, secrets redacted).
+list prints one line per call: start, call id, tool, who asked (user or model), how it ended,
+how long. show prints the six pieces of one call: 1 intent, 2 decisions (validation, hooks,
+workspace and command policy), 3 spawn (shell, cwd, timeout, environment names, job id),
+4 output (bytes, timing, what the model saw, the artifact and how to read it), 5 end (status,
+exit code, cleanup), 6 changes (files, or a bounded before/after snapshot for shell commands).
+A call whose end is missing was cut off: its host stopped during the call.
+
+${formatOptions(options, { audit: "the audit file to read (default: $TACKLE_AUDIT_FILE, else $XDG_STATE_HOME/tackle/audit.jsonl, else ~/.local/state/tackle/audit.jsonl)", json: "print JSON (list: one call per line; show: the whole record)" })}
+
+Exit codes:
+  0  success (list: also when nothing was recorded yet)
+  1  show: no such call id in the file, or no audit file
+  2  usage error: unknown action or flag, a bad --since
+
+Examples:
+  tackle audit list --since 1h
+  tackle audit show last
+  tackle audit show tool-m3x2k1-4f2a9c --audit ./audit.jsonl`;
 }

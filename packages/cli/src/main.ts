@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   tool: async () => (await import("./commands/tool.js")).toolCommand,
   mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
   run: async () => (await import("./commands/run.js")).runCommand,
+  audit: async () => (await import("./commands/audit.js")).auditCommand,
 };
 
 /**
@@ -42,7 +43,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const load = COMMANDS[command];
   try {
     if (!load)
-      throw new UsageError(`Unknown command "${command}". Commands: tool, mcp, run. See tackle --help.`);
+      throw new UsageError(
+        `Unknown command "${command}". Commands: tool, mcp, run, audit. See tackle --help.`,
+      );
     return await (await load())(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {

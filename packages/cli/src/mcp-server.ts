@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import { toJsonSchema } from "@tackle/extensions";
-import type { CliSession } from "./session.js";
+import { auditOptionsOf, type CliSession } from "./session.js";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -81,6 +81,7 @@ export function createMcpServer(session: CliSession, options: McpServerOptions):
     const outcome = await invokeTool(tool, request.params.arguments ?? {}, {
       signal: extra.signal,
       toolCallId: String(extra.requestId),
+      ...auditOptionsOf(session, "model"),
       onUpdate: (partial) => {
         if (progressToken === undefined) return;
         progress++;

@@ -17,6 +17,11 @@ export const ENV_OPTIONS = {
   "docker-host": { type: "string" },
 } as const satisfies CommandOptions;
 
+/** `--audit FILE|off`: where `tool`, `run` and `mcp` record their calls. */
+export const AUDIT_OPTIONS = {
+  audit: { type: "string" },
+} as const satisfies CommandOptions;
+
 /** Runs a `parseArgs` call and turns its errors into a {@link UsageError} that points at the help. */
 export function parseCommandArgs<T>(parse: () => T, command: string): T {
   try {

@@ -1,4 +1,5 @@
-import type { AnyAgentTool } from "@tackle/agent-core";
+import { randomBytes } from "node:crypto";
+import type { AnyAgentTool, RequestedBy, ToolCallAuditOptions } from "@tackle/agent-core";
 import type { AnyToolDefinition } from "@tackle/extensions";
 import { definitionOf } from "@tackle/extensions";
 import {
@@ -9,7 +10,9 @@ import {
   type ToolContext,
   type ToolName,
 } from "@tackle/tools";
+import type { JsonlAuditSink } from "@tackle/tools/audit";
 import { detectPowershell } from "@tackle/tools/shell";
+import { openAuditSink } from "./audit-file.js";
 import { parseEnvUrl } from "./env-url.js";
 import { type EnvironmentOptions, type OpenEnvironment, openEnvironment } from "./environment.js";
 import { UsageError } from "./usage-error.js";
@@ -20,6 +23,8 @@ export interface CliSession {
   context: ToolContext;
   definitions: Map<string, AnyToolDefinition>;
   tools: Map<string, AnyAgentTool>;
+  /** Where the session's calls are recorded (absent with `--audit off`). */
+  audit?: JsonlAuditSink;
   /** Ends the session's background jobs (unless keepAlive), then disposes the environment; artifacts are removed when `dropArtifacts`. */
   close(options?: { dropArtifacts?: boolean }): Promise<void>;
 }
@@ -83,10 +88,23 @@ export async function openCliSession(
   envUrl: string | undefined,
   names: readonly ToolName[],
   options: EnvironmentOptions,
+  auditFile?: string,
 ): Promise<CliSession> {
   const spec = parseEnvUrl(envUrl);
-  const env = await openEnvironment(spec, options);
-  const context = createToolContext({ cwd: env.cwd, operations: env.operations });
+  // Opened first: a bad --audit path is a usage error before any connection is made.
+  const audit = auditFile === undefined ? undefined : openAuditSink(auditFile);
+  let env: OpenEnvironment;
+  try {
+    env = await openEnvironment(spec, options);
+  } catch (error) {
+    await audit?.close();
+    throw error;
+  }
+  const context = createToolContext({
+    cwd: env.cwd,
+    operations: env.operations,
+    ...(audit ? { audit } : {}),
+  });
   const tools = new Map<string, AnyAgentTool>(Object.entries(createTools({ context, names })));
   const definitions = new Map<string, AnyToolDefinition>();
   for (const [name, tool] of tools) definitions.set(name, definitionOf(tool) as AnyToolDefinition);
@@ -95,9 +113,25 @@ export async function openCliSession(
     context,
     definitions,
     tools,
+    ...(audit ? { audit } : {}),
     async close({ dropArtifacts = false } = {}) {
       await context.dispose({ keepArtifacts: !dropArtifacts }).catch(() => {});
       await env.dispose();
+      await audit?.close();
     },
   };
+}
+
+/** The audit options of calls made in `session` (none with `--audit off`). */
+export function auditOptionsOf(
+  session: CliSession,
+  requestedBy: RequestedBy,
+): { audit?: ToolCallAuditOptions } {
+  if (!session.audit) return {};
+  return { audit: { sink: session.audit, requestedBy, sessionId: session.context.session.id } };
+}
+
+/** A call id unique across runs (audit records are keyed by it): `tool-<time>-<random>`. */
+export function newCallId(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`;
 }

@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { auditFileOf } from "../audit-file.js";
 import { mcpHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { createMcpServer } from "../mcp-server.js";
-import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
+import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { chooseToolNames, dropUnavailablePowershell, openCliSession } from "../session.js";
 import { EXIT_OK, UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
@@ -11,6 +12,7 @@ import { VERSION } from "../version.js";
 /** The flags of `tackle mcp`. */
 export const MCP_OPTIONS = {
   ...ENV_OPTIONS,
+  ...AUDIT_OPTIONS,
   tools: { type: "string" },
   "read-only": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -28,7 +30,12 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length > 0)
     throw new UsageError(`Unexpected argument "${positionals[0]}". See tackle mcp --help.`);
-  const session = await openCliSession(values.env, chooseToolNames(values), environmentOptionsOf(values));
+  const session = await openCliSession(
+    values.env,
+    chooseToolNames(values),
+    environmentOptionsOf(values),
+    auditFileOf(values.audit),
+  );
   // Offer powershell only where it can run, unless the user asked for it by name.
   await dropUnavailablePowershell(session, values.tools !== undefined);
   const log = (message: string) => io.stderr(`tackle mcp: ${message}\n`);

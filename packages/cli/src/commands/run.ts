@@ -9,15 +9,22 @@ import {
 } from "@tackle/agent-core";
 import { aiSdkModel } from "@tackle/ai-sdk";
 import { agentSystemPrompt } from "../agent-prompt.js";
+import { auditFileOf } from "../audit-file.js";
 import { runHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { loadModel } from "../load-model.js";
-import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
+import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { Progress } from "../progress.js";
 import { createEventRenderer } from "../render-events.js";
 import { trackRunProgress } from "../run-progress.js";
 import { loadScript, toFauxReplies } from "../script.js";
-import { type CliSession, chooseToolNames, dropUnavailablePowershell, openCliSession } from "../session.js";
+import {
+  auditOptionsOf,
+  type CliSession,
+  chooseToolNames,
+  dropUnavailablePowershell,
+  openCliSession,
+} from "../session.js";
 import { limitTurns } from "../turn-limit.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, UsageError } from "../usage-error.js";
 
@@ -27,6 +34,7 @@ export const DEFAULT_MAX_TURNS = 50;
 /** The flags of `tackle run`. */
 export const RUN_OPTIONS = {
   ...ENV_OPTIONS,
+  ...AUDIT_OPTIONS,
   model: { type: "string" },
   "base-url": { type: "string" },
   script: { type: "string" },
@@ -108,7 +116,12 @@ async function runScript(
   io: CliIO,
 ): Promise<number> {
   const script = await loadScript(file);
-  const session = await openCliSession(values.env, chooseToolNames(values), environmentOptionsOf(values));
+  const session = await openCliSession(
+    values.env,
+    chooseToolNames(values),
+    environmentOptionsOf(values),
+    auditFileOf(values.audit),
+  );
   try {
     const faux = createFauxModel(toFauxReplies(script), { recordContexts: false });
     return await streamRun(
@@ -138,7 +151,12 @@ async function runModel(
 ): Promise<number> {
   // The model first: a missing key or provider package is reported before any connection is made.
   const languageModel = await loadModel(spec, { baseUrl: values["base-url"] });
-  const session = await openCliSession(values.env, chooseToolNames(values), environmentOptionsOf(values));
+  const session = await openCliSession(
+    values.env,
+    chooseToolNames(values),
+    environmentOptionsOf(values),
+    auditFileOf(values.audit),
+  );
   try {
     await dropUnavailablePowershell(session, values.tools !== undefined);
     const { model, streamFn } = aiSdkModel(languageModel);
@@ -198,7 +216,7 @@ async function streamRun(setup: RunSetup, io: CliIO): Promise<number> {
         messages: [],
         tools: [...setup.session.tools.values()],
       },
-      { model: setup.model, streamFn },
+      { model: setup.model, streamFn, ...auditOptionsOf(setup.session, "model") },
       io.signal,
     );
     let failed = false;

@@ -4,17 +4,19 @@ import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import type { ShellToolDetails } from "@tackle/tools";
 import { ARTIFACT_RETENTION_MS } from "@tackle/tools/context";
 import { formatBytes } from "@tackle/tools/text";
+import { auditFileOf } from "../audit-file.js";
 import { toolHelp } from "../help.js";
 import type { CliIO } from "../io.js";
-import { ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
+import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { Progress } from "../progress.js";
-import { assertToolName, openCliSession } from "../session.js";
+import { assertToolName, auditOptionsOf, newCallId, openCliSession } from "../session.js";
 import { formatToolHelp, formatToolList, toolDefinitions, toolSummaries } from "../tool-catalog.js";
 import { EXIT_ENVIRONMENT, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from "../usage-error.js";
 
 /** The flags of `tackle tool`. */
 export const TOOL_OPTIONS = {
   ...ENV_OPTIONS,
+  ...AUDIT_OPTIONS,
   json: { type: "boolean" },
   input: { type: "string" },
   list: { type: "boolean" },
@@ -126,7 +128,12 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
   assertToolName(name);
   const { text, source } = await argumentsText(jsonText, values.input, io);
   const args = parseJsonArgs(text, name, source);
-  const session = await openCliSession(values.env, [name], environmentOptionsOf(values));
+  const session = await openCliSession(
+    values.env,
+    [name],
+    environmentOptionsOf(values),
+    auditFileOf(values.audit),
+  );
   const progress = io.stderrIsTTY ? new Progress(io.stderr) : undefined;
   let keepArtifacts = false;
   try {
@@ -134,7 +141,8 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
     progress?.status(`running ${name}`);
     const outcome = await invokeTool(tool, args, {
       signal: io.signal,
-      toolCallId: "cli",
+      toolCallId: newCallId("tool"),
+      ...auditOptionsOf(session, "user"),
       ...(progress
         ? {
             onUpdate: (partial: { content: ToolOutcome["content"] }) => {

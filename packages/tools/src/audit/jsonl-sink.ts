@@ -16,6 +16,10 @@ export interface JsonlAuditSink extends AuditSink {
   readonly path: string;
   /** Events dropped because the file could not be written (e.g. disk full). */
   readonly dropped: number;
+  /** `fsync`s the file (each event is already written when `append` returns). */
+  flush(): Promise<void>;
+  /** Closes the file; later events are dropped. */
+  close(): Promise<void>;
 }
 
 /**

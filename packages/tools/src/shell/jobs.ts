@@ -5,7 +5,13 @@ import type { ExecResult, Operations } from "@tackle/operations";
 import { isOperationError } from "@tackle/operations";
 import { recordJobEnd, recordSpawn } from "../audit/shell-audit.js";
 import { DEFAULTS } from "../defaults.js";
-import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
+import {
+  buildShellEnv,
+  envFilterPrelude,
+  newRunId,
+  SECRET_NAME_PATTERN,
+  type ShellEnvOptions,
+} from "./env.js";
 import { type EscapeHuntResult, escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
 import type { ToolShell } from "./pipeline.js";
 import { incompleteUtf8Suffix, readRange } from "./read-back.js";
@@ -186,7 +192,7 @@ export class JobRegistry {
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
       background: true,
       env,
-      removedPattern: this.options.env?.filter,
+      removedPattern: this.options.env?.filter ?? SECRET_NAME_PATTERN,
       runId,
       outputPath: logPath,
       jobId: id,

@@ -5,7 +5,13 @@ import { type OutputTimeline, recordRunEvidence, recordSpawn } from "../audit/sh
 import { DEFAULTS } from "../defaults.js";
 import { type TruncationResult, truncateTail } from "../truncate.js";
 import { OutputCapture } from "./capture.js";
-import { buildShellEnv, envFilterPrelude, newRunId, type ShellEnvOptions } from "./env.js";
+import {
+  buildShellEnv,
+  envFilterPrelude,
+  newRunId,
+  SECRET_NAME_PATTERN,
+  type ShellEnvOptions,
+} from "./env.js";
 import { type EscapeHuntResult, escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
 import { detectPrompt, wantedInput } from "./prompt.js";
 import { hashFile, readRange, readTail } from "./read-back.js";
@@ -138,7 +144,7 @@ export async function runShellCommand(
     timeoutMs: request.timeoutMs,
     background: false,
     env,
-    removedPattern: options.env?.filter,
+    removedPattern: options.env?.filter ?? SECRET_NAME_PATTERN,
     runId,
     outputPath: artifact.path,
   });

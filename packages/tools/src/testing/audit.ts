@@ -286,7 +286,10 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       const dir = await env.freshDir("audit-ask");
       await env.fixture(dir, { "build/out.txt": "x" });
       const before = asked.length;
-      const { outcome, record } = await call(bash(), { command: "rm -rf build; cd / && echo left", cwd: dir });
+      const { outcome, record } = await call(bash(), {
+        command: "rm -rf build; cd / && echo left",
+        cwd: dir,
+      });
       expect(outcome.isError).toBe(false);
       expect(asked.length).toBe(before + 1);
       expect(record.decisions.find((d) => d.gate === "shell-policy")).toMatchObject({
