@@ -1,5 +1,5 @@
 import type { AuditRecorder } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import type { ExtensionContext, FileMutationQueue } from "@tackle/extensions";
 import {
   recordWorkspaceChanges,
   SNAPSHOT_MAX_ENTRIES,
@@ -29,4 +29,21 @@ export async function withWorkspaceAudit<T>(
     const after = await snapshotWorkspace(ctx.operations, cwd, limits);
     recordWorkspaceChanges(audit, before, after, limits);
   }
+}
+
+/**
+ * The context's mutation queue, whose `withExclusive` runs its section between the workspace
+ * snapshots of {@link withWorkspaceAudit} (the queue itself when the call is not audited).
+ */
+export function auditedMutations(
+  ctx: ExtensionContext,
+  cwd: string,
+  audit: AuditRecorder,
+  signal: AbortSignal | undefined,
+): Pick<FileMutationQueue, "withExclusive"> {
+  if (!audit.enabled) return ctx.mutations;
+  return {
+    withExclusive: (fn, options) =>
+      ctx.mutations.withExclusive(() => withWorkspaceAudit(ctx, cwd, audit, signal, fn), options),
+  };
 }

@@ -10,7 +10,7 @@ import {
 } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { recordPolicyDecision } from "../audit/shell-audit.js";
-import { withWorkspaceAudit } from "../audit/workspace-audit.js";
+import { auditedMutations } from "../audit/workspace-audit.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { toToolError } from "../tool-errors.js";
 import { formatDuration, formatRun } from "./format.js";
@@ -258,34 +258,33 @@ export function createShellToolDefinition(
       }
 
       await allowArtifactReads(ctx);
-      const outcome = await ctx.mutations
+      // Inside the exclusive section: the workspace snapshots around the command (when audited).
+      const outcome = await auditedMutations(ctx, resolved.real, audit, signal)
         .withExclusive(
           () =>
-            withWorkspaceAudit(ctx, resolved.real, audit, signal, () =>
-              runShellCommand(
-                ctx.operations,
-                ctx.artifacts,
-                {
-                  shell,
-                  command: params.command,
-                  cwd: resolved.real,
-                  timeoutMs: timeoutSeconds * 1000,
-                  audit,
-                  ...(signal ? { signal } : {}),
-                  ...(onUpdate
-                    ? {
-                        onProgress: (tail: string) => {
-                          const lines = tail.split("\n");
-                          onUpdate({
-                            content: [{ type: "text", text: lines.slice(-50).join("\n") }],
-                            details: base,
-                          });
-                        },
-                      }
-                    : {}),
-                },
-                options,
-              ),
+            runShellCommand(
+              ctx.operations,
+              ctx.artifacts,
+              {
+                shell,
+                command: params.command,
+                cwd: resolved.real,
+                timeoutMs: timeoutSeconds * 1000,
+                audit,
+                ...(signal ? { signal } : {}),
+                ...(onUpdate
+                  ? {
+                      onProgress: (tail: string) => {
+                        const lines = tail.split("\n");
+                        onUpdate({
+                          content: [{ type: "text", text: lines.slice(-50).join("\n") }],
+                          details: base,
+                        });
+                      },
+                    }
+                  : {}),
+              },
+              options,
             ),
           signal ? { signal } : {},
         )
