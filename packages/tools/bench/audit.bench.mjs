@@ -12,9 +12,12 @@ import { Type } from "@sinclair/typebox";
 import { invokeTool } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { createLocalOperations } from "@tackle/operations-local";
+import { createBenchReport } from "../../../scripts/bench/report.mjs";
 import { createJsonlAuditSink } from "../dist/audit/index.js";
 import { createArtifactStore } from "../dist/context/index.js";
 import { createToolContext, createToolDefinition } from "../dist/index.js";
+
+const report = createBenchReport(import.meta.url, "audit");
 
 const NOOP_CALLS = 20_000;
 const BASH_REPS = Number(process.env.AUDIT_BENCH_REPS ?? 40);
@@ -47,7 +50,8 @@ async function noopBench() {
     for (let i = 0; i < block; i++) await invokeTool(noop, { n: i, tag: "x" }, { toolCallId: `p${i}` });
     plain.push((performance.now() - start) / block);
     start = performance.now();
-    for (let i = 0; i < block; i++) await invokeTool(noop, { n: i, tag: "x" }, { toolCallId: `a${i}`, audit });
+    for (let i = 0; i < block; i++)
+      await invokeTool(noop, { n: i, tag: "x" }, { toolCallId: `a${i}`, audit });
     audited.push((performance.now() - start) / block);
   }
   return { plain: median(plain), audited: median(audited) };
@@ -86,13 +90,30 @@ async function bashBench() {
 
 try {
   const n = await noopBench();
-  console.log(`invokeTool no-op, plain:    ${(n.plain * 1000).toFixed(2)} us/call (median of ${NOOP_CALLS / 1000} blocks)`);
-  console.log(`invokeTool no-op, audited:  ${(n.audited * 1000).toFixed(2)} us/call`);
-  console.log(`ratio audited/plain:        ${(n.audited / n.plain).toFixed(2)}x (+${((n.audited - n.plain) * 1000).toFixed(2)} us/call)`);
+  report.measure({
+    case: "invokeTool no-op",
+    metric: "per call",
+    unit: "us",
+    value: n.audited * 1000,
+    stat: "median",
+    rounds: NOOP_CALLS / 1000,
+    baseline: { name: "unaudited", value: n.plain * 1000 },
+    target: { op: "<=", value: 1.05, of: "ratio" },
+    label: "invokeTool no-op, audited into a JSONL file",
+  });
   const b = await bashBench();
-  console.log(`bash true, plain:           ${b.plain.toFixed(1)} ms (median of ${BASH_REPS})`);
-  console.log(`bash true, audited:         ${b.audited.toFixed(1)} ms (200 files snapshotted twice)`);
-  console.log(`ratio audited/plain:        ${(b.audited / b.plain).toFixed(2)}x (+${(b.audited - b.plain).toFixed(1)} ms/call)`);
+  report.measure({
+    case: "bash true",
+    metric: "per call",
+    unit: "ms",
+    value: b.audited,
+    stat: "median",
+    rounds: BASH_REPS,
+    baseline: { name: "unaudited", value: b.plain },
+    target: { op: "<=", value: 1.05, of: "ratio" },
+    params: { files: 200 },
+    label: "bash `true` in a 200-file directory, audited (two snapshots)",
+  });
 } finally {
   await sink.close();
   await rm(dir, { recursive: true, force: true });
