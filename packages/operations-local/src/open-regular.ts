@@ -1,6 +1,6 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
-import { OperationError } from "@tackle/operations";
+import { notRegularFileError, OperationError } from "@tackle/operations";
 
 /**
  * Read-only, non-blocking, never a controlling terminal. O_NONBLOCK changes nothing for a
@@ -37,9 +37,5 @@ function assertRegular(stats: Stats, path: string, operation: string): void {
   if (stats.isDirectory()) {
     throw new OperationError("is_directory", `${operation}: is a directory: ${path}`, { operation, path });
   }
-  throw new OperationError(
-    "special_file",
-    `${operation}: ${path} is a FIFO, socket or device, not a regular file; it was not opened`,
-    { operation, path },
-  );
+  throw notRegularFileError(operation, path);
 }

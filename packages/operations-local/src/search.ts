@@ -6,6 +6,7 @@ import {
   type FilesRequest,
   type GrepEvent,
   type GrepRequest,
+  notRegularFileError,
   OperationError,
   type SearchOperations,
   toOperationError,
@@ -111,7 +112,10 @@ async function searchRoot(
   if (signal?.aborted) throw new OperationError("aborted", `${operation} aborted`, { operation });
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(path)).isDirectory();
+    const stats = await stat(path);
+    // rg reads a file it is given by name whatever its type: a FIFO would block it for good.
+    if (!stats.isDirectory() && !stats.isFile()) throw notRegularFileError(operation, path);
+    isDirectory = stats.isDirectory();
     // rg skips an unreadable path with a message and exit code 2 like any partial failure; the
     // root itself being unreadable is the caller's error, so check it here.
     await access(path, isDirectory ? constants.R_OK | constants.X_OK : constants.R_OK);

@@ -3,6 +3,7 @@ import { access, lstat, open, readlink, realpath, rename, stat, unlink } from "n
 import { basename, dirname, resolve } from "node:path";
 import {
   isOperationError,
+  notRegularFileError,
   OperationError,
   tempFileName,
   throwIfAborted,
@@ -124,13 +125,7 @@ async function existingTarget(pinned: string, path: string, rooted: boolean): Pr
       path,
     });
   }
-  if (!existing.isFile()) {
-    throw new OperationError(
-      "special_file",
-      `writeFile: ${path} is a FIFO, socket or device, not a regular file; nothing was written`,
-      { operation: "writeFile", path },
-    );
-  }
+  if (!existing.isFile()) throw notRegularFileError("writeFile", path);
   return existing;
 }
 

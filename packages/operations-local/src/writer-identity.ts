@@ -1,7 +1,7 @@
 import { readFileSync, readlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { processStartFromStat, type TempFileOwner, tempFileDomain } from "@tackle/operations";
+import { runningProcessStart, type TempFileOwner, tempFileDomain } from "@tackle/operations";
 
 let self: TempFileOwner | undefined;
 
@@ -20,7 +20,7 @@ function readWriter(): TempFileOwner {
   try {
     const bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8");
     const namespace = readlinkSync("/proc/self/ns/pid");
-    const start = processStartFromStat(readFileSync("/proc/self/stat", "utf8")) ?? "0";
+    const start = runningProcessStart(readFileSync("/proc/self/stat", "utf8")) ?? "0";
     return { domain: tempFileDomain(bootId, namespace), pid: process.pid, start };
   } catch {
     return { domain: tempFileDomain(`host:${hostname()}`, "no-proc"), pid: process.pid, start: "0" };
@@ -42,5 +42,5 @@ export async function localProcessStart(pid: number): Promise<string | undefined
     }
   }
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
-  return stat === undefined ? undefined : processStartFromStat(stat);
+  return stat === undefined ? undefined : runningProcessStart(stat);
 }

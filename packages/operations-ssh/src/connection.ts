@@ -3,6 +3,7 @@ import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
 import ssh2 from "ssh2";
 import { hostKeyError, SshConnectionError, type SshEndpoint } from "./errors.js";
 import type { HostKeyProblem } from "./host-key.js";
+import { Leftovers } from "./leftovers.js";
 
 /** What a connection needs beyond ssh2's own config: the host key policy. */
 export interface ConnectionSettings {
@@ -11,6 +12,8 @@ export interface ConnectionSettings {
   hostKeyChecker: () => Promise<(keyBlob: Uint8Array) => HostKeyProblem | undefined>;
   maxChannels: number;
   maxHelperChannels: number;
+  /** Grace between SIGTERM and SIGKILL when commands left by a dropped connection are ended. */
+  killGraceMs: number;
 }
 
 /**
@@ -210,10 +213,13 @@ export class SshConnection {
   readonly helperSlots: ChannelSlots;
   /** Called with each new session (e.g. to probe the remote for ripgrep). */
   onConnect: ((session: Session) => Promise<void>) | undefined;
+  /** What dropped connections left behind; cleaned up through each new session. */
+  readonly leftovers: Leftovers;
 
   constructor(private readonly settings: ConnectionSettings) {
     this.slots = new ChannelSlots(settings.maxChannels);
     this.helperSlots = new ChannelSlots(settings.maxHelperChannels);
+    this.leftovers = new Leftovers(settings.killGraceMs);
   }
 
   /** The live session, connecting when there is none. Rejects with an {@link SshConnectionError}. */
@@ -286,12 +292,14 @@ export class SshConnection {
       client.end();
       throw error;
     }
+    this.leftovers.cleanUp(session);
     return session;
   }
 
   /** Ends the connection and waits for it to close. Later calls reject. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    await this.leftovers.settled();
     const session = await this.current?.catch(() => undefined);
     this.current = undefined;
     if (!session || session.isLost) return;

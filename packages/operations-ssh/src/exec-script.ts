@@ -98,24 +98,9 @@ export type KillStep =
  * (one `grep -lzxF` over every /proc/PID/environ: entries are NUL-separated, matched whole).
  */
 export function buildKillCommand(pgid: number, graceMs: number, marker: string): string {
-  if (!/^[0-9a-f]+$/.test(marker)) throw new Error("marker must be hex");
   const ticks = Math.max(1, Math.ceil(graceMs / 50));
   return [
-    `m='${EXEC_MARKER_VARIABLE}=${marker}'`,
-    "escaped() { grep -lzxF \"$m\" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p'; }",
-    "sweep() {",
-    // Without /proc, grep or sed nothing can be checked: say so rather than "none found".
-    "  { [ -r /proc/self/environ ] && command -v grep >/dev/null 2>&1 && command -v sed >/dev/null 2>&1; } || { echo noproc; return; }",
-    "  e=$(escaped)",
-    '  [ -n "$e" ] || { echo esc-none; return; }',
-    "  kill -s TERM $e 2>/dev/null; echo esc-term",
-    "  i=0",
-    `  while [ -n "$e" ] && [ $i -lt ${ticks} ]; do sleep 0.05; e=$(escaped); i=$((i+1)); done`,
-    '  [ -n "$e" ] && { kill -s KILL $e 2>/dev/null; echo esc-kill; }',
-    "  i=0",
-    '  while [ -n "$e" ] && [ $i -lt 40 ]; do sleep 0.05; e=$(escaped); i=$((i+1)); done',
-    '  if [ -n "$e" ]; then echo esc-alive; else echo esc-gone; fi',
-    "}",
+    ...markerSweep(marker, ticks),
     `pg=${pgid}`,
     "alive() {",
     `  kill -s 0 -- "-$pg" 2>/dev/null || return 1`,
@@ -140,4 +125,37 @@ export function buildKillCommand(pgid: number, graceMs: number, marker: string):
     "if alive; then echo alive; else echo confirmed; fi",
     "sweep",
   ].join("\n");
+}
+
+/**
+ * Ends every process whose environment holds `TACKLE_EXEC_ID=marker` (SIGTERM, SIGKILL after
+ * `graceMs`), without touching a process group by number: for a command whose connection dropped,
+ * found again on a later connection, when its group id may already belong to someone else. Every
+ * process of the command inherited the marker, also those that left its group; one that cleared
+ * its environment (`env -i`) is out of reach. Prints the `esc-*` steps of {@link KillStep}.
+ */
+export function buildMarkerKillCommand(marker: string, graceMs: number): string {
+  return [...markerSweep(marker, Math.max(1, Math.ceil(graceMs / 50))), "sweep"].join("\n");
+}
+
+/** The shell function `sweep`: TERM, then KILL after `ticks` x 50 ms, to processes with the marker. */
+function markerSweep(marker: string, ticks: number): string[] {
+  if (!/^[0-9a-f]+$/.test(marker)) throw new Error("marker must be hex");
+  return [
+    `m='${EXEC_MARKER_VARIABLE}=${marker}'`,
+    "escaped() { grep -lzxF \"$m\" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p'; }",
+    "sweep() {",
+    // Without /proc, grep or sed nothing can be checked: say so rather than "none found".
+    "  { [ -r /proc/self/environ ] && command -v grep >/dev/null 2>&1 && command -v sed >/dev/null 2>&1; } || { echo noproc; return; }",
+    "  e=$(escaped)",
+    '  [ -n "$e" ] || { echo esc-none; return; }',
+    "  kill -s TERM $e 2>/dev/null; echo esc-term",
+    "  i=0",
+    `  while [ -n "$e" ] && [ $i -lt ${ticks} ]; do sleep 0.05; e=$(escaped); i=$((i+1)); done`,
+    '  [ -n "$e" ] && { kill -s KILL $e 2>/dev/null; echo esc-kill; }',
+    "  i=0",
+    '  while [ -n "$e" ] && [ $i -lt 40 ]; do sleep 0.05; e=$(escaped); i=$((i+1)); done',
+    '  if [ -n "$e" ]; then echo esc-alive; else echo esc-gone; fi',
+    "}",
+  ];
 }

@@ -76,6 +76,11 @@ export async function execRemote(
     } finally {
       running.delete(run);
     }
+    if (outcome.status === "unknown" && session.isLost) {
+      // Its processes may still run; the next connection ends them (by marker: the group id may
+      // belong to someone else by then).
+      connection.leftovers.addCommand(marker, outcome.cleanup.pid ?? 0);
+    }
     if (direct && !session.isLost) {
       // One remote fd for both streams keeps their order but loses the split: report the growth.
       outcome = {

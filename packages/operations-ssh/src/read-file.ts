@@ -1,4 +1,5 @@
 import {
+  notRegularFileError,
   type OpenReadOptions,
   OperationError,
   type ReadFileOptions,
@@ -15,6 +16,12 @@ const READ_SIZE = 64 * 1024;
 /** Read requests kept in flight, so a big file streams at link speed instead of one RTT per chunk. */
 const READ_AHEAD = 8;
 
+/**
+ * Opens a regular file. The type is checked with `stat` before the open: the SFTP server opens
+ * whatever it is asked to, and opening a FIFO with no writer would block it (and with it every
+ * later request on the channel) for good. SFTP has no non-blocking open, so a FIFO swapped in
+ * between the stat and the open still blocks the server: see docs/write-safety.md.
+ */
 async function openFile(
   sftp: SFTPWrapper,
   path: string,
@@ -22,6 +29,11 @@ async function openFile(
 ): Promise<{ handle: Buffer; stats: Stats }> {
   let handle: Buffer;
   try {
+    const type = typeOfMode((await call<Stats>((cb) => sftp.stat(path, cb))).mode);
+    if (type === "directory") {
+      throw new OperationError("is_directory", `${operation}: is a directory: ${path}`, { operation, path });
+    }
+    if (type !== "file") throw notRegularFileError(operation, path);
     handle = await call<Buffer>((cb) => sftp.open(path, "r", cb));
   } catch (error) {
     throw await refined(sftp, error, operation, path);
@@ -31,6 +43,7 @@ async function openFile(
     if (typeOfMode(stats.mode) === "directory") {
       throw new OperationError("is_directory", `${operation}: is a directory: ${path}`, { operation, path });
     }
+    if (typeOfMode(stats.mode) !== "file") throw notRegularFileError(operation, path);
     return { handle, stats };
   } catch (error) {
     closeQuietly(sftp, handle);

@@ -3,6 +3,7 @@ import {
   type FilesRequest,
   type GrepEvent,
   type GrepRequest,
+  notRegularFileError,
   OperationError,
   type SearchOperations,
   throwIfAborted,
@@ -42,6 +43,8 @@ async function searchTarget(
     }
   });
   if (typeOfMode(stats.mode) === "directory") return { cwd: path, target: { kind: "directory" } };
+  // rg reads a file it is given by name whatever its type: a FIFO would block it for good.
+  if (typeOfMode(stats.mode) !== "file") throw notRegularFileError(operation, path);
   const slash = path.lastIndexOf("/");
   return {
     cwd: slash <= 0 ? "/" : path.slice(0, slash),

@@ -123,6 +123,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     hostKeyChecker: () => makeHostKeyChecker(options.hostKey, options.host, port),
     maxChannels: options.maxChannels ?? SSH_DEFAULTS.maxChannels,
     maxHelperChannels: SSH_DEFAULTS.maxHelperChannels,
+    killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,
   });
   const execConfig = {
     killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,

@@ -182,3 +182,15 @@ export function raceAbort<T>(
     );
   });
 }
+
+/**
+ * The `special_file` refusal every adapter gives for a FIFO, socket or device, in one wording:
+ * such a path is never opened (a FIFO without a writer blocks the open forever).
+ */
+export function notRegularFileError(operation: string, path: string): OperationError {
+  return new OperationError(
+    "special_file",
+    `${operation}: ${path} is a FIFO, socket or device, not a regular file; it was not opened`,
+    { operation, path },
+  );
+}

@@ -2,6 +2,7 @@ export type { OperationErrorCode, OperationErrorOptions } from "./errors.js";
 export {
   codeFromErrno,
   isOperationError,
+  notRegularFileError,
   OPERATION_ERROR_CODES,
   OperationError,
   raceAbort,
@@ -14,7 +15,7 @@ export {
   isAbandonedTempFile,
   isTempFileName,
   parseTempFileName,
-  processStartFromStat,
+  runningProcessStart,
   TEMP_TARGET_MAX_BYTES,
   tempFileDomain,
   tempFileName,

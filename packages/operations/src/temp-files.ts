@@ -116,13 +116,16 @@ export function isAbandonedTempFile(owner: TempFileOwner, facts: TempFileFacts):
 }
 
 /**
- * Start time (field 22) from the text of `/proc/PID/stat`. The command name (field 2) may hold
- * spaces and parentheses, so fields are counted from its closing parenthesis.
+ * Start time (field 22) of a running process from the text of its `/proc/PID/stat`, or
+ * `undefined` for a zombie (state `Z` or `X`: it has exited and writes nothing more, though its
+ * entry stays until its parent reaps it). The command name (field 2) may hold spaces and
+ * parentheses, so fields are counted from its closing parenthesis.
  */
-export function processStartFromStat(statText: string): string | undefined {
+export function runningProcessStart(statText: string): string | undefined {
   const fields = statText.slice(statText.lastIndexOf(")") + 2).split(" ");
   // Field 3 (state) is fields[0], so field 22 is fields[19].
-  const start = fields[19];
+  const [state, start] = [fields[0], fields[19]];
+  if (state === "Z" || state === "X") return undefined;
   return start !== undefined && /^[0-9]+$/.test(start) ? start : undefined;
 }
 

@@ -5,7 +5,7 @@ import {
   isAbandonedTempFile,
   isTempFileName,
   parseTempFileName,
-  processStartFromStat,
+  runningProcessStart,
   TEMP_TARGET_MAX_BYTES,
   tempFileDomain,
   tempFileName,
@@ -83,15 +83,21 @@ describe("isAbandonedTempFile", () => {
   });
 });
 
-describe("processStartFromStat", () => {
+describe("runningProcessStart", () => {
   it("reads field 22, also when the command name holds spaces and parentheses", () => {
     const tail = "S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 777 19 20";
-    expect(processStartFromStat(`12 (a b) c)) ${tail}`)).toBe("777");
-    expect(processStartFromStat("garbage")).toBeUndefined();
+    expect(runningProcessStart(`12 (a b) c)) ${tail}`)).toBe("777");
+    expect(runningProcessStart("garbage")).toBeUndefined();
+  });
+
+  it("has no start time for a zombie: it has exited, whatever its entry says", () => {
+    const tail = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 777 19 20";
+    expect(runningProcessStart(`12 (sftp-server) Z ${tail}`)).toBeUndefined();
+    expect(runningProcessStart(`12 (sftp-server) X ${tail}`)).toBeUndefined();
   });
 
   it("agrees with this process's own /proc entry", () => {
     const own = readFileSync("/proc/self/stat", "utf8");
-    expect(processStartFromStat(own)).toMatch(/^[0-9]+$/);
+    expect(runningProcessStart(own)).toMatch(/^[0-9]+$/);
   });
 });
