@@ -5,7 +5,9 @@ import {
   type DirEntry,
   type FileStat,
   type FileType,
+  FOREIGN_TEMP_MAX_AGE_MS,
   type MkdirOptions,
+  notRegularFileError,
   type OpenReadOptions,
   OperationError,
   type ReadFileOptions,
@@ -16,7 +18,7 @@ import {
 } from "@tackle/operations";
 import type { ContainerClient } from "./container-client.js";
 import { DockerOperationError } from "./engine-error.js";
-import { type FileScript, fileScript, SCRIPT_EXIT } from "./file-scripts.js";
+import { type FileScript, fileScript, SCRIPT_CODE, SCRIPT_EXIT } from "./file-scripts.js";
 import { ResidentShellPool, shellQuote } from "./resident-shell.js";
 
 /** `S_IFMT` and the file-type values of `st_mode` (the same on every Linux and BSD). */
@@ -35,10 +37,14 @@ const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l:
 export class ContainerFiles {
   private readonly shells: ResidentShellPool | undefined;
 
-  /** With `resident`, scripts run in a pool of long-lived shells instead of one exec each. */
+  /**
+   * With `resident`, scripts run in a pool of long-lived shells instead of one exec each.
+   * `writerDomain` is the `tempFileDomain` of the container's process table (see `writeFile`).
+   */
   constructor(
     private readonly client: ContainerClient,
     resident: boolean,
+    private readonly writerDomain: string,
   ) {
     this.shells = resident ? new ResidentShellPool(client) : undefined;
   }
@@ -140,11 +146,28 @@ export class ContainerFiles {
     }
   }
 
+  /**
+   * Atomic write by the `write` script: the directory is held open by the script's shell and the
+   * temp file, the rename and the cleanup go through it (`/proc/self/fd`), `within` is checked
+   * there right before the rename, and temp files of dead writers are swept. The writer a temp
+   * name records is the script's shell inside the container: it is dead when no process of the
+   * container runs with that pid and start time (killed mid-write, or the container restarted:
+   * then the pid namespace, and so the domain, is new and the age rule applies).
+   */
   async writeFile(path: string, data: Uint8Array | string, options: WriteFileOptions = {}): Promise<void> {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const mode = ((options.mode ?? 0o644) & 0o7777).toString(8);
-    const suffix = `tackle-${randomBytes(6).toString("hex")}`;
-    await this.script("writeFile", "write", path, [path, mode, suffix, String(bytes.length)], options, bytes);
+    if (options.within !== undefined) checkPath(options.within, "writeFile");
+    const args = [
+      path,
+      mode,
+      randomBytes(8).toString("hex"),
+      String(bytes.length),
+      this.writerDomain,
+      options.within ?? "",
+      String(Math.ceil(FOREIGN_TEMP_MAX_AGE_MS / 60_000)),
+    ];
+    await this.script("writeFile", "write", path, args, options, bytes);
   }
 
   async mkdir(path: string, options: MkdirOptions = {}): Promise<void> {
@@ -222,6 +245,14 @@ export class ContainerFiles {
       throw new DockerOperationError(
         "container_not_running",
         `${operation}: container ${this.client.containerName} stopped during the call`,
+        { operation, path },
+      );
+    }
+    if (exitCode === SCRIPT_CODE.special_file) throw notRegularFileError(operation, path);
+    if (exitCode === SCRIPT_CODE.outside_root) {
+      throw new OperationError(
+        "outside_root",
+        `${operation}: the directory of ${path} is not inside the root the write must stay in; nothing was written`,
         { operation, path },
       );
     }

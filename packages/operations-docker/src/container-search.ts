@@ -4,6 +4,7 @@ import {
   type FilesRequest,
   type GrepEvent,
   type GrepRequest,
+  notRegularFileError,
   type SearchOperations,
   throwIfAborted,
 } from "@tackle/operations";
@@ -166,6 +167,8 @@ async function searchRoot(
 ): Promise<SearchRoot> {
   throwIfAborted(signal, operation);
   const info = await files.stat(path, signal ? { signal } : {});
+  // rg reads a file it is given by name whatever its type: a FIFO would block it for good.
+  if (info.type !== "directory" && info.type !== "file") throw notRegularFileError(operation, path);
   return info.type === "directory"
     ? { cwd: path, target: { kind: "directory" } }
     : { cwd: posix.dirname(path), target: { kind: "file", name: posix.basename(path) } };

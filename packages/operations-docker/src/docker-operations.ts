@@ -1,4 +1,12 @@
-import type { CallOptions, ExecOptions, ExecResult, Operations, SearchOperations } from "@tackle/operations";
+import { randomBytes } from "node:crypto";
+import {
+  type CallOptions,
+  type ExecOptions,
+  type ExecResult,
+  type Operations,
+  type SearchOperations,
+  tempFileDomain,
+} from "@tackle/operations";
 import { ContainerClient } from "./container-client.js";
 import { ContainerFiles } from "./container-files.js";
 import { createContainerSearch } from "./container-search.js";
@@ -48,16 +56,21 @@ export interface DockerOperationsOptions {
 interface ContainerFacts {
   home: string | undefined;
   machine: string;
+  /** `tempFileDomain` of the container's process table (random when it has no /proc). */
+  writerDomain: string;
   rg: string | undefined;
 }
 
 /**
- * Reports facts line by line: HOME, `uname -m`, then the path of a usable rg: on the PATH, or
- * one placed earlier at `$1` (or nothing).
+ * Reports facts line by line: HOME, `uname -m`, the boot id and pid namespace (the writer domain
+ * of temp files; empty without /proc), then the path of a usable rg: on the PATH, or one placed
+ * earlier at `$1` (or nothing).
  */
 const PROBE_SCRIPT = shellText`
 printf '%s\n' "$HOME"
 uname -m
+cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo
+readlink /proc/self/ns/pid 2>/dev/null || echo
 if command -v rg >/dev/null 2>&1; then command -v rg; elif [ -x "$1" ]; then printf '%s\n' "$1"; fi
 `;
 
@@ -80,7 +93,7 @@ export async function createDockerOperations(options: DockerOperationsOptions): 
   const tempDir = options.tempDir ?? "/tmp";
   const client = new ContainerClient(docker, options.container, endpoint, options.user, options.workdir);
   const facts = await probe(client, tempDir);
-  const files = new ContainerFiles(client, options.residentShells !== false);
+  const files = new ContainerFiles(client, options.residentShells !== false, facts.writerDomain);
 
   let rg = facts.rg;
   if (rg === undefined && options.ripgrepPath !== false) {
@@ -171,6 +184,11 @@ async function probe(client: ContainerClient, tempDir: string): Promise<Containe
       { operation: "connect" },
     );
   }
-  const [home = "", machine = "", rg = ""] = result.stdout.toString("utf8").split("\n");
-  return { home: home || undefined, machine, rg: rg || undefined };
+  const [home = "", machine = "", bootId = "", namespace = "", rg = ""] = result.stdout
+    .toString("utf8")
+    .split("\n");
+  // Without /proc no pid can be checked: a domain no other writer has leaves sweeping to age.
+  const writerDomain =
+    bootId && namespace ? tempFileDomain(bootId, namespace) : randomBytes(6).toString("hex");
+  return { home: home || undefined, machine, writerDomain, rg: rg || undefined };
 }

@@ -17,6 +17,13 @@ export const SCRIPT_EXIT: Record<number, string> = {
 };
 
 /**
+ * Exit codes for the two failures that have no errno: a FIFO, socket or device where a file was
+ * expected (`special_file`), and a write whose directory is not inside its `within` root
+ * (`outside_root`).
+ */
+export const SCRIPT_CODE = { special_file: 97, outside_root: 98 } as const;
+
+/**
  * Shared shell functions (POSIX sh; busybox ash and bash both run them).
  * `why P` walks P from the root and exits with the class of the first component that fails:
  * missing (90), a parent that cannot be searched (91), a non-directory parent (92). It returns
@@ -44,6 +51,33 @@ why() {
   done
 }
 parent_of() { _p=\${1%/*}; [ -z "$_p" ] && _p=/; printf '%s' "$_p"; }
+inside() { case "$2/" in "\${1%/}"/*) return 0 ;; esac; return 1; }
+# sweep DIR DOMAIN MINUTES: removes the temp files of dead writers from DIR: this container's
+# processes (same DOMAIN) that no longer run with the recorded pid and start time, or, from any
+# other domain, files unchanged for MINUTES. Names are checked field by field (the same shape as
+# isTempFileName), so no other file is ever removed.
+sweep() {
+  _sd=$1; _sm=$2; _sa=$3
+  for _f in "$_sd"/.*.tackle-*.tmp; do
+    { [ -f "$_f" ] && [ ! -L "$_f" ]; } || continue
+    _x=\${_f##*.tackle-}; _x=\${_x%.tmp}
+    _fd=\${_x%%-*}; _x=\${_x#*-}; _fp=\${_x%%-*}; _x=\${_x#*-}; _fs=\${_x%%-*}; _fr=\${_x#*-}
+    case $_fd in *[!0-9a-f]*|'') continue ;; esac
+    case $_fr in *[!0-9a-f]*|'') continue ;; esac
+    { [ \${#_fd} -eq 12 ] && [ \${#_fr} -eq 16 ]; } || continue
+    case $_fp in *[!0-9]*|'') continue ;; esac
+    case $_fs in *[!0-9]*|'') continue ;; esac
+    if [ "$_fd" = "$_sm" ]; then
+      _now=
+      # A zombie (state Z or X) has exited: its start time does not count.
+      if read -r _l <"/proc/$_fp/stat" 2>/dev/null; then set -- \${_l##*) }; [ "$1" = Z ] || [ "$1" = X ] || _now=\${20}; fi
+      [ "$_now" = "$_fs" ] && continue
+    else
+      [ -n "$(find "$_f" -mmin +"$_sa" 2>/dev/null)" ] || continue
+    fi
+    rm -f "$_f"
+  done
+}
 `;
 
 /** The body of each file operation. Arguments arrive as `$1`, `$2`, ... (never spliced in). */
@@ -69,25 +103,59 @@ for _f in * .[!.]* ..?*; do
 done`,
   // $1 path, $2 max bytes or "", $3 start offset (0-based).
   read: shellText`
-why "$1"; [ -e "$1" ] || exit 90; [ -d "$1" ] && exit 93; [ -r "$1" ] || exit 91
+why "$1"; [ -e "$1" ] || exit 90; [ -d "$1" ] && exit 93; [ -f "$1" ] || exit 97; [ -r "$1" ] || exit 91
 if [ -n "$2" ] && [ "$(stat -L -c %s "$1")" -gt "$2" ]; then exit 96; fi
 # dd seeks to the offset; busybox 'tail -c +N' would read every byte before it.
 if [ "$3" -gt 0 ]; then exec dd bs=65536 skip="$3" iflag=skip_bytes status=none < "$1"; fi
 exec cat < "$1"`,
-  // stdin: content. $1 path, $2 octal mode for a new file, $3 unique temp suffix, $4 byte count.
+  // stdin: content. $1 path, $2 octal mode for a new file, $3 16 random hex digits, $4 byte
+  // count, $5 the writer domain (12 hex), $6 the root the write must stay in ("" for none),
+  // $7 minutes after which another domain's temp file counts as abandoned.
+  // The target's directory is opened as fd 9 and every name in it is reached through
+  // /proc/self/fd/9 (the directory as opened, wherever it is now; fd 9 is inherited by cat and mv),
+  // so a directory swapped for a link mid-write cannot redirect the temp file, the rename or the
+  // cleanup. The temp name records this shell (pid, start time: a read builtin on /proc/self/stat).
   write: shellText`
 _t=$1
 if [ -L "$_t" ]; then _t=$(readlink -f "$1") || exit 90; fi
 _d=$(parent_of "$_t"); why "$_d"; [ -e "$_d" ] || exit 90; [ -d "$_d" ] || exit 92
 [ -d "$_t" ] && exit 93
-_tmp="$_d/.\${_t##*/}.$3.tmp"
-if [ -e "$_t" ]; then _m=$(stat -c %a "$_t"); _o=$(stat -c %u:%g "$_t"); else _m=$(printf %o $((0$2 & ~0$(umask)))); _o=; fi
-if ! (umask 077 && cat > "$_tmp") 2>/dev/null; then rm -f "$_tmp"; [ -w "$_d" ] || exit 91; exit 1; fi
+[ -e "$_t" ] && [ ! -f "$_t" ] && exit 97
+_n=\${_t##*/}
+if [ -n "$6" ]; then _r=$(realpath "$6") || exit 90; fi
+exec 9<"$_d" || exit 91
+_p=/proc/self/fd/9
+if _w=$(readlink "$_p") && [ -d "$_p/" ]; then
+  [ -n "$6" ] && ! inside "$_r" "$_w" && exit 98
+else
+  # No /proc: the directory by its real path, checked again right before the rename.
+  _p=$(realpath "$_d") || exit 90
+  [ -n "$6" ] && ! inside "$_r" "$_p" && exit 98
+fi
+_pid=0; _st=0
+if read -r _l </proc/self/stat 2>/dev/null; then _pid=\${_l%% *}; set -- "$@" \${_l##*) }; _st=\${26}; fi
+_tn=$_n; [ \${#_n} -gt 60 ] && _tn=$(printf '%s' "$_n" | cut -b1-180)
+_tmp=".$_tn.tackle-$5-$_pid-$_st-$3.tmp"
+if [ -e "$_p/$_n" ]; then _m=$(stat -c %a "$_p/$_n"); _o=$(stat -c %u:%g "$_p/$_n"); else _m=$(printf %o $((0$2 & ~0$(umask)))); _o=; fi
+if ! (set -C; umask 077; cat > "$_p/$_tmp") 2>/dev/null; then rm -f "$_p/$_tmp"; [ -w "$_p/" ] || exit 91; exit 1; fi
 # A cut-off stdin (the caller aborted) must never replace the file with a truncated copy.
-[ "$(stat -c %s "$_tmp")" = "$4" ] || { rm -f "$_tmp"; exit 1; }
-chmod "$_m" "$_tmp"
-if [ -n "$_o" ] && [ "$(id -u)" = 0 ]; then chown "$_o" "$_tmp" 2>/dev/null; fi
-mv -f "$_tmp" "$_t" || { rm -f "$_tmp"; exit 1; }`,
+[ "$(stat -c %s "$_p/$_tmp")" = "$4" ] || { rm -f "$_p/$_tmp"; exit 1; }
+chmod "$_m" "$_p/$_tmp"
+if [ -n "$_o" ] && [ "$(id -u)" = 0 ]; then chown "$_o" "$_p/$_tmp" 2>/dev/null; fi
+if [ -n "$6" ]; then
+  # Where the held directory is now (it may have been moved): still inside the root?
+  if [ "$_p" = /proc/self/fd/9 ]; then _w=$(readlink "$_p"); else _w=$(realpath "$_p"); fi
+  inside "$_r" "$_w" || { rm -f "$_p/$_tmp"; exit 98; }
+fi
+# -T: never move into a directory (or a link to one) that took the target's name meanwhile.
+# An mv without -T fails here too and gets the same check done by hand.
+if ! mv -fT "$_p/$_tmp" "$_p/$_n" 2>/dev/null; then
+  [ -e "$_p/$_tmp" ] || exit 1
+  [ -d "$_p/$_n" ] && { rm -f "$_p/$_tmp"; exit 93; }
+  mv -f "$_p/$_tmp" "$_p/$_n" || { rm -f "$_p/$_tmp"; exit 1; }
+fi
+sweep "$_p" "$5" "$7"
+exec 9<&-`,
   // $1 path, $2 "-p" for recursive.
   mkdir: shellText`
 if [ -e "$1" ] || [ -L "$1" ]; then { [ -n "$2" ] && [ -d "$1" ]; } && exit 0; exit 94; fi
