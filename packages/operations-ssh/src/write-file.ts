@@ -203,10 +203,7 @@ async function writeThroughTemp(write: TempWrite): Promise<void> {
   } finally {
     // Awaited: an aborted or failed write must not leave its temp file behind when it rejects.
     // Removed where it is now (its directory may have moved), never by a path resolved again.
-    if (!settled && !write.lost()) {
-      const now = (await locateOpenFile(sftp, name)) ?? temp;
-      settled = await call((cb) => sftp.unlink(now, cb)).then(() => true, isGone);
-    }
+    if (!settled && !write.lost()) settled = await removeOpenTemp(sftp, name, temp);
     await call((cb) => sftp.close(handle, cb)).catch(() => undefined);
     if (settled) connection.leftovers.removeTempFile(temp);
   }
@@ -231,9 +228,28 @@ async function placeInRoot(write: TempWrite, temp: string): Promise<[string, str
   return [now, join(dir, write.base)];
 }
 
-/** True when an unlink failed because the file is not there (anything else: still to remove). */
-function isGone(error: unknown): boolean {
-  return sftpStatus(error) === SFTP_STATUS.NO_SUCH_FILE;
+/** Tries to remove a temp file whose directory keeps moving before giving up on it. */
+const REMOVE_ATTEMPTS = 10;
+
+/**
+ * Removes the temp file this channel holds open as `name`, where it is now. Its directory may
+ * move between the look and the unlink (an attacker swapping it back and forth): a miss looks
+ * again, as long as the open file still has a name. True when it is gone.
+ */
+async function removeOpenTemp(sftp: SFTPWrapper, name: string, created: string): Promise<boolean> {
+  for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+    const located = await locateOpenFile(sftp, name);
+    // Without /proc, the path it was created at is all there is.
+    const path = located ?? (attempt === 0 ? created : undefined);
+    if (path === undefined) return true;
+    const removed = await call((cb) => sftp.unlink(path, cb)).then(
+      () => true,
+      (error: unknown) => (sftpStatus(error) === SFTP_STATUS.NO_SUCH_FILE ? undefined : false),
+    );
+    if (removed !== undefined) return removed;
+    if (located === undefined) return true;
+  }
+  return false;
 }
 
 /**

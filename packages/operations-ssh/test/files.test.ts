@@ -73,12 +73,15 @@ describe("writeFile", () => {
     expect(after.mode & 0o7777).toBe(0o750);
     // A new inode: the old file was replaced by a rename, not rewritten in place.
     expect(after.ino).not.toBe(before.ino);
-    // The server's own record: a temp file next to the target, created exclusively, given the
-    // old mode, closed, then renamed over the target.
+    // The server's own record: a temp file next to the target (named by the shared temp-name
+    // shape), created exclusively, given the old mode, renamed over the target, and closed only
+    // then (held open until renamed, so a failed write can find and remove it wherever it is).
     const log = await readFile(join(server.dir, "sftp.log"), "utf8");
-    const temp = log.match(/open "([^"]*\/\.script\.sh\.tackle-[0-9a-f]+\.tmp)" flags [A-Z,]*EXCL/)?.[1];
+    const temp = log.match(
+      /open "([^"]*\/\.script\.sh\.tackle-[0-9a-f]{12}-[0-9]+-[0-9]+-[0-9a-f]{16}\.tmp)" flags [A-Z,]*EXCL/,
+    )?.[1];
     expect(temp?.startsWith(`${server.dir}/`)).toBe(true);
-    const steps = [`set "${temp}" mode 0750`, `close "${temp}"`, `posix-rename old "${temp}" new "${path}"`];
+    const steps = [`set "${temp}" mode 0750`, `posix-rename old "${temp}" new "${path}"`, `close "${temp}"`];
     const positions = steps.map((step) => log.indexOf(step));
     expect(positions.every((at) => at >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);

@@ -22,6 +22,7 @@ import { describeReadChecks } from "./files.js";
 import { buildFileFixture, buildLinksFixture, buildSearchFixture } from "./fixture.js";
 import { describeMutationChecks } from "./mutations.js";
 import { describeSearchChecks } from "./search.js";
+import { describeWriteSafetyChecks } from "./write-safety.js";
 
 export type { ConformanceOptions, ConformanceSubject, MakeOperations } from "./context.js";
 export { collect, expectCode } from "./context.js";
@@ -83,6 +84,7 @@ export function describeOperationsConformance(
 
     describeReadChecks(get, resolved);
     describeMutationChecks(get, resolved);
+    describeWriteSafetyChecks(get, resolved);
     describeExecChecks(get, resolved);
     if (resolved.search) describeSearchChecks(get, resolved);
     else {
