@@ -123,7 +123,8 @@ _d=$(parent_of "$_t"); why "$_d"; [ -e "$_d" ] || exit 90; [ -d "$_d" ] || exit 
 [ -e "$_t" ] && [ ! -f "$_t" ] && exit 97
 _n=\${_t##*/}
 if [ -n "$6" ]; then _r=$(realpath "$6") || exit 90; fi
-exec 9<"$_d" || exit 91
+# "command": a failed redirection of a plain exec would end the shell (exit 1, not 91).
+command exec 9<"$_d" || exit 91
 _p=/proc/self/fd/9
 if _w=$(readlink "$_p") && [ -d "$_p/" ]; then
   [ -n "$6" ] && ! inside "$_r" "$_w" && exit 98
@@ -132,8 +133,9 @@ else
   _p=$(realpath "$_d") || exit 90
   [ -n "$6" ] && ! inside "$_r" "$_p" && exit 98
 fi
+# After the 7 arguments come the stat fields from the state (field 3) on: the start time (field 22) is $27.
 _pid=0; _st=0
-if read -r _l </proc/self/stat 2>/dev/null; then _pid=\${_l%% *}; set -- "$@" \${_l##*) }; _st=\${26}; fi
+if read -r _l </proc/self/stat 2>/dev/null; then _pid=\${_l%% *}; set -- "$@" \${_l##*) }; _st=\${27}; fi
 _tn=$_n; [ \${#_n} -gt 60 ] && _tn=$(printf '%s' "$_n" | cut -b1-180)
 _tmp=".$_tn.tackle-$5-$_pid-$_st-$3.tmp"
 if [ -e "$_p/$_n" ]; then _m=$(stat -c %a "$_p/$_n"); _o=$(stat -c %u:%g "$_p/$_n"); else _m=$(printf %o $((0$2 & ~0$(umask)))); _o=; fi

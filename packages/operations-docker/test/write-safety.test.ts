@@ -149,17 +149,23 @@ describe.each([true, false])("writes in a container (resident shells: %s)", (res
     // The moment the temp file appears, SIGKILL the shell its name records as the writer (a
     // pid of the container's own process table) with everything it started.
     let killed: number[] = [];
+    let recorded: { start: string | undefined; actual: string | undefined } | undefined;
     const { error } = await duringWrite(
       dir,
       () => ops.writeFile(`/h/${name}/ws/sub/big.bin`, big()),
       (temp) => {
-        const writer = parseTempFileName(temp)?.owner.pid ?? -1;
-        killed = treeOf(hostPidOf(init, writer));
+        const owner = parseTempFileName(temp)?.owner;
+        const writer = hostPidOf(init, owner?.pid ?? -1);
+        // The name records the shell's own start time (field 22 of its stat), not another field:
+        // a live writer's temp file is only kept by other writers' sweeps when that matches.
+        recorded = { start: owner?.start, actual: statFields(writer)[19] };
+        killed = treeOf(writer);
         for (const pid of killed) process.kill(pid, "SIGKILL");
         return dir;
       },
     );
     expect(error).toBeDefined();
+    expect(recorded?.start).toBe(recorded?.actual);
     expect(killed.length).toBeGreaterThan(0);
     const left = (await readdir(dir)).filter(isTempFileName);
     expect(left).toHaveLength(1);
