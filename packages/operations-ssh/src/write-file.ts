@@ -170,15 +170,19 @@ async function writeThroughTemp(write: TempWrite): Promise<void> {
   // A new file gets `mode` through the server's umask, like open(2); an existing one keeps its
   // exact bits, set explicitly below (no umask applies to fchmod).
   const createMode = existing ? 0o600 : (options?.mode ?? 0o644);
+  // If the connection drops before the temp file is renamed or removed, the adapter removes it
+  // when it reconnects. Noted before the open: a drop between the server creating the file and
+  // its answer reaching us would otherwise strand it (removing a name never created just fails).
+  connection.leftovers.addTempFile(temp);
   let handle: Buffer;
   try {
     handle = await call<Buffer>((cb) => sftp.open(temp, "wx", { mode: createMode }, cb));
   } catch (error) {
+    // The server answered with a status: refused, nothing was created ("wx"). Without an
+    // answer (the connection dropped) it may exist.
+    if (sftpStatus(error) !== undefined) connection.leftovers.removeTempFile(temp);
     throw await refined(sftp, error, "writeFile", target);
   }
-  // From here on the temp file exists: if the connection drops before it is renamed or removed,
-  // the adapter removes it when it reconnects.
-  connection.leftovers.addTempFile(temp);
   let settled = false;
   try {
     for (let offset = 0; offset < bytes.length || offset === 0; offset += WRITE_SIZE * WRITES_IN_FLIGHT) {
