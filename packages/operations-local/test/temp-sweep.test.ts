@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseTempFileName } from "@tackle/operations";
@@ -32,6 +32,35 @@ async function until<T>(check: () => Promise<T>, ok: (value: T) => boolean): Pro
     const value = await check();
     if (ok(value)) return value;
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** State letter of a process (field 3 of /proc/PID/stat): "T" once a SIGSTOP took hold. */
+async function processState(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  return stat?.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+}
+
+/**
+ * SIGSTOPs a writer at a moment one of its temp files exists, and returns those names. A stop
+ * that lands between two writes (renamed, next temp file not made yet) finds none: the writer
+ * is let go on and stopped again once its next temp file shows up.
+ */
+async function stopMidWrite(child: ChildProcess, dir: string): Promise<string[]> {
+  const pid = child.pid as number;
+  for (;;) {
+    await until(
+      () => tempFilesOf(dir, pid),
+      (names) => names.length > 0,
+    );
+    child.kill("SIGSTOP");
+    await until(
+      () => processState(pid),
+      (state) => state === "T",
+    );
+    const names = await tempFilesOf(dir, pid);
+    if (names.length > 0) return names;
+    child.kill("SIGCONT");
   }
 }
 
@@ -70,8 +99,7 @@ describe("temp files of killed writers", () => {
     // The leftover is there for anyone to see until a write comes by.
     expect(await readdir(dir)).toContain(left);
     // Stop the live writer in its tracks (SIGSTOP keeps it alive) so its temp file holds still.
-    live.kill("SIGSTOP");
-    const liveTemp = await tempFilesOf(dir, livePid);
+    const liveTemp = await stopMidWrite(live, dir);
     await ops.writeFile(join(dir, "next.txt"), "next");
     const after = await readdir(dir);
     expect(after).not.toContain(left);
