@@ -11,7 +11,16 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The SSH adapter's own test server: a real sshd on 127.0.0.1, owned and stopped by this file.
 import { startSshServer, type TestSshServer } from "../../operations-ssh/test/support/ssh-server.mjs";
-import { artifactPathIn, EXIT, PRINT_ARTIFACT_PATH, type RunResult, tackle, tempDir } from "./helpers.js";
+import {
+  artifactPathIn,
+  EXIT,
+  expectEnvironmentError,
+  ls,
+  PRINT_ARTIFACT_PATH,
+  type RunResult,
+  tackle,
+  tempDir,
+} from "./helpers.js";
 
 let engine: PrivateEngine;
 let image: string;
@@ -61,11 +70,6 @@ const viaSocket = () => cleanEnv({ DOCKER_HOST: `unix://${engine.socketPath}` })
 const url = (suffix = "/work/demo") => `docker://${container.containerId}${suffix}`;
 const readInside = ["tool", "read", '{"path":"inside.txt"}'];
 
-function expectEnvironmentError(result: RunResult) {
-  expect(result.code, result.stderr).toBe(EXIT.environment);
-  expect(result.stdout).toBe("");
-}
-
 function expectReadWorked(result: RunResult) {
   expect(result.stderr).toBe("");
   expect(result.code).toBe(EXIT.ok);
@@ -90,7 +94,7 @@ describe("tools inside the container", () => {
 
 describe("containers that cannot be used", () => {
   it("a missing container is named, with docker ps -a", async () => {
-    const result = await tackle(["tool", "ls", "{}", "--env", "docker://no-such-container"], {
+    const result = await ls(["--env", "docker://no-such-container"], {
       env: viaSocket(),
     });
     expectEnvironmentError(result);
@@ -115,7 +119,7 @@ describe("containers that cannot be used", () => {
     const stopped = await startSessionContainer({ image, docker: { socketPath: engine.socketPath } });
     try {
       expect(await engineCall("POST", `/containers/${stopped.containerId}/stop?t=0`)).toBe(204);
-      const result = await tackle(["tool", "ls", "{}", "--env", `docker://${stopped.containerId}`], {
+      const result = await ls(["--env", `docker://${stopped.containerId}`], {
         env: viaSocket(),
       });
       expectEnvironmentError(result);
@@ -129,7 +133,7 @@ describe("containers that cannot be used", () => {
 describe("choosing the engine", () => {
   it("an unreachable engine is named with how to choose another", async () => {
     const missing = path.join(scratch.dir, "no-engine.sock");
-    const result = await tackle(["tool", "ls", "{}", "--env", url()], {
+    const result = await ls(["--env", url()], {
       env: cleanEnv({ DOCKER_HOST: `unix://${missing}` }),
     });
     expectEnvironmentError(result);
@@ -137,7 +141,7 @@ describe("choosing the engine", () => {
       `Docker engine unreachable at unix://${missing} (from DOCKER_HOST, ENOENT)`,
     );
     expect(result.stderr).toContain("--docker-host URL or DOCKER_HOST");
-    const byDefault = await tackle(["tool", "ls", "{}", "--env", url()], { env: cleanEnv() });
+    const byDefault = await ls(["--env", url()], { env: cleanEnv() });
     expectEnvironmentError(byDefault);
     expect(byDefault.stderr).toContain("unix:///var/run/docker.sock (the default socket, ENOENT)");
   });
@@ -153,7 +157,7 @@ describe("choosing the engine", () => {
   });
 
   it("a malformed --docker-host is a usage error", async () => {
-    const result = await tackle(["tool", "ls", "{}", "--env", url(), "--docker-host", "ftp://x"], {
+    const result = await ls(["--env", url(), "--docker-host", "ftp://x"], {
       env: cleanEnv(),
     });
     expect(result.code).toBe(EXIT.usage);
@@ -200,7 +204,7 @@ describe("choosing the engine", () => {
     expectReadWorked(
       await tackle([...readInside, "--env", url()], { env: cleanEnv({ DOCKER_CONFIG: config }) }),
     );
-    const missing = await tackle(["tool", "ls", "{}", "--env", url()], {
+    const missing = await ls(["--env", url()], {
       env: cleanEnv({ DOCKER_CONFIG: config, DOCKER_CONTEXT: "nope" }),
     });
     expect(missing.code).toBe(EXIT.usage);
@@ -234,7 +238,7 @@ describe("the engine over ssh://", () => {
 
   it("a remote socket where no engine listens is named, with how to name another", async () => {
     const missing = path.join(scratch.dir, "remote-nothing.sock");
-    const result = await tackle(["tool", "ls", "{}", "--env", url(), ...keys()], {
+    const result = await ls(["--env", url(), ...keys()], {
       env: cleanEnv({ DOCKER_HOST: sshEngine(missing) }),
     });
     expectEnvironmentError(result);
@@ -246,12 +250,9 @@ describe("the engine over ssh://", () => {
   it("an SSH refusal on the way to the engine is worded as for --env ssh:// (host key: --host-key)", async () => {
     const empty = path.join(scratch.dir, "known_hosts_empty");
     fs.writeFileSync(empty, "");
-    const result = await tackle(
-      ["tool", "ls", "{}", "--env", url(), "--identity", sshd.privateKeyPath, "--known-hosts", empty],
-      {
-        env: cleanEnv({ DOCKER_HOST: sshEngine() }),
-      },
-    );
+    const result = await ls(["--env", url(), "--identity", sshd.privateKeyPath, "--known-hosts", empty], {
+      env: cleanEnv({ DOCKER_HOST: sshEngine() }),
+    });
     expectEnvironmentError(result);
     expect(result.stderr).toContain("Cannot reach the Docker engine at ssh://");
     expect(result.stderr).toContain(`--host-key ${sshd.hostFingerprint}`);

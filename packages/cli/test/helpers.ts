@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
 
 /** The built binary: tests spawn it exactly as a user would. */
 export const BIN = path.resolve(import.meta.dirname, "..", "dist", "bin.js");
@@ -36,6 +37,23 @@ export function tackle(
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** An environment that could not be reached or used: exit 3, nothing on stdout, the message on stderr. */
+export function expectEnvironmentError(result: RunResult): void {
+  expect(result.code, result.stderr).toBe(EXIT.environment);
+  expect(result.stdout).toBe("");
+}
+
+/** A usage error: exit 2, nothing on stdout, the message on stderr. */
+export function expectUsageError(result: RunResult): void {
+  expect(result.code, result.stderr).toBe(EXIT.usage);
+  expect(result.stdout).toBe("");
+}
+
+/** `tackle tool ls {} ...flags`: the cheapest call that opens an environment. */
+export function ls(flags: string[], options?: Parameters<typeof tackle>[1]): Promise<RunResult> {
+  return tackle(["tool", "ls", "{}", ...flags], options);
 }
 
 /** A `tackle` run whose stderr is a terminal (a pty from util-linux `script`); stdout goes to a file. */

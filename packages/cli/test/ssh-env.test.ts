@@ -7,9 +7,11 @@ import { startSshServer, type TestSshServer } from "../../operations-ssh/test/su
 import {
   artifactPathIn,
   EXIT,
+  expectEnvironmentError,
+  expectUsageError,
   freePort,
+  ls,
   PRINT_ARTIFACT_PATH,
-  type RunResult,
   silentServer,
   tackle,
   tempDir,
@@ -31,22 +33,10 @@ afterAll(async () => {
 const url = (dir = workspace.dir) => `ssh://${server.username}@127.0.0.1:${server.port}${dir}`;
 const trusted = () => ["--identity", server.privateKeyPath, "--known-hosts", server.knownHostsPath];
 
-/** An environment-level failure: exit 3, nothing on stdout, the message on stderr. */
-function expectEnvironmentError(result: RunResult) {
-  expect(result.code, result.stderr).toBe(EXIT.environment);
-  expect(result.stdout).toBe("");
-}
-
-/** A usage failure: exit 2, nothing on stdout, the message on stderr. */
-function expectUsageError(result: RunResult) {
-  expect(result.code, result.stderr).toBe(EXIT.usage);
-  expect(result.stdout).toBe("");
-}
-
 describe("unreachable ssh hosts: host, port and the next step", () => {
   it("connection refused", async () => {
     const port = await freePort();
-    const result = await tackle(["tool", "ls", "{}", "--env", `ssh://me@127.0.0.1:${port}`, ...trusted()]);
+    const result = await ls(["--env", `ssh://me@127.0.0.1:${port}`, ...trusted()]);
     expectEnvironmentError(result);
     expect(result.stderr).toContain(`Connection refused by 127.0.0.1:${port}`);
     expect(result.stderr).toContain("Check the host and port");
@@ -54,15 +44,7 @@ describe("unreachable ssh hosts: host, port and the next step", () => {
   });
 
   it("an unknown host name", async () => {
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      "ssh://me@no-such-host.invalid",
-      "--identity",
-      server.privateKeyPath,
-    ]);
+    const result = await ls(["--env", "ssh://me@no-such-host.invalid", "--identity", server.privateKeyPath]);
     expectEnvironmentError(result);
     expect(result.stderr).toContain('Unknown host "no-such-host.invalid"');
     expect(result.stderr).toContain("Check its spelling");
@@ -71,10 +53,7 @@ describe("unreachable ssh hosts: host, port and the next step", () => {
   it("a handshake that never comes: --connect-timeout bounds the wait and the message names the flag", async () => {
     const silent = await silentServer();
     try {
-      const result = await tackle([
-        "tool",
-        "ls",
-        "{}",
+      const result = await ls([
         "--env",
         `ssh://me@127.0.0.1:${silent.port}`,
         "--connect-timeout",
@@ -90,33 +69,14 @@ describe("unreachable ssh hosts: host, port and the next step", () => {
   });
 
   it("--connect-timeout that is not a positive number is a usage error", async () => {
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      "--connect-timeout",
-      "soon",
-      ...trusted(),
-    ]);
+    const result = await ls(["--env", url(), "--connect-timeout", "soon", ...trusted()]);
     expectUsageError(result);
     expect(result.stderr).toContain("--connect-timeout takes a positive number of seconds");
   });
 
   it("a key the server does not accept names the user, host and port, and what to check", async () => {
     const other = path.join(server.dir, "other_ed25519");
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      "--identity",
-      other,
-      "--known-hosts",
-      server.knownHostsPath,
-    ]);
+    const result = await ls(["--env", url(), "--identity", other, "--known-hosts", server.knownHostsPath]);
     expectEnvironmentError(result);
     expect(result.stderr).toContain(`SSH login as ${server.username} on 127.0.0.1:${server.port} refused`);
     expect(result.stderr).toContain("authorized_keys");
@@ -143,17 +103,7 @@ describe("host keys", () => {
 
   it("a pinned fingerprint that does not match is refused, offering the key seen as a --host-key", async () => {
     const wrong = `SHA256:${"A".repeat(43)}`;
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      "--identity",
-      server.privateKeyPath,
-      "--host-key",
-      wrong,
-    ]);
+    const result = await ls(["--env", url(), "--identity", server.privateKeyPath, "--host-key", wrong]);
     expectEnvironmentError(result);
     expect(result.stderr).toContain("matches none of the pinned fingerprints");
     expect(result.stderr).toContain(`--host-key ${server.hostFingerprint}`);
@@ -163,17 +113,7 @@ describe("host keys", () => {
   it("an unknown host key suggests ssh-keyscan and the --host-key flag", async () => {
     const empty = path.join(workspace.dir, "known_hosts_empty");
     fs.writeFileSync(empty, "");
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      "--identity",
-      server.privateKeyPath,
-      "--known-hosts",
-      empty,
-    ]);
+    const result = await ls(["--env", url(), "--identity", server.privateKeyPath, "--known-hosts", empty]);
     expectEnvironmentError(result);
     expect(result.stderr).toContain(`ssh-keyscan -p ${server.port} 127.0.0.1 >> ${empty}`);
     expect(result.stderr).toContain(`--host-key ${server.hostFingerprint}`);
@@ -181,17 +121,7 @@ describe("host keys", () => {
 
   it("--known-hosts naming a missing file says the file is missing", async () => {
     const missing = path.join(workspace.dir, "no_such_known_hosts");
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      "--identity",
-      server.privateKeyPath,
-      "--known-hosts",
-      missing,
-    ]);
+    const result = await ls(["--env", url(), "--identity", server.privateKeyPath, "--known-hosts", missing]);
     expectUsageError(result);
     expect(result.stderr).toContain(`--known-hosts ${missing}: no such file`);
     expect(result.stderr).toContain("Check the path");
@@ -201,7 +131,7 @@ describe("host keys", () => {
   it("a missing default ~/.ssh/known_hosts is named as missing, with how to start it or pin the key", async () => {
     const home = tempDir("tackle-home-");
     try {
-      const result = await tackle(["tool", "ls", "{}", "--env", url(), "--identity", server.privateKeyPath], {
+      const result = await ls(["--env", url(), "--identity", server.privateKeyPath], {
         env: { HOME: home.dir },
       });
       expectEnvironmentError(result);
@@ -213,29 +143,10 @@ describe("host keys", () => {
   });
 
   it("--host-key with --known-hosts, or a malformed fingerprint, is a usage error", async () => {
-    const both = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      ...trusted(),
-      "--host-key",
-      server.hostFingerprint,
-    ]);
+    const both = await ls(["--env", url(), ...trusted(), "--host-key", server.hostFingerprint]);
     expectUsageError(both);
     expect(both.stderr).toContain("give one");
-    const malformed = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      "--identity",
-      server.privateKeyPath,
-      "--host-key",
-      "abc",
-    ]);
+    const malformed = await ls(["--env", url(), "--identity", server.privateKeyPath, "--host-key", "abc"]);
     expectUsageError(malformed);
     expect(malformed.stderr).toContain("SHA256");
   });
@@ -253,23 +164,10 @@ describe("identity files", () => {
 
   it("a missing or unusable --identity names the flag and the path", async () => {
     const missing = path.join(workspace.dir, "no_key");
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
-      "--env",
-      url(),
-      "--identity",
-      missing,
-      "--known-hosts",
-      server.knownHostsPath,
-    ]);
+    const result = await ls(["--env", url(), "--identity", missing, "--known-hosts", server.knownHostsPath]);
     expectUsageError(result);
     expect(result.stderr).toContain(`--identity ${missing}: no such file`);
-    const directory = await tackle([
-      "tool",
-      "ls",
-      "{}",
+    const directory = await ls([
       "--env",
       url(),
       "--identity",
@@ -279,10 +177,7 @@ describe("identity files", () => {
     ]);
     expectUsageError(directory);
     expect(directory.stderr).toContain(`--identity ${workspace.dir} is a directory`);
-    const publicKey = await tackle([
-      "tool",
-      "ls",
-      "{}",
+    const publicKey = await ls([
       "--env",
       url(),
       "--identity",
@@ -295,10 +190,7 @@ describe("identity files", () => {
   });
 
   it("an encrypted key without a passphrase says how to give one", async () => {
-    const result = await tackle([
-      "tool",
-      "ls",
-      "{}",
+    const result = await ls([
       "--env",
       url(),
       "--identity",
@@ -404,7 +296,7 @@ describe("the remote working directory", () => {
     expectUsageError(result);
     expect(result.stderr).toContain(`The working directory ${missing} does not exist in ssh://`);
     expect(result.stderr).not.toContain("README.md");
-    const relative = await tackle(["tool", "ls", "{}", "--env", url(), "--cwd", "nope", ...trusted()]);
+    const relative = await ls(["--env", url(), "--cwd", "nope", ...trusted()]);
     expectUsageError(relative);
     expect(relative.stderr).toContain(path.join(workspace.dir, "nope"));
   });
