@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import path from "node:path";
+import { defineConfig, type DefaultTheme } from "vitepress";
+import { repoLinks } from "./repo-links.mjs";
+import { base, docsDir, outDir, referenceDir, repoRoot, repository } from "./site.mjs";
+
+/** The API reference's sidebar, written by typedoc-vitepress-theme next to the pages. */
+function referenceSidebar(): DefaultTheme.SidebarItem[] {
+  const file = path.join(referenceDir, "typedoc-sidebar.json");
+  if (!fs.existsSync(file)) throw new Error("docs/reference is missing: run `pnpm docs` (TypeDoc runs first)");
+  return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+
+const guide: DefaultTheme.SidebarItem[] = [
+  {
+    text: "Introduction",
+    items: [
+      { text: "Getting started", link: "/getting-started" },
+      { text: "Concepts", link: "/concepts" },
+    ],
+  },
+  {
+    text: "In detail",
+    items: [
+      { text: "Architecture", link: "/architecture" },
+      { text: "The public API", link: "/api" },
+      { text: "Operations", link: "/operations" },
+      { text: "Local adapter", link: "/operations-local" },
+      { text: "SSH adapter", link: "/operations-ssh" },
+      { text: "Docker adapter", link: "/operations-docker" },
+      { text: "Agent core", link: "/agent-core" },
+      { text: "Extensions", link: "/extensions" },
+      { text: "Tools", link: "/tools" },
+      { text: "File tools", link: "/tools-file-tools" },
+      { text: "Edit", link: "/tools-edit" },
+      { text: "Grep and find", link: "/tools-search" },
+      { text: "Bash and PowerShell", link: "/tools-shell" },
+      { text: "Paths", link: "/paths" },
+      { text: "Write safety", link: "/write-safety" },
+      { text: "AI SDK", link: "/ai-sdk" },
+      { text: "CLI", link: "/cli" },
+    ],
+  },
+  {
+    text: "Project",
+    items: [
+      { text: "Benchmarks", link: "/benchmarks" },
+      { text: "Install size", link: "/install-size" },
+      { text: "Releasing", link: "/releasing" },
+    ],
+  },
+];
+
+export default defineConfig({
+  title: "Tackle",
+  description: "The tool layer for coding agents in TypeScript: one set of tools on this machine, over SSH and in Docker.",
+  base,
+  outDir,
+  cacheDir: path.join(docsDir, ".vitepress", "cache"),
+  // The folder's README is for people browsing the repository, not a page of the site.
+  srcExclude: ["README.md", "**/node_modules/**"],
+  lastUpdated: false,
+  head: [["link", { rel: "icon", type: "image/svg+xml", href: `${base}logo.svg` }]],
+  // A dead internal link fails the build (the site test also checks anchors).
+  ignoreDeadLinks: false,
+  markdown: {
+    config(md) {
+      repoLinks(md, { docsDir, repoRoot, repository });
+    },
+  },
+  themeConfig: {
+    logo: "/logo.svg",
+    nav: [
+      { text: "Guide", link: "/getting-started" },
+      { text: "Concepts", link: "/concepts" },
+      { text: "API", link: "/reference/" },
+      { text: "Benchmarks", link: "/benchmarks" },
+    ],
+    sidebar: {
+      "/reference/": [{ text: "API reference", link: "/reference/", items: referenceSidebar() }],
+      "/": guide,
+    },
+    search: { provider: "local" },
+    socialLinks: [{ icon: "github", link: repository }],
+    outline: { level: [2, 3] },
+  },
+});

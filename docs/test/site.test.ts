@@ -1,0 +1,117 @@
+// The documentation site as a reader meets it: built from scratch, every internal link and anchor
+// resolving, and the main pages working in a real headless Chromium (Debian's, no download).
+import { execFile } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base, docsDir, outDir } from "../.vitepress/site.mjs";
+import { brokenLinks } from "./site-links.js";
+import { type StaticSite, serveSite } from "./static-server.js";
+
+const run = promisify(execFile);
+const CHROMIUM = "/usr/bin/chromium";
+/** Test artifacts (gitignored): the home page's screenshot. */
+const ARTIFACTS = join(docsDir, "test-results");
+
+let site: StaticSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  await run("pnpm", ["run", "site:build"], { cwd: docsDir, maxBuffer: 64 * 1024 * 1024 });
+  site = await serveSite(outDir, base);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** Opens `path` (relative to the site) and returns the page with the errors it reports. */
+async function open(path: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+  page.on("requestfailed", (request) => errors.push(`request failed: ${request.url()}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  await page.goto(new URL(path, site.url).href, { waitUntil: "networkidle" });
+  return { page, errors };
+}
+
+describe("the documentation site", () => {
+  it("links only to pages and anchors that exist", () => {
+    const { checked, broken } = brokenLinks(outDir, base);
+    expect(checked).toBeGreaterThan(1000);
+    expect(broken).toEqual([]);
+  });
+
+  it.each([
+    ["", "Tackle"],
+    ["getting-started.html", "Getting started"],
+    ["architecture.html", "Architecture: packages and layers"],
+    ["tools.html", "@tackle/tools in detail"],
+    ["reference/@tackle/tools.html", "@tackle/tools"],
+  ])("opens /%s without console errors", async (path, heading) => {
+    const { page, errors } = await open(path);
+    try {
+      await expect.poll(() => page.locator("h1").first().textContent()).toContain(heading);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("keeps a screenshot of the home page", async () => {
+    const { page } = await open("");
+    try {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const png = await page.screenshot({ path: join(ARTIFACTS, "home.png"), fullPage: true });
+      expect(png.subarray(1, 4).toString()).toBe("PNG");
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("navigates from the home page to a guide and along the sidebar", async () => {
+    const { page, errors } = await open("");
+    try {
+      await page.getByRole("link", { name: "Get started" }).first().click();
+      await page.waitForURL(/getting-started\.html$/);
+      await expect.poll(() => page.locator("h1").first().textContent()).toContain("Getting started");
+      await page.locator(".VPSidebar").getByRole("link", { name: "Architecture" }).click();
+      await page.waitForURL(/architecture\.html$/);
+      await expect.poll(() => page.locator("h1").first().textContent()).toContain("Architecture");
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("finds createTools with the search box and opens its API reference", async () => {
+    const { page, errors } = await open("getting-started.html");
+    try {
+      await page.locator(".VPNavBarSearch").getByRole("button").click();
+      await page.locator("#localsearch-input").fill("createTools");
+      const hit = page.locator("#localsearch-list .result", { hasText: "createTools" }).first();
+      await hit.waitFor();
+      await hit.click();
+      await page.waitForURL(/reference\/@tackle\/tools\.html#createtools/);
+      const section = page.locator("#createtools");
+      await section.waitFor();
+      expect(await section.textContent()).toContain("createTools");
+      // The signature and its parameter table follow the heading.
+      const after = await page.locator("#createtools ~ *").allTextContents();
+      expect(after.join("\n")).toMatch(/createTools[\s\S]*context/);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,39 @@
+// Compiles the guides the way a user's project would (tsc, this package's strict tsconfig) and
+// runs each one as its own Node process, so a guide is tested exactly as the site shows it.
+import { execFile } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const examples = resolve(import.meta.dirname, "..");
+/** Inside this package, so the compiled guides resolve `@tackle/*` from its node_modules. */
+const outDir = join(examples, ".guides-dist");
+
+/** Compiles every guide (and fails with tsc's own messages when one does not compile). */
+export async function compileGuides(): Promise<void> {
+  rmSync(outDir, { recursive: true, force: true });
+  const tsc = join(examples, "node_modules", "typescript", "bin", "tsc");
+  try {
+    await run(process.execPath, [tsc, "-p", "tsconfig.guides.json", "--outDir", outDir], { cwd: examples });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`the guides do not compile:\n${stdout}${stderr}`);
+  }
+}
+
+export interface GuideRun {
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `guides/<name>.ts` (compiled) with Node; rejects with its output when it exits non-zero. */
+export async function runGuide(name: string, env: Record<string, string> = {}): Promise<GuideRun> {
+  const file = join(outDir, "guides", `${name}.js`);
+  try {
+    return await run(process.execPath, [file], { cwd: examples, env: { ...process.env, ...env }, timeout: 110_000 });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`guide ${name} failed: ${String(error)}\n${stdout}${stderr}`);
+  }
+}
