@@ -2,6 +2,7 @@
 // that VitePress renders with the rest of the site (generated on each build, not committed).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { repository } from "./.vitepress/site.mjs";
 import { publicEntryPoints } from "./.vitepress/typedoc/entry-points.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,9 +21,17 @@ export default {
   plugin: ["typedoc-plugin-markdown", "typedoc-vitepress-theme", "./.vitepress/typedoc/module-names.mjs"],
   docsRoot: here,
   readme: "none",
+  // "Defined in" links to the source on GitHub (the checkout may have no remote to detect).
+  disableGit: true,
+  basePath: path.resolve(here, ".."),
+  displayBasePath: path.resolve(here, ".."),
+  sourceLinkTemplate: `${repository}/blob/main/{path}#L{line}`,
   // One page per entry point (about 20 pages, each member under its own heading): a page per
   // member would be 450 pages and make the site build several times slower.
   outputFileStrategy: "modules",
+  // Explicit anchors: the plugin's guess of VitePress's duplicate-heading slugs (`#name-1`) misses in
+  // modules mode, and the site test fails on any anchor that does not exist.
+  useHTMLAnchors: true,
   excludePrivate: true,
   excludeInternal: true,
   excludeExternals: true,

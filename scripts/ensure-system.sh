@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine of this kind lacks: pnpm (pinned, from npm) and the Debian
-# packages the SSH and Docker suites run against. Idempotent; prints what it does.
+# packages the SSH and Docker suites and the docs site test run against. Idempotent; prints what it does.
 set -euo pipefail
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
 
@@ -14,6 +14,8 @@ missing=()
 command -v ssh >/dev/null 2>&1 || missing+=(openssh-client)
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 [ -x /bin/busybox ] || command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
+# The docs site test opens the built site in Debian's headless Chromium (no browser download).
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: missing Debian packages: ${missing[*]} (install them as root: apt-get install ${missing[*]})" >&2

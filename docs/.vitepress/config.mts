@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { defineConfig, type DefaultTheme } from "vitepress";
+import { type DefaultTheme, defineConfig } from "vitepress";
 import { repoLinks } from "./repo-links.mjs";
 import { base, docsDir, outDir, referenceDir, repoRoot, repository } from "./site.mjs";
 
 /** The API reference's sidebar, written by typedoc-vitepress-theme next to the pages. */
 function referenceSidebar(): DefaultTheme.SidebarItem[] {
   const file = path.join(referenceDir, "typedoc-sidebar.json");
-  if (!fs.existsSync(file)) throw new Error("docs/reference is missing: run `pnpm docs` (TypeDoc runs first)");
+  if (!fs.existsSync(file))
+    throw new Error("docs/reference is missing: run `pnpm docs` (TypeDoc runs first)");
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
@@ -53,7 +54,8 @@ const guide: DefaultTheme.SidebarItem[] = [
 
 export default defineConfig({
   title: "Tackle",
-  description: "The tool layer for coding agents in TypeScript: one set of tools on this machine, over SSH and in Docker.",
+  description:
+    "The tool layer for coding agents in TypeScript: one set of tools on this machine, over SSH and in Docker.",
   base,
   outDir,
   cacheDir: path.join(docsDir, ".vitepress", "cache"),

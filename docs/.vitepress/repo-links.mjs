@@ -24,7 +24,10 @@ export function repoLinks(md, { docsDir, repoRoot, repository }) {
         const inRepo = path.relative(repoRoot, absolute);
         if (inRepo.startsWith("..")) continue;
         const kind = fs.existsSync(absolute) && fs.statSync(absolute).isDirectory() ? "tree" : "blob";
-        child.attrSet("href", `${repository}/${kind}/main/${inRepo.split(path.sep).join("/")}${anchor ? `#${anchor}` : ""}`);
+        child.attrSet(
+          "href",
+          `${repository}/${kind}/main/${inRepo.split(path.sep).join("/")}${anchor ? `#${anchor}` : ""}`,
+        );
       }
     }
   });

@@ -103,12 +103,18 @@ describe("the documentation site", () => {
       await hit.waitFor();
       await hit.click();
       await page.waitForURL(/reference\/@tackle\/tools\.html#createtools/);
-      const section = page.locator("#createtools");
-      await section.waitFor();
-      expect(await section.textContent()).toContain("createTools");
-      // The signature and its parameter table follow the heading.
-      const after = await page.locator("#createtools ~ *").allTextContents();
-      expect(after.join("\n")).toMatch(/createTools[\s\S]*context/);
+      // The heading, then its signature and parameters up to the next member's heading.
+      const heading = page.locator("h3#createtools");
+      await heading.waitFor();
+      expect(await heading.textContent()).toContain("createTools()");
+      const section = await heading.evaluate((h) => {
+        const parts: string[] = [];
+        for (let node = h.nextElementSibling; node && !/^H[23]$/.test(node.tagName); node = node.nextElementSibling)
+          parts.push(node.textContent ?? "");
+        return parts.join("\n");
+      });
+      expect(section).toContain("createTools<N>(options): ToolSet<N>");
+      expect(section).toMatch(/Parameters[\s\S]*options[\s\S]*CreateToolsOptions/);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -27,7 +27,10 @@ export function fileFor(dir: string, base: string, pathname: string): string | u
   if (!pathname.startsWith(base)) return undefined;
   const relative = normalize(decodeURIComponent(pathname.slice(base.length)));
   if (relative.startsWith("..")) return undefined;
-  const candidates = relative === "." || relative.endsWith("/") ? [join(relative, "index.html")] : [relative, `${relative}.html`, join(relative, "index.html")];
+  const candidates =
+    relative === "." || relative.endsWith("/")
+      ? [join(relative, "index.html")]
+      : [relative, `${relative}.html`, join(relative, "index.html")];
   for (const candidate of candidates) {
     const file = join(dir, candidate);
     if (existsSync(file) && statSync(file).isFile()) return file;

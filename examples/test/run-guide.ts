@@ -27,11 +27,21 @@ export interface GuideRun {
   stderr: string;
 }
 
-/** Runs `guides/<name>.ts` (compiled) with Node; rejects with its output when it exits non-zero. */
-export async function runGuide(name: string, env: Record<string, string> = {}): Promise<GuideRun> {
+/**
+ * Runs `guides/<name>.ts` (compiled) with Node, with `args` after the file and `env` added to
+ * this process's; rejects with its output when it exits non-zero.
+ */
+export async function runGuide(
+  name: string,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<GuideRun> {
   const file = join(outDir, "guides", `${name}.js`);
   try {
-    return await run(process.execPath, [file], { cwd: examples, env: { ...process.env, ...env }, timeout: 110_000 });
+    return await run(process.execPath, [file, ...(options.args ?? [])], {
+      cwd: examples,
+      env: { ...process.env, ...options.env },
+      timeout: 110_000,
+    });
   } catch (error) {
     const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
     throw new Error(`guide ${name} failed: ${String(error)}\n${stdout}${stderr}`);
