@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     hookTimeout: 300_000,
   },
 });

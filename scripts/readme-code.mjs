@@ -54,18 +54,31 @@ export function extractTypeScriptBlocks(markdown) {
   return { blocks, problems };
 }
 
+/** Folders of docs/ that hold no source pages: generated (the API reference), tooling, output. */
+const DOCS_SKIPPED = new Set(["node_modules", "reference", "test-results"]);
+
+/** The `.md` files below `dir` (relative to `root`), skipping dot folders and `DOCS_SKIPPED`. */
+function docsPages(root, dir) {
+  const pages = [];
+  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    if (entry.isDirectory() && !entry.name.startsWith(".") && !DOCS_SKIPPED.has(entry.name))
+      pages.push(...docsPages(root, path.join(dir, entry.name)));
+    else if (entry.isFile() && entry.name.endsWith(".md")) pages.push(path.join(dir, entry.name));
+  }
+  return pages;
+}
+
 /** The Markdown files whose blocks are compiled, relative to the repository root. */
 export function markdownFiles(root) {
   const files = ["README.md"];
-  for (const dir of ["packages", "docs"]) {
-    const base = path.join(root, dir);
-    if (!fs.existsSync(base)) continue;
-    for (const entry of fs.readdirSync(base, { withFileTypes: true })) {
-      if (entry.isDirectory() && fs.existsSync(path.join(base, entry.name, "README.md")))
-        files.push(path.join(dir, entry.name, "README.md"));
-      else if (entry.isFile() && entry.name.endsWith(".md")) files.push(path.join(dir, entry.name));
+  const packages = path.join(root, "packages");
+  if (fs.existsSync(packages)) {
+    for (const entry of fs.readdirSync(packages, { withFileTypes: true })) {
+      if (entry.isDirectory() && fs.existsSync(path.join(packages, entry.name, "README.md")))
+        files.push(path.join("packages", entry.name, "README.md"));
     }
   }
+  if (fs.existsSync(path.join(root, "docs"))) files.push(...docsPages(root, "docs"));
   return files.filter((file) => fs.existsSync(path.join(root, file))).sort();
 }
 

@@ -21,7 +21,10 @@ function repoPathOf(file: string, target: string): string | undefined {
     if (withoutAnchor.startsWith(prefix)) return withoutAnchor.slice(prefix.length);
   }
   if (/^[a-z]+:/i.test(withoutAnchor) || withoutAnchor === "") return undefined;
-  return path.relative(root, path.resolve(root, path.dirname(file), withoutAnchor));
+  const repoPath = path.relative(root, path.resolve(root, path.dirname(file), withoutAnchor));
+  // The API reference is generated when the site is built; the site test checks links into it.
+  if (repoPath.startsWith(`docs${path.sep}reference${path.sep}`)) return undefined;
+  return repoPath;
 }
 
 describe("Markdown of the READMEs and docs/", () => {

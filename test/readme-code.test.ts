@@ -112,4 +112,20 @@ describe("README code blocks", () => {
       expect(files).toContain(path.join("packages", pkg, "README.md"));
     expect(files).toContain(path.join("docs", "tools-edit.md"));
   });
+
+  it("walks docs/ folders (the site's guides) but not the generated reference or dot folders", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-docs-walk-"));
+    temps.push(dir);
+    for (const page of [
+      "README.md",
+      "docs/index.md",
+      "docs/guides/adapter.md",
+      "docs/reference/x.md",
+      "docs/.vitepress/y.md",
+    ]) {
+      fs.mkdirSync(path.dirname(path.join(dir, page)), { recursive: true });
+      fs.writeFileSync(path.join(dir, page), "# page\n");
+    }
+    expect(markdownFiles(dir)).toEqual(["README.md", "docs/guides/adapter.md", "docs/index.md"]);
+  });
 });

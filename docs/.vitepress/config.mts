@@ -21,6 +21,10 @@ const guide: DefaultTheme.SidebarItem[] = [
     ],
   },
   {
+    text: "Guides",
+    items: [{ text: "Write an Operations adapter", link: "/guides/operations-adapter" }],
+  },
+  {
     text: "In detail",
     items: [
       { text: "Architecture", link: "/architecture" },

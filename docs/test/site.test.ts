@@ -57,11 +57,26 @@ describe("the documentation site", () => {
     ["getting-started.html", "Getting started"],
     ["architecture.html", "Architecture: packages and layers"],
     ["tools.html", "@tackle/tools in detail"],
+    ["concepts.html", "Concepts"],
+    ["guides/operations-adapter.html", "Write an Operations adapter"],
+    ["benchmarks.html", "Benchmarks"],
     ["reference/@tackle/tools.html", "@tackle/tools"],
   ])("opens /%s without console errors", async (path, heading) => {
     const { page, errors } = await open(path);
     try {
       await expect.poll(() => page.locator("h1").first().textContent()).toContain(heading);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("draws the benchmark charts into the page (inline SVG, nothing fetched)", async () => {
+    const { page, errors } = await open("benchmarks.html");
+    try {
+      expect(await page.locator("svg.bench-chart").count()).toBeGreaterThan(3);
+      // Every ratio bar is labelled with its ratio.
+      expect(await page.locator("svg.bench-chart .value").first().textContent()).toMatch(/^[\d.]+x$/);
       expect(errors).toEqual([]);
     } finally {
       await page.close();
@@ -109,7 +124,11 @@ describe("the documentation site", () => {
       expect(await heading.textContent()).toContain("createTools()");
       const section = await heading.evaluate((h) => {
         const parts: string[] = [];
-        for (let node = h.nextElementSibling; node && !/^H[23]$/.test(node.tagName); node = node.nextElementSibling)
+        for (
+          let node = h.nextElementSibling;
+          node && !/^H[23]$/.test(node.tagName);
+          node = node.nextElementSibling
+        )
           parts.push(node.textContent ?? "");
         return parts.join("\n");
       });

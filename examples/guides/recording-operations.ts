@@ -14,7 +14,10 @@ export interface RecordedCall {
 }
 
 /** `inner`, with every call reported to `record` after it settles. */
-export function createRecordingOperations(inner: Operations, record: (call: RecordedCall) => void): Operations {
+export function createRecordingOperations(
+  inner: Operations,
+  record: (call: RecordedCall) => void,
+): Operations {
   // One helper for every promise-returning method: time it, report it, pass the outcome through.
   async function timed<T>(method: string, target: string, run: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -47,7 +50,8 @@ export function createRecordingOperations(inner: Operations, record: (call: Reco
   // `search` undefined (the tools then walk the tree with readdir), and the kit checks that.
   const search: SearchOperations | undefined = inner.search && {
     grep: (request, options) => streamed("search.grep", request.path, inner.search!.grep(request, options)),
-    files: (request, options) => streamed("search.files", request.path, inner.search!.files(request, options)),
+    files: (request, options) =>
+      streamed("search.files", request.path, inner.search!.files(request, options)),
   };
 
   return {

@@ -1,4 +1,4 @@
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectFirstSession } from "./first-session-output.js";
 import { runGuide } from "./run-guide.js";
 
@@ -6,5 +6,21 @@ describe("getting started", () => {
   it("runs the first session on a temporary local folder", async () => {
     const { stdout } = await runGuide("getting-started");
     expectFirstSession(stdout);
+  });
+});
+
+describe("write an Operations adapter", () => {
+  it("records what the first session asked of the environment", async () => {
+    const { stdout } = await runGuide("recorded-session");
+    expectFirstSession(stdout.slice(0, stdout.indexOf("--- calls")));
+    const counts = Object.fromEntries(
+      [...stdout.slice(stdout.indexOf("--- calls")).matchAll(/^([\w.]+): (\d+)/gm)].map((m) => [
+        m[1],
+        Number(m[2]),
+      ]),
+    );
+    expect(counts.exec).toBe(1); // the one bash call
+    expect(counts.writeFile).toBeGreaterThanOrEqual(2); // write, then edit
+    expect(counts["search.grep"]).toBe(1); // grep used the adapter's native search
   });
 });

@@ -9,6 +9,8 @@ const run = promisify(execFile);
 const examples = resolve(import.meta.dirname, "..");
 /** Inside this package, so the compiled guides resolve `@tackle/*` from its node_modules. */
 const outDir = join(examples, ".guides-dist");
+/** How long one guide may run. */
+export const GUIDE_TIMEOUT_MS = 240_000;
 
 /** Compiles every guide (and fails with tsc's own messages when one does not compile). */
 export async function compileGuides(): Promise<void> {
@@ -40,10 +42,24 @@ export async function runGuide(
     return await run(process.execPath, [file, ...(options.args ?? [])], {
       cwd: examples,
       env: { ...process.env, ...options.env },
-      timeout: 110_000,
+      // Generous: the SSH and Docker guides start connections and containers on a shared machine.
+      timeout: GUIDE_TIMEOUT_MS,
     });
   } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-    throw new Error(`guide ${name} failed: ${String(error)}\n${stdout}${stderr}`);
+    const {
+      stdout = "",
+      stderr = "",
+      killed,
+      signal,
+    } = error as {
+      stdout?: string;
+      stderr?: string;
+      killed?: boolean;
+      signal?: string | null;
+    };
+    const why = killed
+      ? `still running after ${GUIDE_TIMEOUT_MS / 1000} s (ended with ${signal})`
+      : String(error);
+    throw new Error(`guide ${name} failed: ${why}\n${stdout}${stderr}`);
   }
 }
