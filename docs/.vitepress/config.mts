@@ -22,7 +22,10 @@ const guide: DefaultTheme.SidebarItem[] = [
   },
   {
     text: "Guides",
-    items: [{ text: "Write an Operations adapter", link: "/guides/operations-adapter" }],
+    items: [
+      { text: "Write an Operations adapter", link: "/guides/operations-adapter" },
+      { text: "Write an extension", link: "/guides/extension" },
+    ],
   },
   {
     text: "In detail",

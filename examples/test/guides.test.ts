@@ -24,3 +24,20 @@ describe("write an Operations adapter", () => {
     expect(counts["search.grep"]).toBe(1); // grep used the adapter's native search
   });
 });
+
+describe("write an extension", () => {
+  it("adds a tool, refuses a guarded call and rewrites a result", async () => {
+    const { stdout } = await runGuide("extension");
+    const found = Object.fromEntries(
+      stdout
+        .split(/^--- /m)
+        .slice(1)
+        .map((section) => [section.split("\n")[0] ?? "", section]),
+    );
+    expect(Object.keys(found)).toEqual(["todo_count", "read", "write (refused)"]);
+    expect(found.todo_count).toContain("notes.md: 2 TODO lines");
+    expect(found.read).toContain("move [internal host] to the new cluster");
+    expect(found.read).not.toContain("corp.internal");
+    expect(found["write (refused)"]).toContain("Blocked: vendor/lib.js is vendored.");
+  });
+});
