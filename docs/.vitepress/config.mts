@@ -53,6 +53,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: "Project",
     items: [
       { text: "Benchmarks", link: "/benchmarks" },
+      { text: "Performance", link: "/performance" },
       { text: "Install size", link: "/install-size" },
       { text: "Releasing", link: "/releasing" },
     ],
