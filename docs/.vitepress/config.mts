@@ -25,6 +25,8 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: "Write an Operations adapter", link: "/guides/operations-adapter" },
       { text: "Write an extension", link: "/guides/extension" },
+      { text: "Serve the tools over MCP", link: "/guides/mcp" },
+      { text: "Use a real model", link: "/guides/real-model" },
     ],
   },
   {

@@ -30,17 +30,17 @@ export interface GuideRun {
 }
 
 /**
- * Runs `guides/<name>.ts` (compiled) with Node, with `args` after the file and `env` added to
- * this process's; rejects with its output when it exits non-zero.
+ * Runs `guides/<name>.ts` (compiled) with Node, with `args` after the file, `env` added to this
+ * process's, in `cwd` (default: this package); rejects with its output when it exits non-zero.
  */
 export async function runGuide(
   name: string,
-  options: { args?: string[]; env?: Record<string, string> } = {},
+  options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<GuideRun> {
   const file = join(outDir, "guides", `${name}.js`);
   try {
     return await run(process.execPath, [file, ...(options.args ?? [])], {
-      cwd: examples,
+      cwd: options.cwd ?? examples,
       env: { ...process.env, ...options.env },
       // Generous: the SSH and Docker guides start connections and containers on a shared machine.
       timeout: GUIDE_TIMEOUT_MS,
