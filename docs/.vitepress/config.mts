@@ -27,6 +27,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Write an extension", link: "/guides/extension" },
       { text: "Serve the tools over MCP", link: "/guides/mcp" },
       { text: "Use a real model", link: "/guides/real-model" },
+      { text: "Configure the workspace policy", link: "/guides/workspace-policy" },
     ],
   },
   {

@@ -41,3 +41,15 @@ describe("write an extension", () => {
     expect(found["write (refused)"]).toContain("Blocked: vendor/lib.js is vendored.");
   });
 });
+
+describe("configure the workspace policy", () => {
+  it("writes inside, reads outside, and refuses writes outside, through links too", async () => {
+    const { stdout } = await runGuide("workspace-policy");
+    expect(stdout.trim().split("\n")).toEqual([
+      "write project/notes.md: ok",
+      "read shared/style.md: ok",
+      "write shared/style.md: refused (outside_workspace)",
+      "write innocent.txt (a link out): refused (outside_workspace)",
+    ]);
+  });
+});
