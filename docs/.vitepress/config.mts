@@ -25,6 +25,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: "Write an Operations adapter", link: "/guides/operations-adapter" },
       { text: "Write an extension", link: "/guides/extension" },
+      { text: "Run over SSH and in Docker", link: "/guides/remote" },
       { text: "Serve the tools over MCP", link: "/guides/mcp" },
       { text: "Use a real model", link: "/guides/real-model" },
       { text: "Configure the workspace policy", link: "/guides/workspace-policy" },
