@@ -1,13 +1,13 @@
 // The documentation site as a reader meets it: built from scratch, every internal link and anchor
 // resolving, and the main pages working in a real headless Chromium (Debian's, no download).
 import { execFile } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, docsDir, outDir } from "../.vitepress/site.mjs";
-import { brokenLinks } from "./site-links.js";
+import { base, docsDir, outDir, repoRoot, siteUrl } from "../.vitepress/site.mjs";
+import { brokenLinks, brokenSiteUrls } from "./site-links.js";
 import { type StaticSite, serveSite } from "./static-server.js";
 
 const run = promisify(execFile);
@@ -50,6 +50,17 @@ describe("the documentation site", () => {
     const { checked, broken } = brokenLinks(outDir, base);
     expect(checked).toBeGreaterThan(1000);
     expect(broken).toEqual([]);
+  });
+
+  it("is where the package READMEs link: every link to the site resolves, anchors included", () => {
+    const readmes = new Map<string, string>();
+    for (const dir of readdirSync(join(repoRoot, "packages"))) {
+      const file = join(repoRoot, "packages", dir, "README.md");
+      if (existsSync(file)) readmes.set(`packages/${dir}/README.md`, readFileSync(file, "utf8"));
+    }
+    const linking = [...readmes.values()].filter((text) => text.includes(siteUrl));
+    expect(linking.length).toBe(readmes.size);
+    expect(brokenSiteUrls(outDir, siteUrl, readmes)).toEqual([]);
   });
 
   it.each([
