@@ -49,6 +49,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Bash and PowerShell", link: "/tools-shell" },
       { text: "Paths", link: "/paths" },
       { text: "Write safety", link: "/write-safety" },
+      { text: "Audit trail", link: "/audit" },
       { text: "AI SDK", link: "/ai-sdk" },
       { text: "CLI", link: "/cli" },
     ],
