@@ -29,6 +29,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Serve the tools over MCP", link: "/guides/mcp" },
       { text: "Use a real model", link: "/guides/real-model" },
       { text: "Configure the workspace policy", link: "/guides/workspace-policy" },
+      { text: "Audit and recover", link: "/guides/audit" },
     ],
   },
   {

@@ -53,3 +53,16 @@ describe("configure the workspace policy", () => {
     ]);
   });
 });
+
+describe("audit and recover", () => {
+  it("reads each call's evidence: status by exit code, decisions, output, side effects", async () => {
+    const { stdout } = await runGuide("audit");
+    const [write = "", bash = ""] = stdout.split(/^--- /m).slice(1);
+    expect(write).toMatch(/^call-1 write: completed\n/);
+    expect(write).toContain("exact: created report.txt");
+    // "ALL PASSED" in the output, exit code 1: the call failed.
+    expect(bash).toMatch(/^call-2 bash: failed\nexit code 1\n/);
+    expect(bash).toContain("decision shell-policy: allow");
+    expect(bash).toContain("snapshot: changed report.txt");
+  });
+});
