@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message, ToolResultMessage } from "./messages.js";
 import type { AssistantMessageEvent } from "./model.js";
 import type { AgentToolResult, ToolOutcome } from "./tool.js";
+import type { ToolErrorCode } from "./tool-error.js";
 
 /** Events of a run, in this order: agent_start, then per turn turn_start, message_*, tool_execution_*, turn_end; finally agent_end. */
 export type AgentEvent =
@@ -23,6 +24,8 @@ export type AgentEvent =
       toolName: string;
       result: ToolOutcome;
       isError: boolean;
+      /** Set when `isError`: the same code as `result.errorCode`. */
+      errorCode?: ToolErrorCode;
     }
   | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "agent_end"; messages: Message[] };

@@ -137,6 +137,7 @@ function toResultMessage(call: ToolCall, outcome: FinishedCall["outcome"]): Tool
     content: outcome.content,
     details: outcome.details,
     isError: outcome.isError,
+    ...(outcome.isError && outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
     timestamp: Date.now(),
   };
 }

@@ -1,6 +1,7 @@
 import type { AssistantMessage, ToolCall } from "./messages.js";
 import type { ModelContext } from "./model.js";
 import type { AnyAgentTool, ToolOutcome } from "./tool.js";
+import type { ToolErrorCode } from "./tool-error.js";
 
 /** What a tool-call hook sees. */
 export interface ToolCallHookContext {
@@ -32,7 +33,10 @@ export interface AfterToolCallContext extends ToolCallHookContext {
 export interface AfterToolCallResult {
   content?: ToolOutcome["content"];
   details?: unknown;
+  /** Turning a result into an error without an `errorCode` gives it the code `blocked`. */
   isError?: boolean;
+  /** The code of an error result (ignored on a success). */
+  errorCode?: ToolErrorCode;
   terminate?: boolean;
 }
 

@@ -81,7 +81,7 @@ export type {
 } from "./tool.js";
 export type { CallScope, ToolCallConfig } from "./tool-call.js";
 export type { ToolErrorCode, ToolErrorOptions } from "./tool-error.js";
-export { isToolError, ToolError } from "./tool-error.js";
+export { isToolError, isToolErrorCode, TOOL_ERROR_CODES, ToolError } from "./tool-error.js";
 export type { ArgumentProblem } from "./validation-message.js";
 export {
   describeSchema,

@@ -1,3 +1,5 @@
+import type { ToolErrorCode } from "./tool-error.js";
+
 /**
  * Opaque data a model adapter attaches to a block, keyed by provider, so it can send the block
  * back exactly on later turns (reasoning signatures, encrypted reasoning, item ids). Kept as is;
@@ -88,6 +90,8 @@ export interface ToolResultMessage<TDetails = unknown> {
   /** Structured data for UIs and logs; never sent to the model. */
   details: TDetails;
   isError: boolean;
+  /** Set when `isError`: the code hosts branch on (never the message text). */
+  errorCode?: ToolErrorCode;
   timestamp: number;
 }
 

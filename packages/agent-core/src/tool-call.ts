@@ -1,7 +1,7 @@
 import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
 import { endLoopCallAudit, loopCallAudit, recordAfterHook, recordBeforeHook } from "./audit/loop-audit.js";
 import type { AgentEvent } from "./events.js";
-import type { ToolCallHookContext } from "./hooks.js";
+import type { AfterToolCallResult, ToolCallHookContext } from "./hooks.js";
 import { type ExecuteToolOptions, errorOutcome, executeTool, prepareToolArguments } from "./invoke-tool.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage, ToolCall } from "./messages.js";
@@ -103,8 +103,11 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
   if (decision?.args !== undefined) {
     const again = prepareToolArguments(tool, decision.args);
     if (!again.ok) {
+      // The same code as a model's invalid arguments: the call did not run because of its input.
       const text = `Not run: arguments set by the beforeToolCall hook are invalid.\n${textOf(again.outcome)}`;
-      return finished(errorOutcome("hook_failed", text, again.outcome.details));
+      return finished(
+        errorOutcome(again.outcome.errorCode ?? "invalid_arguments", text, again.outcome.details),
+      );
     }
     hook.args = again.args;
   }
@@ -141,13 +144,7 @@ export async function runPreparedCall(
       if (!raced.settled) return finishCall(call, afterHookCutOff(), scope);
       const patch = raced.value;
       recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), patch ?? undefined);
-      if (patch) {
-        outcome = { ...outcome };
-        if (patch.content !== undefined) outcome.content = patch.content;
-        if (patch.details !== undefined) outcome.details = patch.details;
-        if (patch.isError !== undefined) outcome.isError = patch.isError;
-        if (patch.terminate !== undefined) outcome.terminate = patch.terminate;
-      }
+      if (patch) outcome = patchOutcome(outcome, patch);
     } catch (error) {
       recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), "threw");
       outcome = errorOutcome(
@@ -159,6 +156,21 @@ export async function runPreparedCall(
   return finishCall(call, outcome, scope);
 }
 
+/**
+ * Applies an `afterToolCall` patch field by field. The code follows `isError`: a success has
+ * none, and an error the hook made without naming a code is `blocked` (the host refused it).
+ */
+export function patchOutcome(outcome: ToolOutcome, patch: AfterToolCallResult): ToolOutcome {
+  const patched: ToolOutcome = { ...outcome };
+  if (patch.content !== undefined) patched.content = patch.content;
+  if (patch.details !== undefined) patched.details = patch.details;
+  if (patch.isError !== undefined) patched.isError = patch.isError;
+  if (patch.terminate !== undefined) patched.terminate = patch.terminate;
+  if (!patched.isError) delete patched.errorCode;
+  else patched.errorCode = patch.errorCode ?? patched.errorCode ?? "blocked";
+  return patched;
+}
+
 /** Emits `tool_execution_end` for a call and returns it finished. */
 export function finishCall(call: ToolCall, outcome: ToolOutcome, scope: CallScope): FinishedCall {
   endLoopCallAudit(scope.config.audit, call, scope.assistantMessage, outcome);
@@ -168,6 +180,7 @@ export function finishCall(call: ToolCall, outcome: ToolOutcome, scope: CallScop
     toolName: call.name,
     result: outcome,
     isError: outcome.isError,
+    ...(outcome.isError && outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
   });
   return { call, outcome };
 }

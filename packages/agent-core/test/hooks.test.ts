@@ -3,6 +3,7 @@ import { createFauxModel, fauxToolCall } from "../src/faux-model.js";
 import type { AfterToolCallHook, BeforeToolCallHook } from "../src/hooks.js";
 import { agentLoop } from "../src/loop.js";
 import { type ToolResultMessage, userMessage } from "../src/messages.js";
+import { ToolError } from "../src/tool-error.js";
 import { collect, echoTool } from "./support.js";
 
 async function runWithHooks(
@@ -53,6 +54,7 @@ describe("beforeToolCall", () => {
     expect(log).toEqual([]);
     expect(textOf(results[0])).toContain("Not run: arguments set by the beforeToolCall hook are invalid.");
     expect(textOf(results[0])).toContain('- count: expected integer, received string "lots".');
+    expect(results[0]).toMatchObject({ isError: true, errorCode: "invalid_arguments" });
   });
 
   it("turns a throwing hook into an error result, and the run goes on", async () => {
@@ -103,9 +105,45 @@ describe("afterToolCall", () => {
     });
     expect(results[0]).toMatchObject({
       isError: true,
+      errorCode: "blocked",
       details: { flagged: true },
       content: [{ text: "echo:a" }],
     });
+  });
+
+  it("keeps the error code in step with isError: set, replaced, or dropped on success", async () => {
+    const coded = await runWithHooks([fauxToolCall("echo", { text: "a" })], {
+      afterToolCall: () => ({ isError: true, errorCode: "policy_denied" }),
+    });
+    expect(coded.results[0]).toMatchObject({ isError: true, errorCode: "policy_denied" });
+    const end = coded.events.find((e) => e.type === "tool_execution_end");
+    expect(end).toMatchObject({
+      isError: true,
+      errorCode: "policy_denied",
+      result: { errorCode: "policy_denied" },
+    });
+    const failing = echoTool("echo", {
+      wait: async () => {
+        throw new ToolError("not_found", "gone");
+      },
+    });
+    const faux = createFauxModel([{ content: [fauxToolCall("echo", { text: "a" })] }, "final"]);
+    const healed = await collect(
+      agentLoop(
+        [userMessage("go")],
+        { messages: [], tools: [failing] },
+        {
+          ...faux,
+          afterToolCall: ({ result }) => {
+            expect(result).toMatchObject({ isError: true, errorCode: "not_found" });
+            return { isError: false, content: [{ type: "text", text: "recovered" }] };
+          },
+        },
+      ),
+    );
+    const healedResult = healed.result.find((m): m is ToolResultMessage => m.role === "toolResult");
+    expect(healedResult).toMatchObject({ isError: false, content: [{ text: "recovered" }] });
+    expect(healedResult).not.toHaveProperty("errorCode");
   });
 
   it("turns a throwing hook into an error result that says the tool ran", async () => {

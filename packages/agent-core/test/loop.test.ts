@@ -195,7 +195,7 @@ describe("agentLoop: parallel and sequential batches", () => {
     const results = resultsOf(result);
     expect(results).toHaveLength(2);
     for (const r of results) {
-      expect(r.isError).toBe(true);
+      expect(r).toMatchObject({ isError: true, errorCode: "length_stop" });
       expect(r.content).toEqual([{ type: "text", text: LENGTH_STOP_MESSAGE }]);
     }
     expect(LENGTH_STOP_MESSAGE).toContain('stopReason "length"');
@@ -217,6 +217,18 @@ describe("agentLoop: parallel and sequential batches", () => {
     expect(result.at(-1)).toMatchObject({ role: "toolResult" });
     expect(all.faux.remaining).toBe(1);
     expect(events.at(-1)?.type).toBe("agent_end");
+  });
+
+  it("carries the error code into the result message and the tool_execution_end event", async () => {
+    const { result, events } = await run([{ content: [fauxToolCall("nope", {})] }, "ok"], [echoTool()]).done;
+    expect(resultsOf(result)[0]).toMatchObject({ isError: true, errorCode: "tool_not_found" });
+    expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({
+      isError: true,
+      errorCode: "tool_not_found",
+    });
+    const ok = await run([{ content: [fauxToolCall("echo", { text: "a" })] }, "ok"], [echoTool()]).done;
+    expect(resultsOf(ok.result)[0]).not.toHaveProperty("errorCode");
+    expect(ok.events.find((e) => e.type === "tool_execution_end")).not.toHaveProperty("errorCode");
   });
 
   it("answers an unknown tool with an error result naming the available tools", async () => {

@@ -6,7 +6,7 @@ import {
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
+import { errorOutcome, invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import { toJsonSchema } from "@tackle/extensions";
 import { auditOptionsOf, type CliSession } from "./session.js";
 
@@ -18,9 +18,15 @@ export interface McpServerOptions {
   log?: (message: string) => void;
 }
 
-/** Maps a tool outcome to MCP content: text and images, `isError` kept. */
+/** Key of the error code in an MCP tool result's `_meta` (a vendor prefix, as the spec asks). */
+export const MCP_ERROR_CODE_KEY = "tackle/errorCode";
+
+/**
+ * Maps a tool outcome to MCP content: text and images, `isError` kept, and an error's code in
+ * `_meta["tackle/errorCode"]` so a client branches on it instead of parsing the text.
+ */
 export function toMcpResult(outcome: ToolOutcome): CallToolResult {
-  return {
+  const result: CallToolResult = {
     content: outcome.content.map((part) =>
       part.type === "text"
         ? { type: "text" as const, text: part.text }
@@ -28,6 +34,10 @@ export function toMcpResult(outcome: ToolOutcome): CallToolResult {
     ),
     isError: outcome.isError,
   };
+  if (outcome.isError && outcome.errorCode !== undefined) {
+    result._meta = { [MCP_ERROR_CODE_KEY]: outcome.errorCode };
+  }
+  return result;
 }
 
 function lastLine(outcome: { content: ToolOutcome["content"] }): string | undefined {
@@ -69,12 +79,9 @@ export function createMcpServer(session: CliSession, options: McpServerOptions):
     const tool = session.tools.get(request.params.name);
     if (!tool) {
       const names = [...session.tools.keys()].join(", ");
-      return {
-        content: [
-          { type: "text", text: `Unknown tool "${request.params.name}". Available tools: ${names}.` },
-        ],
-        isError: true,
-      };
+      return toMcpResult(
+        errorOutcome("tool_not_found", `Unknown tool "${request.params.name}". Available tools: ${names}.`),
+      );
     }
     const progressToken = request.params._meta?.progressToken;
     let progress = 0;

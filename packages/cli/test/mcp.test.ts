@@ -114,6 +114,22 @@ describe("tackle mcp", () => {
     expect(textOf(unknown)).toContain("Available tools");
   });
 
+  it("carries each error's code in _meta, and none on success", async () => {
+    const { client } = await connect(["--cwd", workspace.dir]);
+    const codeOf = (result: { _meta?: Record<string, unknown> }) => result._meta?.["tackle/errorCode"];
+    expect(codeOf(await client.callTool({ name: "read", arguments: { path: "absent.txt" } }))).toBe(
+      "not_found",
+    );
+    expect(codeOf(await client.callTool({ name: "read", arguments: {} }))).toBe("invalid_arguments");
+    expect(codeOf(await client.callTool({ name: "read", arguments: { path: "/etc/hostname" } }))).toBe(
+      "outside_workspace",
+    );
+    expect(codeOf(await client.callTool({ name: "nope", arguments: {} }))).toBe("tool_not_found");
+    const ok = await client.callTool({ name: "read", arguments: { path: "hello.txt" } });
+    expect(ok.isError).toBeFalsy();
+    expect(codeOf(ok)).toBeUndefined();
+  });
+
   it("sends progress notifications from streaming output", async () => {
     const { client } = await connect(["--cwd", workspace.dir]);
     const progress: { progress: number; message?: string }[] = [];

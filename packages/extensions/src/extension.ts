@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventType, ToolOutcome } from "@tackle/agent-core";
+import type { AgentEvent, AgentEventType, ToolErrorCode, ToolOutcome } from "@tackle/agent-core";
 import type { ExtensionContext, Logger } from "./context.js";
 import type { AnyToolDefinition } from "./tool-definition.js";
 
@@ -28,13 +28,19 @@ export interface ToolResultEvent<TInput = Record<string, unknown>, TDetails = un
   content: ToolOutcome["content"];
   details: TDetails;
   isError: boolean;
+  /** Set when `isError`: the code hosts branch on. */
+  errorCode?: ToolErrorCode;
 }
 
-/** What a `tool_result` handler may return: each field present replaces that field. */
+/**
+ * What a `tool_result` handler may return: each field present replaces that field. An error
+ * made without an `errorCode` gets `blocked`; a success drops the code.
+ */
 export interface ToolResultPatch {
   content?: ToolOutcome["content"];
   details?: unknown;
   isError?: boolean;
+  errorCode?: ToolErrorCode;
 }
 
 type Awaitable<T> = T | Promise<T>;

@@ -84,7 +84,7 @@ export async function runToolCallChain(
 
 /**
  * Runs `tool_result` handlers in load order as middleware: each sees the latest result and may
- * patch content, details or isError. A handler that throws is reported and skipped (fail open):
+ * patch content, details, isError or errorCode. A handler that throws is reported and skipped (fail open):
  * a broken formatter must not cost the model a result it already paid for. Must not throw.
  */
 export async function runToolResultChain(
@@ -122,11 +122,20 @@ export async function runToolResultChain(
     if (patch.content !== undefined) current.content = patch.content;
     if (patch.details !== undefined) current.details = patch.details;
     if (patch.isError !== undefined) current.isError = patch.isError;
+    if (patch.errorCode !== undefined) current.errorCode = patch.errorCode;
+    // The next handler sees the code the loop will record (see patchOutcome in agent-core).
+    if (!current.isError) delete current.errorCode;
+    else current.errorCode ??= "blocked";
     patched = true;
   }
-  return patched
-    ? { content: current.content, details: current.details, isError: current.isError }
-    : undefined;
+  if (!patched) return undefined;
+  const result: AfterToolCallResult = {
+    content: current.content,
+    details: current.details,
+    isError: current.isError,
+  };
+  if (current.errorCode !== undefined) result.errorCode = current.errorCode;
+  return result;
 }
 
 /** The message of anything thrown. */

@@ -34,6 +34,7 @@ export type { ExportedToolSchema, JsonSchema } from "./json-schema.js";
 export { exportToolSchemas, toJsonSchema } from "./json-schema.js";
 export type { ExtensionSource } from "./loader.js";
 export { isToolCallFor, isToolResultFor } from "./narrow.js";
+export { mapEscapedError, specialFileError, toToolError } from "./operation-errors.js";
 export type { CommandInfo, ExtensionError, ExtensionRunnerOptions, LoadResult } from "./runner.js";
 export { ExtensionRunner } from "./runner.js";
 export { guardContext, STALE_CONTEXT, StaleContextError } from "./stale-context.js";

@@ -227,6 +227,7 @@ export class ExtensionRunner {
       content: hook.result.content,
       details: hook.result.details,
       isError: hook.result.isError,
+      ...(hook.result.errorCode !== undefined ? { errorCode: hook.result.errorCode } : {}),
     };
     return runToolResultChain(handlers, event, ctx, (name, error) =>
       this.#report(name, "tool_result", error),

@@ -6,8 +6,10 @@ import {
   isToolError,
   ToolError,
 } from "@tackle/agent-core";
+import { isOperationError } from "@tackle/operations";
 import { withCallAudit } from "./call-audit.js";
 import type { ExtensionContext } from "./context.js";
+import { mapEscapedError, toToolError } from "./operation-errors.js";
 import type { AnyToolDefinition, ToolDefinition } from "./tool-definition.js";
 
 /** What a context factory knows about the call it builds a context for. */
@@ -54,7 +56,13 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
     ): Promise<AgentToolResult<TDetails>> {
       const context = await contextOf(contextFactory, { toolCallId, toolName: definition.name, signal });
       const callContext = withCallAudit(withSignal(context, signal), toolCallId, definition.annotations);
-      return definition.execute(toolCallId, params, signal, onUpdate, callContext);
+      try {
+        return await definition.execute(toolCallId, params, signal, onUpdate, callContext);
+      } catch (error) {
+        // One mapping for what a tool lets escape: an environment failure while resolving a
+        // path keeps its code (connection_lost) instead of becoming "check the arguments".
+        throw mapEscapedError(error, context);
+      }
     },
   };
   if (definition.prepareArguments !== undefined) tool.prepareArguments = definition.prepareArguments;
@@ -66,13 +74,15 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
 /**
  * Asks the factory for a call's context. A factory failure is the host's (no environment, a
  * lost connection), not the model's: it becomes a ToolError saying so, while a ToolError from
- * the factory (a stale context) keeps its code.
+ * the factory (a stale context) keeps its code and an OperationError (connection_lost) its
+ * code family.
  */
 async function contextOf(factory: ExtensionContextFactory, call: ToolCallInfo): Promise<ExtensionContext> {
   try {
     return await factory(call);
   } catch (error) {
     if (isToolError(error)) throw error;
+    if (isOperationError(error)) throw toToolError(error, "the environment");
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolError(
       "execution_failed",

@@ -169,7 +169,36 @@ describe("tool_result handlers", () => {
       content: [{ type: "text", text: "the ***" }],
       details: { n: 1, tagged: true },
       isError: true,
+      errorCode: "blocked",
     });
+  });
+
+  it("see the error code and may set it; a success carries none", async () => {
+    const { runner } = newRunner();
+    const seen: unknown[] = [];
+    await runner.load([
+      defineExtension({
+        name: "classify",
+        setup(api) {
+          api.on("tool_result", (event) => {
+            seen.push(event.errorCode);
+            return { errorCode: "policy_denied" };
+          });
+        },
+      }),
+    ]);
+    const failed = { ...outcome("denied"), isError: true, errorCode: "not_found" as const };
+    const patch = await runner.afterToolCall(
+      { ...hookFor(runner, { text: "x" }), result: failed },
+      undefined,
+    );
+    expect(seen).toEqual(["not_found"]);
+    expect(patch).toMatchObject({ isError: true, errorCode: "policy_denied" });
+    const ok = await runner.afterToolCall(
+      { ...hookFor(runner, { text: "x" }), result: outcome("fine") },
+      undefined,
+    );
+    expect(ok).not.toHaveProperty("errorCode");
   });
 
   it("fail open: a throwing handler is reported and skipped, later ones still run", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import { type AgentTool, invokeTool } from "@tackle/agent-core";
+import { OperationError } from "@tackle/operations";
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import type { ExtensionContext } from "../src/context.js";
 import { defineTool } from "../src/define-tool.js";
@@ -88,6 +89,40 @@ describe("wrapToolDefinition", () => {
         text: "Not run: cat could not get its environment (no environment). Tell the user; retrying will not help until the environment is back.",
       },
     ]);
+  });
+
+  it("keeps the code of an environment failure while resolving a path (no 'check the arguments')", async () => {
+    const base = createTestContext(dirA);
+    const lost = new OperationError("connection_lost", "ssh: connection closed", {
+      path: path.join(dirA, "note.txt"),
+    });
+    const context: ExtensionContext = {
+      ...base,
+      workspace: {
+        ...base.workspace,
+        resolve: async () => {
+          throw lost;
+        },
+      },
+    };
+    const outcome = await invokeTool(
+      wrapToolDefinition(catTool, () => context),
+      { path: "note.txt" },
+    );
+    expect(outcome).toMatchObject({ isError: true, errorCode: "connection_lost" });
+    const text = (outcome.content[0] as { text: string }).text;
+    expect(text).toContain("The environment is unreachable");
+    expect(text).toContain("note.txt");
+    expect(text).not.toMatch(/check the arguments/i);
+  });
+
+  it("keeps the code of an environment failure from the context factory", async () => {
+    const tool = wrapToolDefinition(catTool, () => {
+      throw new OperationError("connection_lost", "ssh: handshake failed");
+    });
+    const outcome = await invokeTool(tool, { path: "note.txt" });
+    expect(outcome).toMatchObject({ isError: true, errorCode: "connection_lost" });
+    expect((outcome.content[0] as { text: string }).text).toContain("unreachable");
   });
 
   it("fails a call whose context went stale, with code stale_context", async () => {
