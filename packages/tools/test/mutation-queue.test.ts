@@ -85,19 +85,20 @@ describe("file mutation queue", () => {
 
   it("runs mutations of different files in parallel", async () => {
     const queue = createFileMutationQueue(local);
+    // Each job waits until both run: run one at a time, the first would never finish (the test
+    // then fails by its timeout) instead of passing or failing by how fast the machine is.
     let running = 0;
-    let peak = 0;
+    let bothRunning!: () => void;
+    const both = new Promise<void>((resolve) => (bothRunning = resolve));
     const job = async () => {
-      running++;
-      peak = Math.max(peak, running);
-      await tick();
-      running--;
+      if (++running === 2) bothRunning();
+      await both;
     };
     await Promise.all([
       queue.withFileMutation(join(dir, "x1"), job),
       queue.withFileMutation(join(dir, "x2"), job),
     ]);
-    expect(peak).toBe(2);
+    expect(running).toBe(2);
   });
 
   it("gives up a waiting place on abort without running, and later calls still run in order", async () => {
@@ -114,7 +115,8 @@ describe("file mutation queue", () => {
       },
     );
     const later = queue.withFileMutation(join(dir, "a.txt"), async () => void events.push("later"));
-    await tick();
+    // The holder runs (so the aborted call is waiting, not yet started) before the abort.
+    await eventually(() => release !== undefined);
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ code: "aborted" });
     expect(events).toEqual([]);
@@ -124,7 +126,15 @@ describe("file mutation queue", () => {
   });
 
   it("keeps the lock of an aborted running mutation until its work settles", async () => {
-    const queue = createFileMutationQueue(local);
+    const keyed: string[] = [];
+    const queue = createFileMutationQueue({
+      ...local,
+      realpath: async (path, options) => {
+        const real = await local.realpath(path, options);
+        keyed.push(path);
+        return real;
+      },
+    });
     const controller = new AbortController();
     const events: string[] = [];
     let finishIo!: () => void;
@@ -138,9 +148,11 @@ describe("file mutation queue", () => {
       { signal: controller.signal },
     );
     const next = queue.withFileMutation(join(dir, "a.txt"), async () => void events.push("next"));
-    await tick();
+    await eventually(() => events.includes("io:start"));
     controller.abort();
-    await tick();
+    // Both keys resolved: a lock given up on abort would have let `next` run by the next turn.
+    await eventually(() => keyed.length >= 2);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(events).toEqual(["io:start"]);
     finishIo();
     await Promise.all([running, next]);
