@@ -8,6 +8,7 @@ import type { AgentTool } from "@tackle/agent-core";
 import type { AnyToolDefinition, ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { type ExtensionContextFactory, wrapToolDefinition } from "@tackle/extensions";
 import type { JobRegistry } from "./shell/jobs.js";
+import { checkOptions, type OptionSpec } from "./tool-options.js";
 import { type BashToolOptions, createBashToolDefinition } from "./tools/bash.js";
 import { createEditToolDefinition, type EditToolOptions } from "./tools/edit.js";
 import { createFindToolDefinition, type FindToolOptions } from "./tools/find.js";
@@ -98,6 +99,7 @@ export function createToolDefinition(name: ToolName, options: Record<string, unk
     case "read":
       return createReadToolDefinition(options as ReadToolOptions);
     case "write":
+      checkOptions("write tool", options, {});
       return createWriteToolDefinition();
     case "edit":
       return createEditToolDefinition(options as EditToolOptions);
@@ -106,6 +108,7 @@ export function createToolDefinition(name: ToolName, options: Record<string, unk
     case "find":
       return createFindToolDefinition(options as FindToolOptions);
     case "ls":
+      checkOptions("ls tool", options, {});
       return createLsToolDefinition();
     case "bash":
       return createBashToolDefinition(options as BashToolOptions);
@@ -117,6 +120,9 @@ export function createToolDefinition(name: ToolName, options: Record<string, unk
       throw new TypeError(`Unknown tool name: ${String(name)}. Tool names: ${ALL_TOOL_NAMES.join(", ")}.`);
   }
 }
+
+/** `tools` of the set factories: options per tool name, each an object. */
+const TOOL_OPTIONS_SPEC: OptionSpec = Object.fromEntries(ALL_TOOL_NAMES.map((name) => [name, "object"]));
 
 /** Options of the set factories. */
 export interface ToolSetOptions {
@@ -176,6 +182,8 @@ export function withJobs<N extends ToolName>(names: readonly N[]): WithJobs<N>[]
  */
 export function createTools<const N extends ToolName>(options: CreateToolsOptions<N>): ToolSet<N> {
   const factory = contextFactoryOf(options.context);
+  // Options under a misspelt name would be ignored without a word.
+  checkOptions("createTools: tools", options.tools, TOOL_OPTIONS_SPEC);
   const tools: Record<string, AgentTool> = {};
   for (const name of withJobs(options.names)) {
     const definition: AnyToolDefinition = createToolDefinition(name, options.tools?.[name] as never);

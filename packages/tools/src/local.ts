@@ -3,6 +3,7 @@
  * package that imports `@tackle/operations-local` (an optional peer dependency), so an SSH- or
  * Docker-only install never needs the local adapter or its ripgrep binary.
  */
+import { resolve } from "node:path";
 import { createLocalOperations, type LocalOperationsOptions } from "@tackle/operations-local";
 import {
   createToolContext,
@@ -13,7 +14,7 @@ import {
 /** Options of {@link createLocalToolContext}: those of `createToolContext`, minus the environment. */
 export interface LocalToolContextOptions
   extends Omit<ToolContextOptions, "cwd" | "operations" | "disposeOperations"> {
-  /** Working directory. Default `process.cwd()`. */
+  /** Working directory. Default `process.cwd()`; a relative one is taken from `process.cwd()`. */
   cwd?: string;
   /** Options of the local adapter the context makes (and disposes with itself). */
   local?: LocalOperationsOptions;
@@ -36,9 +37,12 @@ export interface LocalToolContextOptions
  */
 export function createLocalToolContext(options: LocalToolContextOptions = {}): ToolContext {
   const { cwd, local, ...rest } = options;
+  // Relative paths are taken from this process's directory (non-strings are left to be refused).
+  const absolute = <T>(path: T) => (typeof path === "string" ? resolve(path) : path);
   return createToolContext({
     ...rest,
-    cwd: cwd ?? process.cwd(),
+    ...(rest.roots ? { roots: rest.roots.map(absolute) } : {}),
+    cwd: absolute(cwd ?? process.cwd()),
     operations: createLocalOperations(local),
     disposeOperations: true,
   });

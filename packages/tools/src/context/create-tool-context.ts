@@ -20,7 +20,8 @@ import type {
 import { createHeadlessUI, silentLogger } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { withAuditRedaction } from "../audit/redact.js";
-import { createWorkspacePolicy } from "../path/workspace-policy.js";
+import { createWorkspacePolicy, pathSyntax } from "../path/workspace-policy.js";
+import { quoteValue } from "../tool-options.js";
 import { createArtifactStore } from "./artifacts.js";
 import { type DisposeToolContextOptions, disposeToolContext } from "./dispose-tool-context.js";
 import { getFileMutationQueue } from "./mutation-queue.js";
@@ -92,6 +93,23 @@ function disposedError(session: SessionInfo): ToolError {
 }
 
 /**
+ * Throws unless `value` is an absolute path in the environment's syntax: a relative cwd or root
+ * would make every path the tools resolve "outside the workspace".
+ */
+function checkAbsolute(name: string, value: unknown, operations: Operations): void {
+  const syntax = pathSyntax(operations.platform);
+  if (typeof value !== "string") {
+    throw new TypeError(`createToolContext: ${name} must be an absolute path; got ${quoteValue(value)}.`);
+  }
+  if (!syntax.isAbsolute(value)) {
+    const example = operations.platform === "win32" ? "C:\\work\\app" : "/work/app";
+    throw new TypeError(
+      `createToolContext: ${name} must be an absolute path in the environment's syntax (${operations.platform}, e.g. ${example}); got ${quoteValue(value)}.`,
+    );
+  }
+}
+
+/**
  * Creates the context of one session.
  *
  * @example
@@ -108,6 +126,8 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
       "createToolContext needs `operations` (the environment). For this machine use createLocalToolContext() from @tackle/tools/local, or pass createLocalOperations().",
     );
   }
+  checkAbsolute("cwd", options.cwd, operations);
+  for (const root of options.roots ?? []) checkAbsolute("roots", root, operations);
   const session = options.session ?? { id: randomUUID() };
   const logger = options.logger ?? silentLogger;
   let disposed: Promise<void> | undefined;

@@ -13,6 +13,7 @@ import { recordPolicyDecision } from "../audit/shell-audit.js";
 import { auditedMutations } from "../audit/workspace-audit.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { toToolError } from "../tool-errors.js";
+import { checkOptions, type OptionSpec } from "../tool-options.js";
 import { formatDuration, formatRun } from "./format.js";
 import type { JobRecord, JobRegistry } from "./jobs.js";
 import {
@@ -91,12 +92,37 @@ export type ShellToolSchema = ReturnType<typeof parametersFor>;
 /** Parameters of the bash and powershell tools. */
 export type ShellToolParams = Static<ReturnType<typeof parametersFor>>;
 
-function description(shell: ToolShell, label: string, defaultTimeout: number, maxTimeout: number): string {
+/** What each option of the bash and powershell tools must be. */
+const SHELL_OPTION_SPEC: OptionSpec = {
+  env: "object",
+  fastPath: "boolean",
+  promptSilenceMs: "positive-number",
+  pollIntervalMs: "positive-number",
+  killGraceMs: "non-negative-number",
+  reapLeftovers: "boolean",
+  maxLines: "positive-integer",
+  maxBytes: "positive-integer",
+  defaultTimeoutSeconds: "positive-number",
+  maxTimeoutSeconds: "positive-number",
+  policy: "object",
+  jobs: "object",
+};
+
+/** The numbers a shell tool's description states, from the options in force. */
+interface ShellLimits {
+  defaultTimeout: number;
+  maxTimeout: number;
+  maxLines: number;
+  maxBytes: number;
+}
+
+function description(shell: ToolShell, label: string, limits: ShellLimits): string {
+  const { defaultTimeout, maxTimeout } = limits;
   const lines = [
     shell === "bash"
       ? "Run a bash command in the workspace (stdin closed, no terminal)."
       : "Run a PowerShell command (pwsh -NoProfile -NonInteractive) in the workspace (stdin closed, no terminal).",
-    `Returns the exit code, the duration and the last ${DEFAULTS.maxLines} lines or ${formatBytes(DEFAULTS.maxBytes)} of output (stdout and stderr merged in order); the full output is kept in a file you can page with read.`,
+    `Returns the exit code, the duration and the last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} of output (stdout and stderr merged in order); the full output is kept in a file you can page with read.`,
     `timeout: seconds, default ${defaultTimeout}, max ${maxTimeout}; a timed-out command is stopped with its child processes.`,
     "Success is the exit code, not the text. Commands waiting for input are stopped: use non-interactive flags (-y, --yes, --no-pager, CI=true).",
     "For servers and watchers use background: true (optionally readyPattern or readyPort), then the jobs tool to see output or stop them.",
@@ -186,12 +212,25 @@ export function createShellToolDefinition(
 ): ToolDefinition<ReturnType<typeof parametersFor>, ShellToolDetails> {
   const label = shell === "bash" ? "Bash" : "PowerShell";
   const name = shell === "bash" ? "bash" : "powershell";
-  const defaultTimeout = options.defaultTimeoutSeconds ?? DEFAULTS.shellTimeoutSeconds;
+  checkOptions(`${name} tool`, options, SHELL_OPTION_SPEC);
   const maxTimeout = options.maxTimeoutSeconds ?? DEFAULTS.shellMaxTimeoutSeconds;
+  // A lower maximum alone lowers the default with it; a default given above the maximum is a mistake.
+  const defaultTimeout = options.defaultTimeoutSeconds ?? Math.min(DEFAULTS.shellTimeoutSeconds, maxTimeout);
+  if (defaultTimeout > maxTimeout) {
+    throw new RangeError(
+      `${name} tool: defaultTimeoutSeconds (${defaultTimeout}) is above maxTimeoutSeconds (${maxTimeout}); raise maxTimeoutSeconds or lower defaultTimeoutSeconds.`,
+    );
+  }
+  const limits: ShellLimits = {
+    defaultTimeout,
+    maxTimeout,
+    maxLines: options.maxLines ?? DEFAULTS.maxLines,
+    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+  };
   return {
     name,
     label,
-    description: description(shell, label, defaultTimeout, maxTimeout),
+    description: description(shell, label, limits),
     promptSnippet: `${name}: run ${label} commands (tests, builds, git); background jobs for servers`,
     promptGuidelines: [
       "Use non-interactive flags: commands get no stdin and no terminal.",

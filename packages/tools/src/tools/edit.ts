@@ -27,6 +27,7 @@ import {
   type TextEncodingName,
 } from "../text/encoding.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
+import { checkOptions } from "../tool-options.js";
 
 const editParameters = Type.Object({
   path: Type.String({ description: "File to edit, relative to the working directory or absolute." }),
@@ -82,6 +83,7 @@ export interface EditToolOptions {
 export function createEditToolDefinition(
   options: EditToolOptions = {},
 ): ToolDefinition<typeof editParameters, EditDetails> {
+  checkOptions("edit tool", options, { maxLines: "positive-integer", maxBytes: "positive-integer" });
   const maxLines = options.maxLines ?? DEFAULTS.maxLines;
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   return {

@@ -19,24 +19,30 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
+import { checkOptions, defaultLimitWithin } from "../tool-options.js";
 import { truncateHead } from "../truncate.js";
 
-const findParameters = Type.Object({
-  pattern: Type.String({
-    description:
-      "Glob for file paths: without '/' it matches file names at any depth ('*.ts'); with '/' the path under `path` ('src/**/*.test.ts').",
-  }),
-  path: Type.Optional(Type.String({ description: "Directory to search. Default: the working directory." })),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description: `Most paths to return. Default ${DEFAULTS.findLimit}, at most ${DEFAULTS.maxLines}.`,
+/** find's parameters; the `limit` description states the default and cap in force. */
+function findParametersFor(defaultLimit: number, maxLines: number) {
+  return Type.Object({
+    pattern: Type.String({
+      description:
+        "Glob for file paths: without '/' it matches file names at any depth ('*.ts'); with '/' the path under `path` ('src/**/*.test.ts').",
     }),
-  ),
-  offset: Type.Optional(
-    Type.Integer({ minimum: 0, description: "Paths to skip, to continue a cut result. Default 0." }),
-  ),
-});
+    path: Type.Optional(Type.String({ description: "Directory to search. Default: the working directory." })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: `Most paths to return. Default ${defaultLimit}, at most ${maxLines}.`,
+      }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, description: "Paths to skip, to continue a cut result. Default 0." }),
+    ),
+  });
+}
+
+const findParameters = findParametersFor(DEFAULTS.findLimit, DEFAULTS.maxLines);
 
 /** Arguments of the find tool. */
 export type FindParams = Static<typeof findParameters>;
@@ -73,9 +79,15 @@ export interface FindToolOptions {
 export function createFindToolDefinition(
   options: FindToolOptions = {},
 ): ToolDefinition<typeof findParameters, FindDetails> {
+  checkOptions("find tool", options, {
+    defaultLimit: "positive-integer",
+    maxLines: "positive-integer",
+    maxBytes: "positive-integer",
+  });
+  const maxLines = options.maxLines ?? DEFAULTS.maxLines;
   const limits = {
-    defaultLimit: options.defaultLimit ?? DEFAULTS.findLimit,
-    maxLines: options.maxLines ?? DEFAULTS.maxLines,
+    defaultLimit: defaultLimitWithin("find tool", options.defaultLimit, DEFAULTS.findLimit, maxLines),
+    maxLines,
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
   };
   return {
@@ -89,7 +101,7 @@ export function createFindToolDefinition(
       "When results are cut it says which offset continues them. Use grep to search file contents.",
     ].join(" "),
     promptSnippet: "find: list files matching a glob (respects .gitignore)",
-    parameters: findParameters,
+    parameters: findParametersFor(limits.defaultLimit, limits.maxLines),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path ?? ".", "read", { signal });

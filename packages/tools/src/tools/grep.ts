@@ -24,37 +24,43 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
+import { checkOptions, defaultLimitWithin } from "../tool-options.js";
 import { truncateHead, truncateLine } from "../truncate.js";
 
-const grepParameters = Type.Object({
-  pattern: Type.String({
-    description: "Regular expression (JavaScript/ripgrep syntax) to find, or plain text with literal=true.",
-  }),
-  path: Type.Optional(
-    Type.String({ description: "Directory or file to search. Default: the working directory." }),
-  ),
-  glob: Type.Optional(
-    Type.String({
-      description: "Only files matching this glob, e.g. '*.ts' (any depth) or 'src/**/*.test.ts'.",
+/** grep's parameters; the `limit` description states the default and cap in force. */
+function grepParametersFor(defaultLimit: number, maxLines: number) {
+  return Type.Object({
+    pattern: Type.String({
+      description: "Regular expression (JavaScript/ripgrep syntax) to find, or plain text with literal=true.",
     }),
-  ),
-  ignoreCase: Type.Optional(Type.Boolean({ description: "Match case-insensitively. Default false." })),
-  literal: Type.Optional(
-    Type.Boolean({ description: "Treat pattern as plain text, not a regex. Default false." }),
-  ),
-  context: Type.Optional(
-    Type.Integer({ minimum: 0, description: "Lines to show before and after each match. Default 0." }),
-  ),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description: `Most matches to return. Default ${DEFAULTS.grepLimit}, at most ${DEFAULTS.maxLines}.`,
-    }),
-  ),
-  offset: Type.Optional(
-    Type.Integer({ minimum: 0, description: "Matches to skip, to continue a cut result. Default 0." }),
-  ),
-});
+    path: Type.Optional(
+      Type.String({ description: "Directory or file to search. Default: the working directory." }),
+    ),
+    glob: Type.Optional(
+      Type.String({
+        description: "Only files matching this glob, e.g. '*.ts' (any depth) or 'src/**/*.test.ts'.",
+      }),
+    ),
+    ignoreCase: Type.Optional(Type.Boolean({ description: "Match case-insensitively. Default false." })),
+    literal: Type.Optional(
+      Type.Boolean({ description: "Treat pattern as plain text, not a regex. Default false." }),
+    ),
+    context: Type.Optional(
+      Type.Integer({ minimum: 0, description: "Lines to show before and after each match. Default 0." }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: `Most matches to return. Default ${defaultLimit}, at most ${maxLines}.`,
+      }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, description: "Matches to skip, to continue a cut result. Default 0." }),
+    ),
+  });
+}
+
+const grepParameters = grepParametersFor(DEFAULTS.grepLimit, DEFAULTS.maxLines);
 
 /** Arguments of the grep tool. */
 export type GrepParams = Static<typeof grepParameters>;
@@ -96,10 +102,17 @@ export interface GrepToolOptions {
 export function createGrepToolDefinition(
   options: GrepToolOptions = {},
 ): ToolDefinition<typeof grepParameters, GrepDetails> {
+  checkOptions("grep tool", options, {
+    defaultLimit: "positive-integer",
+    maxLineLength: "positive-integer",
+    maxLines: "positive-integer",
+    maxBytes: "positive-integer",
+  });
+  const maxLines = options.maxLines ?? DEFAULTS.maxLines;
   const limits = {
-    defaultLimit: options.defaultLimit ?? DEFAULTS.grepLimit,
+    defaultLimit: defaultLimitWithin("grep tool", options.defaultLimit, DEFAULTS.grepLimit, maxLines),
     maxLineLength: options.maxLineLength ?? DEFAULTS.grepMaxLineLength,
-    maxLines: options.maxLines ?? DEFAULTS.maxLines,
+    maxLines,
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
   };
   return {
@@ -114,7 +127,7 @@ export function createGrepToolDefinition(
       "When results are cut it says which offset continues them. Use find to search file names, read to see a match in full.",
     ].join(" "),
     promptSnippet: "grep: search file contents by regex or literal text (respects .gitignore)",
-    parameters: grepParameters,
+    parameters: grepParametersFor(limits.defaultLimit, limits.maxLines),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path ?? ".", "read", { signal });

@@ -11,6 +11,7 @@ import { formatDuration } from "../shell/format.js";
 import type { JobRecord, JobRegistry } from "../shell/jobs.js";
 import { getShellJobs } from "../shell/registry.js";
 import { markToolOutput } from "../shell/sanitize.js";
+import { checkOptions } from "../tool-options.js";
 
 const jobsParameters = Type.Object({
   action: Type.Union(
@@ -48,6 +49,7 @@ function summary(job: JobRecord): string {
 export function createJobsToolDefinition(
   options: { jobs?: JobRegistry } = {},
 ): ToolDefinition<typeof jobsParameters, JobsDetails> {
+  checkOptions("jobs tool", options, { jobs: "object" });
   return {
     name: "jobs",
     label: "Jobs",

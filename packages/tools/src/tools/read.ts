@@ -23,6 +23,7 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
+import { checkOptions } from "../tool-options.js";
 import { truncateHeadLines } from "../truncate.js";
 
 /** Largest image read returns as image content (larger images are refused, not shrunk). */
@@ -82,6 +83,7 @@ export interface ReadToolOptions {
 export function createReadToolDefinition(
   options: ReadToolOptions = {},
 ): ToolDefinition<typeof readParameters, ReadDetails> {
+  checkOptions("read tool", options, { maxLines: "positive-integer", maxBytes: "positive-integer" });
   const maxLines = options.maxLines ?? DEFAULTS.maxLines;
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   return {
