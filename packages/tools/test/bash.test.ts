@@ -214,7 +214,9 @@ describe("bash tool", () => {
   it("hints when a command failed because stdin is closed", async () => {
     const outcome = await env.run(bash, { command: "printf 'Password: '; read -r pw || exit 1" });
     expect(outcome.isError).toBe(true);
-    expect(textOf(outcome)).toMatch(/non-interactively/);
+    // The parse names the reader: the hint says how to give it its answer.
+    expect(textOf(outcome)).toContain("waited for input that cannot come");
+    expect(textOf(outcome)).toContain("`read -r pw <<< 'y'`");
     const py = await env.run(bash, { command: "python3 -c 'input(\"Name: \")'" });
     expect(textOf(py)).toContain("EOF when reading a line");
     expect(textOf(py)).toMatch(/non-interactively/);

@@ -1,6 +1,7 @@
 import { formatBytes } from "../defaults.js";
 import type { ShellRunOutcome } from "./pipeline.js";
-import { NON_INTERACTIVE_HINT } from "./prompt.js";
+import type { InputReader } from "./policy/types.js";
+import { NON_INTERACTIVE_HINT, waitedForInputHint } from "./prompt.js";
 import { markToolOutput } from "./sanitize.js";
 
 /** Seconds with one decimal, the way every shell result states a duration. */
@@ -47,7 +48,12 @@ export function statusLine(outcome: ShellRunOutcome, timeoutSeconds: number): st
 }
 
 /** Next step the model should take after a failure, when there is a specific one. */
-export function nextStep(outcome: ShellRunOutcome, maxTimeoutSeconds: number): string | undefined {
+export function nextStep(
+  outcome: ShellRunOutcome,
+  maxTimeoutSeconds: number,
+  waited: readonly InputReader[] = [],
+): string | undefined {
+  if (waited.length > 0) return waitedForInputHint(waited);
   if (outcome.prompt !== undefined || outcome.wantedInput) return NON_INTERACTIVE_HINT;
   if (outcome.status === "timed-out") {
     return `Retry with a larger timeout (max ${maxTimeoutSeconds} s), narrow the command, or run it with background: true and check it with the jobs tool.`;
@@ -61,6 +67,7 @@ export function formatRun(
   source: string,
   timeoutSeconds: number,
   maxTimeoutSeconds: number,
+  waited: readonly InputReader[] = [],
 ): string {
   const parts: string[] = [];
   parts.push(outcome.output.length > 0 ? markToolOutput(outcome.output, source) : "(no output)");
@@ -79,7 +86,7 @@ export function formatRun(
     );
   }
   parts.push(statusLine(outcome, timeoutSeconds));
-  const step = nextStep(outcome, maxTimeoutSeconds);
+  const step = nextStep(outcome, maxTimeoutSeconds, waited);
   if (step) parts.push(step);
   return parts.join("\n");
 }

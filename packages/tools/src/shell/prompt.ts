@@ -1,3 +1,5 @@
+import type { InputReader } from "./policy/types.js";
+
 /**
  * Interactive-prompt detection. A command waiting for an answer on the closed stdin either
  * hangs silently (the prompt is the last thing it printed) or fails at once with a "no input"
@@ -53,6 +55,23 @@ export function detectPrompt(tailText: string): string | undefined {
 export function wantedInput(tailText: string): boolean {
   const recent = tailText.slice(-4096);
   return CLOSED_STDIN_PATTERNS.some((p) => p.test(recent)) || detectPrompt(recent) !== undefined;
+}
+
+/** The prompt bash's `select` prints when PS3 is not set. */
+export const SELECT_PROMPT = "#?";
+
+/**
+ * What the model is told when the command's parse names the commands that waited: each one
+ * and how to give it its answer.
+ */
+export function waitedForInputHint(readers: readonly InputReader[]): string {
+  const each = readers.map((reader) => `\`${shortText(reader.text)}\` reads it: ${reader.answer}.`);
+  return `It waited for input that cannot come: stdin is closed and nobody can type an answer. ${each.join(" ")}`;
+}
+
+function shortText(text: string): string {
+  const line = text.split("\n")[0] as string;
+  return line.length > 80 || line !== text ? `${line.slice(0, 77)}...` : line;
 }
 
 /** What the model is told to do instead. */

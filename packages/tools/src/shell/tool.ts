@@ -22,8 +22,9 @@ import {
   type ShellRunOutcome,
   type ToolShell,
 } from "./pipeline.js";
-import { evaluateCommandPolicy } from "./policy/engine.js";
-import type { PolicyConfig, PolicyHit } from "./policy/types.js";
+import { evaluateCommandPolicy, findInputReaders } from "./policy/engine.js";
+import type { InputReader, PolicyConfig, PolicyHit, PolicyScope, PolicyVerdict } from "./policy/types.js";
+import { lastLine, SELECT_PROMPT } from "./prompt.js";
 import { getShellJobs } from "./registry.js";
 import { jobNote, sameCommandJobs, withJobNote } from "./same-command-jobs.js";
 import { markToolOutput } from "./sanitize.js";
@@ -54,6 +55,8 @@ export interface ShellToolDetails {
   ready?: "ready" | "ended" | "timeout";
   /** The call asked for a timeout above the maximum and got the maximum. */
   timeoutClamped?: boolean;
+  /** It failed or stalled without output and these commands read the closed stdin. */
+  waitedForInput?: InputReader[];
 }
 
 function parametersFor(label: string, defaultTimeout: number, maxTimeout: number) {
@@ -144,6 +147,28 @@ function errorCode(outcome: ShellRunOutcome): ToolErrorCode {
   return "execution_failed";
 }
 
+/** Where a command runs, as the policy resolves paths. */
+function policyScope(ctx: ExtensionContext, cwd: string): PolicyScope {
+  return {
+    cwd,
+    roots: ctx.workspace.roots,
+    platform: ctx.operations.platform,
+    ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
+  };
+}
+
+/**
+ * Whether a run looks like it waited for input: it failed or was stopped without printing
+ * anything (bash's `read -p` shows no prompt without a terminal), or it ended at a prompt line
+ * (a `select` menu's `#?`, a detected question). Whether it read stdin is then asked of the parse.
+ */
+function waitedForInput(outcome: ShellRunOutcome): boolean {
+  if (outcome.status === "completed" || outcome.status === "unknown") return false;
+  if (outcome.status === "cancelled" && outcome.prompt === undefined) return false;
+  const last = lastLine(outcome.output).trim();
+  return last === "" || last === SELECT_PROMPT || outcome.prompt !== undefined || outcome.wantedInput;
+}
+
 async function checkPolicy(
   ctx: ExtensionContext,
   shell: ToolShell,
@@ -152,20 +177,10 @@ async function checkPolicy(
   config: PolicyConfig | undefined,
   signal: AbortSignal | undefined,
   audit: AuditRecorder,
-): Promise<PolicyHit[]> {
-  let verdict: Awaited<ReturnType<typeof evaluateCommandPolicy>>;
+): Promise<PolicyVerdict> {
+  let verdict: PolicyVerdict;
   try {
-    verdict = await evaluateCommandPolicy(
-      shell,
-      command,
-      {
-        cwd,
-        roots: ctx.workspace.roots,
-        platform: ctx.operations.platform,
-        ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
-      },
-      config,
-    );
+    verdict = await evaluateCommandPolicy(shell, command, policyScope(ctx, cwd), config);
   } catch (error) {
     // Fail closed: a policy that cannot run must not wave every command through.
     recordPolicyDecision(audit, { decision: "deny", hits: [] });
@@ -198,7 +213,7 @@ async function checkPolicy(
       );
     }
   }
-  return verdict.hits;
+  return verdict;
 }
 
 /**
@@ -263,7 +278,7 @@ export function createShellToolDefinition(
       }
       const requested = params.timeout ?? defaultTimeout;
       const timeoutSeconds = Math.min(requested, maxTimeout);
-      const hits = await checkPolicy(
+      const verdict = await checkPolicy(
         ctx,
         shell,
         params.command,
@@ -272,6 +287,7 @@ export function createShellToolDefinition(
         signal,
         audit,
       );
+      const hits = verdict.hits;
       const stillRunning = await sameCommandJobs(ctx, params.command, audit, options.jobs);
       const base = {
         shell,
@@ -333,12 +349,17 @@ export function createShellToolDefinition(
         });
       const { artifactHash: _hash, output: _output, ...run } = outcome;
       const details: ShellToolDetails = { ...base, run };
-      let text = formatRun(outcome, name, timeoutSeconds, maxTimeout);
+      const waited = waitedForInput(outcome)
+        ? (verdict.inputReaders ??
+          (await findInputReaders(shell, params.command, policyScope(ctx, resolved.real))))
+        : [];
+      if (waited.length > 0) details.waitedForInput = waited;
+      let text = formatRun(outcome, name, timeoutSeconds, maxTimeout, waited);
       if (base.timeoutClamped)
         text += `\n(timeout ${requested} s was above the maximum; ${maxTimeout} s was used.)`;
       text += jobNote(stillRunning);
       if (outcome.status === "completed") return { content: [{ type: "text", text }], details };
-      throw new ToolError(errorCode(outcome), text, { details });
+      throw new ToolError(waited.length > 0 ? "interactive_prompt" : errorCode(outcome), text, { details });
     },
   };
 }

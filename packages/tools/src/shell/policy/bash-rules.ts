@@ -1,5 +1,7 @@
 import { bashScopeAt } from "./bash-cwd.js";
-import { bashWord, commandBaseName, HOME_TOKEN, type Word } from "./bash-words.js";
+import { inputReaderOf, selectReaderOf } from "./bash-input.js";
+import { flags, type Invocation, operands, stdinFedAt, toInvocation, unwrap } from "./bash-invocation.js";
+import { bashWord, HOME_TOKEN, type Word } from "./bash-words.js";
 import { descendantsOfType, type SyntaxNode, withSyntaxTree } from "./parser.js";
 import { classifyPath, cwdEscapeTarget, isWritableException } from "./paths.js";
 import {
@@ -10,35 +12,8 @@ import {
   REPLS,
   SCRIPT_RUNNERS,
 } from "./rule-data.js";
-import type { PolicyConfig, PolicyHit, PolicyScope } from "./types.js";
+import type { InputReader, PolicyConfig, PolicyHit, PolicyScope } from "./types.js";
 import { DEFAULT_WRITABLE_PATHS } from "./types.js";
-
-/** A command as the rules see it, after unwrapping `sudo`, `env`, `nohup` and the like. */
-interface Invocation {
-  name: string;
-  args: Word[];
-  node: SyntaxNode;
-  /** Its stdin comes from a pipe or a redirect (a REPL then reads a script, not a person). */
-  stdinFed: boolean;
-}
-
-/** Wrappers that run their argument as a command, with how many option values they take. */
-const WRAPPERS: Record<string, ReadonlySet<string>> = {
-  sudo: new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t", "-R", "-T"]),
-  doas: new Set(["-u", "-C"]),
-  env: new Set(["-u", "-C", "-S"]),
-  nohup: new Set(),
-  time: new Set(["-f", "-o"]),
-  nice: new Set(["-n"]),
-  ionice: new Set(["-c", "-n", "-p"]),
-  exec: new Set(["-a"]),
-  command: new Set(),
-  builtin: new Set(),
-  setsid: new Set(),
-  stdbuf: new Set(["-i", "-o", "-e"]),
-  xargs: new Set(["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"]),
-  timeout: new Set(["-k", "-s"]),
-};
 
 const MAX_NESTING = 3;
 
@@ -53,88 +28,6 @@ const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh",
 function expandHome(value: string, scope: PolicyScope): string | undefined {
   if (value !== HOME_TOKEN && !value.startsWith(`${HOME_TOKEN}/`)) return value;
   return scope.homeDir ? scope.homeDir + value.slice(1) : undefined;
-}
-
-function unwrap(inv: Invocation): Invocation | undefined {
-  const valued = WRAPPERS[inv.name];
-  if (!valued) return undefined;
-  let i = 0;
-  // `timeout` takes a duration before the command.
-  let positionalToSkip = inv.name === "timeout" ? 1 : 0;
-  while (i < inv.args.length) {
-    const v = inv.args[i]?.value;
-    if (v === undefined) return undefined;
-    if (v === "--") {
-      i++;
-      break;
-    }
-    if (v.startsWith("-")) {
-      i += valued.has(v) ? 2 : 1;
-      continue;
-    }
-    if (inv.name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
-      i++;
-      continue;
-    }
-    if (positionalToSkip > 0) {
-      positionalToSkip--;
-      i++;
-      continue;
-    }
-    break;
-  }
-  const head = inv.args[i];
-  if (!head?.value) return undefined;
-  return {
-    name: commandBaseName(head.value),
-    args: inv.args.slice(i + 1),
-    node: inv.node,
-    stdinFed: inv.stdinFed,
-  };
-}
-
-function toInvocation(command: SyntaxNode): Invocation | undefined {
-  const nameNode = command.childForFieldName("name");
-  if (!nameNode) return undefined;
-  const name = bashWord(nameNode.namedChildren[0] ?? nameNode).value;
-  if (name === undefined) return undefined;
-  const args = command.childrenForFieldName("argument").flatMap((n) => (n ? [bashWord(n)] : []));
-  let stdinFed = false;
-  const parent = command.parent;
-  const holder = parent?.type === "redirected_statement" ? parent : command;
-  if (holder.parent?.type === "pipeline" && holder.parent.namedChildren[0]?.startIndex !== holder.startIndex)
-    stdinFed = true;
-  if (parent?.type === "redirected_statement") {
-    for (const r of parent.childrenForFieldName("redirect")) {
-      if (!r) continue;
-      if (r.type === "heredoc_redirect" || r.type === "herestring_redirect" || /^\s*\d*</.test(r.text))
-        stdinFed = true;
-    }
-  }
-  return { name: commandBaseName(name), args, node: command, stdinFed };
-}
-
-function flags(args: Word[]): string[] {
-  const out: string[] = [];
-  for (const a of args) {
-    if (a.value === "--") break;
-    if (a.value?.startsWith("-")) out.push(a.value);
-  }
-  return out;
-}
-
-function operands(args: Word[]): Word[] {
-  const out: Word[] = [];
-  let afterDashes = false;
-  for (const a of args) {
-    if (!afterDashes && a.value === "--") {
-      afterDashes = true;
-      continue;
-    }
-    if (!afterDashes && a.value?.startsWith("-")) continue;
-    out.push(a);
-  }
-  return out;
 }
 
 function checkRecursiveDelete(
@@ -382,25 +275,41 @@ function checkPipeline(pipeline: SyntaxNode, hits: PolicyHit[]): void {
 const COMMAND_TYPES = new Set(["command"]);
 const REDIRECT_TYPES = new Set(["file_redirect"]);
 const PIPELINE_TYPES = new Set(["pipeline"]);
+const LOOP_TYPES = new Set(["for_statement"]);
+
+/** What one pass over a bash command finds: policy hits and commands that read the closed stdin. */
+export interface BashFindings {
+  hits: PolicyHit[];
+  inputReaders: InputReader[];
+}
 
 /**
  * Runs the bash rules over `command` parsed by tree-sitter-bash: every command node (inside
  * pipelines, lists, subshells, substitutions), every file redirect, every pipeline. Scripts in
- * `bash -c '...'` and `eval` with literal arguments are parsed and checked too.
+ * `bash -c '...'` and `eval` with literal arguments are parsed and checked too. The same pass
+ * notes the commands that would read the closed stdin (`read`, `select`, `apt-get install`).
  */
 export async function checkBashCommand(
   command: string,
   scope: PolicyScope,
   config: PolicyConfig,
   depth = 0,
-): Promise<PolicyHit[]> {
+): Promise<BashFindings> {
   const hits: PolicyHit[] = [];
+  const inputReaders: InputReader[] = [];
   const nested: NestedScript[] = [];
   await withSyntaxTree("bash", command, (root) => {
     const scopeAt = bashScopeAt(root, scope);
     for (const cmd of descendantsOfType(root, COMMAND_TYPES)) {
       const inv = toInvocation(cmd);
-      if (inv) checkInvocation(inv, scopeAt(cmd.startIndex), config, hits, nested);
+      if (!inv) continue;
+      checkInvocation(inv, scopeAt(cmd.startIndex), config, hits, nested);
+      const reader = inputReaderOf(unwrap(inv) ?? inv);
+      if (reader) inputReaders.push(reader);
+    }
+    for (const loop of descendantsOfType(root, LOOP_TYPES)) {
+      const reader = selectReaderOf(loop, stdinFedAt(loop));
+      if (reader) inputReaders.push(reader);
     }
     for (const redirect of descendantsOfType(root, REDIRECT_TYPES)) {
       const operator = redirect.children.find((c) => c && !c.isNamed && /[<>]/.test(c.type))?.type;
@@ -414,8 +323,10 @@ export async function checkBashCommand(
   });
   if (depth < MAX_NESTING) {
     for (const inner of nested) {
-      hits.push(...(await checkBashCommand(inner.script, inner.scope, config, depth + 1)));
+      const found = await checkBashCommand(inner.script, inner.scope, config, depth + 1);
+      hits.push(...found.hits);
+      inputReaders.push(...found.inputReaders);
     }
   }
-  return hits;
+  return { hits, inputReaders };
 }

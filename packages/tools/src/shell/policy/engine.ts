@@ -2,6 +2,7 @@ import { checkBashCommand } from "./bash-rules.js";
 import { checkPowershellCommand } from "./powershell-rules.js";
 import {
   DEFAULT_DECISIONS,
+  type InputReader,
   type PolicyConfig,
   type PolicyDecision,
   type PolicyScope,
@@ -29,10 +30,11 @@ export async function evaluateCommandPolicy(
   config: PolicyConfig = {},
 ): Promise<PolicyVerdict> {
   if (config.disabled) return { decision: "allow", hits: [] };
-  const hits =
+  const found =
     shell === "bash"
       ? await checkBashCommand(command, scope, config)
-      : await checkPowershellCommand(command, scope, config);
+      : { hits: await checkPowershellCommand(command, scope, config), inputReaders: [] };
+  const hits = found.hits;
   const unique = hits.filter(
     (h, i) => hits.findIndex((o) => o.rule === h.rule && o.text === h.text && o.reason === h.reason) === i,
   );
@@ -41,5 +43,18 @@ export async function evaluateCommandPolicy(
     const d = config.decisions?.[hit.rule] ?? DEFAULT_DECISIONS[hit.rule];
     if (RANK[d] > RANK[decision]) decision = d;
   }
-  return { decision, hits: unique };
+  return { decision, hits: unique, inputReaders: found.inputReaders };
+}
+
+/**
+ * The commands in `command` that read the closed stdin, for when the policy was off and did not
+ * parse it: the same pass, its hits ignored.
+ */
+export async function findInputReaders(
+  shell: "bash" | "pwsh",
+  command: string,
+  scope: PolicyScope,
+): Promise<InputReader[]> {
+  if (shell !== "bash") return [];
+  return (await checkBashCommand(command, scope, {})).inputReaders;
 }

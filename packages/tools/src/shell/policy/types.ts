@@ -18,10 +18,28 @@ export interface PolicyHit {
   reason: string;
 }
 
+/**
+ * A command that reads an answer from stdin, which the tools close: it gets end-of-file at once
+ * (`read` fails, a menu ends) or waits, usually without printing anything.
+ */
+export interface InputReader {
+  /** `read`, `select` or the program's name. */
+  command: string;
+  /** Its source text. */
+  text: string;
+  /** How to run it without a question, said to the model ("add -y", "give it the answer on stdin, e.g. ..."). */
+  answer: string;
+}
+
 /** Decision for a whole command. */
 export interface PolicyVerdict {
   decision: PolicyDecision;
   hits: PolicyHit[];
+  /**
+   * Commands that read the closed stdin, found in the same parse (bash; none are looked for in
+   * PowerShell, whose `Read-Host` fails with its own message). Absent when the policy is off.
+   */
+  inputReaders?: InputReader[];
 }
 
 /** Configuration of the policy (per tool; the same shape for bash and PowerShell). */
