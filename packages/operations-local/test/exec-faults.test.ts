@@ -8,23 +8,34 @@ import { isAlive, tempDir } from "./helpers.js";
 const ops = createLocalOperations();
 const decoder = new TextDecoder();
 
-/** Runs a command in sh and returns the result with its stdout text. */
+/**
+ * Runs a command in sh and returns the result with its stdout text. `abortWhen` aborts the run
+ * as soon as the stdout so far satisfies it (e.g. once the pids to check were printed): a stop
+ * tied to what the command did, never to a guess at how long it takes to get there.
+ */
 async function run(
   command: string,
-  options: { timeoutMs?: number; killGraceMs?: number; signal?: AbortSignal } = {},
+  options: { timeoutMs?: number; killGraceMs?: number; abortWhen?: (stdout: string) => boolean } = {},
 ) {
+  const { abortWhen, ...execOptions } = options;
+  const controller = new AbortController();
   const chunks: OutputChunk[] = [];
+  const stdoutOf = () =>
+    chunks
+      .filter((chunk) => chunk.stream === "stdout")
+      .map((chunk) => decoder.decode(chunk.bytes))
+      .join("");
   const result = await ops.exec(command, {
     shell: "sh",
     cwd: await tempDir(),
-    onChunk: (chunk) => chunks.push(chunk),
-    ...options,
+    onChunk: (chunk) => {
+      chunks.push(chunk);
+      if (abortWhen?.(stdoutOf())) controller.abort();
+    },
+    ...(abortWhen ? { signal: controller.signal } : {}),
+    ...execOptions,
   });
-  const stdout = chunks
-    .filter((chunk) => chunk.stream === "stdout")
-    .map((chunk) => decoder.decode(chunk.bytes))
-    .join("");
-  return { result, stdout };
+  return { result, stdout: stdoutOf() };
 }
 
 /** Pids printed one per line by a command. */
@@ -33,6 +44,9 @@ const pidsIn = (stdout: string): number[] =>
     .split("\n")
     .filter((line) => /^\d+$/.test(line))
     .map(Number);
+
+/** Pids on the complete lines so far (a chunk may end inside a number). */
+const linesOut = (stdout: string): number[] => pidsIn(stdout.slice(0, stdout.lastIndexOf("\n") + 1));
 
 describe("local exec: process groups and trees", () => {
   it("reports the process group id and leaves no process of a timed-out tree", async () => {
@@ -82,13 +96,17 @@ describe("local exec: process groups and trees", () => {
   });
 
   it("a SIGTERM-ignoring tree is killed with SIGKILL and confirmed gone by pid", async () => {
+    // Stopped once both pids are out, so the trap is set: a stop before it would end the tree
+    // with SIGTERM alone and leave the SIGKILL untested.
     const { result, stdout } = await run("trap '' TERM; sleep 60 & echo $!; echo $$; wait", {
-      timeoutMs: 500,
       killGraceMs: 300,
+      abortWhen: (out) => linesOut(out).length === 2,
     });
-    expect(result).toMatchObject({ status: "timed-out", signal: "SIGKILL" });
+    expect(result).toMatchObject({ status: "cancelled", signal: "SIGKILL" });
     expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
-    for (const pid of pidsIn(stdout)) expect(isAlive(pid)).toBe(false);
+    const pids = pidsIn(stdout);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
   });
 
   it("a grandchild holding stdout: the call returns with the output and the grandchild is ended", async () => {
@@ -116,12 +134,14 @@ describe("local exec: process groups and trees", () => {
   });
 
   it("an abort while running resolves cancelled and ends the tree", async () => {
-    const controller = new AbortController();
-    const pending = run("sleep 60 & echo $!; wait", { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    const { result, stdout } = await pending;
+    // Aborted once the child's pid is out: an abort before it would leave nothing to check.
+    const { result, stdout } = await run("sleep 60 & echo $!; wait", {
+      abortWhen: (out) => linesOut(out).length === 1,
+    });
     expect(result.status).toBe("cancelled");
-    expect(isAlive(pidsIn(stdout)[0]!)).toBe(false);
+    const [pid] = pidsIn(stdout);
+    expect(pid).toBeDefined();
+    expect(isAlive(pid!)).toBe(false);
   });
 });
 

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
 import type { ShellToolDetails } from "../src/shell/tool.js";
 import { createBashToolDefinition } from "../src/tools/bash.js";
-import { alive, createShellTestEnv, endPid, type ShellTestEnv, textOf } from "./shell-helpers.js";
+import {
+  alive,
+  createShellTestEnv,
+  endPid,
+  readPidFile,
+  type ShellTestEnv,
+  textOf,
+} from "./shell-helpers.js";
 
 let env: ShellTestEnv;
 const pids: number[] = [];
@@ -96,14 +103,21 @@ describe("bash tool", () => {
   });
 
   it("kills a child that ignores SIGTERM after the grace period", async () => {
-    const outcome = await env.run(bash, {
-      command: "trap '' TERM; sleep 100 & echo $! > stubborn.pid; wait",
-      timeout: 1,
-    });
-    const details = outcome.details as ShellToolDetails;
-    expect(details.run?.status).toBe("timed-out");
+    const controller = new AbortController();
+    const running = env.run(
+      bash,
+      { command: "trap '' TERM; sleep 100 & echo $! > stubborn.pid; wait" },
+      { signal: controller.signal },
+    );
+    // Stopped only once the pid file shows the trap is set: a stop that came before it would
+    // end the shell with SIGTERM alone and never test the SIGKILL.
+    const pid = await readPidFile(join(env.workspace, "stubborn.pid"));
+    pids.push(pid);
+    controller.abort();
+    const details = (await running).details as ShellToolDetails;
+    expect(details.run?.status).toBe("cancelled");
     expect(details.run?.cleanup.killSent).toBe(true);
-    expect(alive(await pidFrom("stubborn.pid"))).toBe(false);
+    expect(alive(pid)).toBe(false);
   });
 
   it("returns at once when `sleep 100 &` holds the output, and ends it", async () => {
@@ -272,14 +286,19 @@ describe("bash tool", () => {
 
   it("cancels on abort", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const outcome = await env.run(
+    const running = env.run(
       bash,
       { command: "sleep 100 & echo $! > abort.pid; wait" },
       { signal: controller.signal },
     );
+    // Abort once the child is known to run, not after a guess at how long starting takes.
+    const pid = await readPidFile(join(env.workspace, "abort.pid"));
+    pids.push(pid);
+    controller.abort();
+    const outcome = await running;
     expect(outcome.isError).toBe(true);
-    expect(alive(await pidFrom("abort.pid"))).toBe(false);
+    expect(outcome.errorCode).toBe("aborted");
+    expect(alive(pid)).toBe(false);
   });
 
   it("filters secret-named variables and sets non-interactive ones", async () => {

@@ -14,33 +14,51 @@ afterAll(() => {
   for (const pid of started) endPid(pid);
 });
 
-function startMarked(runId: string, script: string): number {
+/** A process started outside any exec, and the signal that ended it. */
+interface Marked {
+  pid: number;
+  /** The signal that ended it (null for a plain exit). */
+  ended: Promise<NodeJS.Signals | null>;
+}
+
+/**
+ * Starts `script` carrying the run marker. Its environment is in place when spawn returns (the
+ * exec has happened), so a hunt can find it at once; a script that must reach a point first
+ * (a trap) prints a line there, and `ready` waits for it.
+ */
+function startMarked(runId: string, script: string): Marked & { ready: Promise<void> } {
   // detached + unref: its own session, not a child the adapter knows about, like a setsid escape.
   const child = spawn("sh", ["-c", script], {
     detached: true,
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "ignore"],
     env: { ...process.env, [RUN_ID_VARIABLE]: runId },
   });
   child.unref();
   started.push(child.pid as number);
-  return child.pid as number;
+  const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on("exit", (_code, signal) => resolve(signal)),
+  );
+  const ready = new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
+  return { pid: child.pid as number, ended, ready };
 }
 
 describe("escape hunt by environment marker", () => {
   it("finds processes carrying the run marker, ends them (TERM, then KILL) and confirms", async () => {
     const runId = "0123456789abcdef0123456789abcdef";
     const polite = startMarked(runId, "exec sleep 100");
-    const stubborn = startMarked(runId, "trap '' TERM; while :; do sleep 1; done");
+    const stubborn = startMarked(runId, "trap '' TERM; echo trapped; while :; do sleep 1; done");
     const other = startMarked("ffffffffffffffffffffffffffffffff", "exec sleep 100");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Hunted once the trap is set: before it, SIGTERM alone would end it and the KILL go untested.
+    await stubborn.ready;
     const result = await huntEscapedProcesses(createLocalOperations(), runId, { cwd: "/tmp", graceMs: 300 });
     expect(result.supported).toBe(true);
-    expect(result.found).toEqual(expect.arrayContaining([polite, stubborn]));
-    expect(result.found).not.toContain(other);
+    expect(result.found).toEqual(expect.arrayContaining([polite.pid, stubborn.pid]));
+    expect(result.found).not.toContain(other.pid);
     expect(result.remaining).toEqual([]);
-    expect(alive(polite)).toBe(false);
-    expect(alive(stubborn)).toBe(false);
-    expect(alive(other)).toBe(true);
+    // The polite one ended on SIGTERM, the stubborn one only on the SIGKILL after the grace.
+    expect(await polite.ended).toBe("SIGTERM");
+    expect(await stubborn.ended).toBe("SIGKILL");
+    expect(alive(other.pid)).toBe(true);
   });
 
   it("reports nothing found when no process carries the marker", async () => {
@@ -67,10 +85,9 @@ describe("escape hunt by environment marker", () => {
       const runId = "fedcba9876543210fedcba9876543210";
       // The marker is not the first entry of the environ: busybox grep without -z stops at the first NUL.
       const escaped = startMarked(runId, "exec sleep 100");
-      await new Promise((resolve) => setTimeout(resolve, 200));
       const result = await huntEscapedProcesses(withBusyboxGrep, runId, { cwd: "/tmp", graceMs: 300 });
-      expect(result.found).toContain(escaped);
-      expect(alive(escaped)).toBe(false);
+      expect(result.found).toContain(escaped.pid);
+      expect(await escaped.ended).toBe("SIGTERM");
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }

@@ -20,18 +20,36 @@ interface Captured {
 export function describeExecChecks(get: () => SuiteContext, options: Required<ConformanceOptions>): void {
   const check = scaledIt(options);
   const run = async (command: string, options: Partial<ExecOptions> = {}): Promise<Captured> => {
+    const { onChunk, ...rest } = options;
     const chunks: OutputChunk[] = [];
     const result = await get().ops.exec(command, {
       shell: get().options.shells[0] ?? "sh",
       cwd: get().root,
-      onChunk: (chunk) => chunks.push(chunk),
-      ...options,
+      // The test's own onChunk sees every chunk too; the capture keeps them either way.
+      onChunk: (chunk) => {
+        chunks.push(chunk);
+        onChunk?.(chunk);
+      },
+      ...rest,
     });
     const pick = (stream: OutputChunk["stream"]) =>
       text(concatBytes(chunks.filter((chunk) => chunk.stream === stream).map((chunk) => chunk.bytes)));
     return { result, chunks, stdout: pick("stdout"), stderr: pick("stderr") };
   };
   /** True when process `pid` still runs in the environment (asked through the adapter itself). */
+  /** Options that abort the run once its stdout holds `count` complete lines. */
+  const abortAfterLines = (count: number): Partial<ExecOptions> => {
+    const controller = new AbortController();
+    let text = "";
+    return {
+      signal: controller.signal,
+      onChunk: (chunk) => {
+        if (chunk.stream !== "stdout") return;
+        text += new TextDecoder().decode(chunk.bytes);
+        if (text.split("\n").length > count) controller.abort();
+      },
+    };
+  };
   const isRunning = async (pid: string): Promise<boolean> => {
     const probe = await run(`kill -0 ${pid} 2>/dev/null && ! grep -qs '^State:.*Z' /proc/${pid}/status`);
     return probe.result.exitCode === 0;
@@ -116,14 +134,11 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
     check(
       "an abort during the call ends the tree: status cancelled",
       async () => {
-        const controller = new AbortController();
-        const pending = run("sleep 30 & echo $!; wait", {
-          signal: controller.signal,
-          onChunk: () => controller.abort(),
-        });
-        const { result, stdout } = await pending;
+        // Aborted once the child's pid line is out: the check below then has a pid to check.
+        const { result, stdout } = await run("sleep 30 & echo $!; wait", abortAfterLines(1));
         expect(result.status).toBe("cancelled");
         expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+        expect(stdout).toMatch(/^\d+\n$/);
         expect(await isRunning(stdout.trim())).toBe(false);
       },
       30_000,
@@ -131,12 +146,15 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
     check(
       "a command ignoring SIGTERM gets SIGKILL after the grace period",
       async () => {
+        // Stopped once the pid line shows the trap is set (a fixed timeout could land before it,
+        // and SIGTERM alone would then end the tree with the SIGKILL untested).
         const { result, stdout } = await run("trap '' TERM; sleep 60 & echo $!; wait", {
-          timeoutMs: 500,
           killGraceMs: 500,
+          ...abortAfterLines(1),
         });
-        expect(result.status).toBe("timed-out");
+        expect(result.status).toBe("cancelled");
         expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
+        expect(stdout).toMatch(/^\d+\n$/);
         expect(await isRunning(stdout.trim())).toBe(false);
       },
       30_000,
