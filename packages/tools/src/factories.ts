@@ -8,6 +8,7 @@ import type { AgentTool } from "@tackle/agent-core";
 import type { AnyToolDefinition, ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { type ExtensionContextFactory, wrapToolDefinition } from "@tackle/extensions";
 import type { JobRegistry } from "./shell/jobs.js";
+import { withToolNames } from "./tool-names.js";
 import { checkOptions, type OptionSpec } from "./tool-options.js";
 import { type BashToolOptions, createBashToolDefinition } from "./tools/bash.js";
 import { createEditToolDefinition, type EditToolOptions } from "./tools/edit.js";
@@ -170,7 +171,8 @@ export function withJobs<N extends ToolName>(names: readonly N[]): WithJobs<N>[]
 
 /**
  * Creates the named tools on one context, keyed by name and typed per tool. A shell tool brings
- * `jobs` along. Hand them to the loop with `Object.values(tools)`.
+ * `jobs` along. Hand them to the loop with `Object.values(tools)`. Their hints name only tools of
+ * this set ("Use ls to list it" only where ls was made).
  *
  * @example
  * ```ts
@@ -184,16 +186,20 @@ export function createTools<const N extends ToolName>(options: CreateToolsOption
   const factory = contextFactoryOf(options.context);
   // Options under a misspelt name would be ignored without a word.
   checkOptions("createTools: tools", options.tools, TOOL_OPTIONS_SPEC);
+  const names = withJobs(options.names);
+  // Each call sees the set's names, so its hints name only tools the model has (`hasTool`).
+  const inSet: ExtensionContextFactory = async (call) => withToolNames(await factory(call), names);
   const tools: Record<string, AgentTool> = {};
-  for (const name of withJobs(options.names)) {
+  for (const name of names) {
     const definition: AnyToolDefinition = createToolDefinition(name, options.tools?.[name] as never);
-    tools[name] = wrapToolDefinition(definition, factory);
+    tools[name] = wrapToolDefinition(definition, inSet);
   }
   return tools as ToolSet<N>;
 }
 
 /**
- * Creates one tool bound to a context, typed with its parameters and details.
+ * Creates one tool bound to a context, typed with its parameters and details. Its set is not known
+ * (tools made one by one may be used together), so its hints may name any tool.
  *
  * @example
  * ```ts

@@ -2,7 +2,7 @@
  * A model told to use a tool it was not given tries it anyway (bash's results said "use the jobs
  * tool" while no set held jobs). Every tool the model-facing text of a set names is in that set.
  */
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
@@ -95,5 +95,54 @@ describe("tools named in model-facing text", () => {
     for (const set of [createCodingTools({ context }), createAllTools({ context })]) {
       expect(Object.keys(set)).toEqual(expect.arrayContaining([...mentioned]));
     }
+  });
+  it("runtime hints of file tools name only tools of the set", async () => {
+    await mkdir(join(dir, "sub"), { recursive: true });
+    await writeFile(
+      join(dir, "blob.bin"),
+      Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.alloc(2048)]),
+    );
+    await writeFile(join(dir, "long.txt"), `${"x".repeat(60 * 1024)}\nshort\n`);
+    await writeFile(join(dir, "ctl.txt"), "plain\n\u001b[31mred\u001b[0m AKIAIOSFODNN7EXAMPLE\n");
+    const texts = async (set: Record<string, AnyAgentTool>, calls: [string, unknown][]) => {
+      const out: string[] = [];
+      for (const [name, args] of calls) {
+        const tool = set[name];
+        if (tool) out.push(textOf(await invokeTool(tool, args)));
+      }
+      return out;
+    };
+    const fileCalls: [string, unknown][] = [
+      ["read", { path: "sub" }],
+      ["read", { path: "blob.bin" }],
+      ["read", { path: "long.txt" }],
+      ["read", { path: "ctl.txt" }],
+      ["read", { path: "missing.txt" }],
+      ["edit", { path: "sub", edits: [{ oldText: "a", newText: "b" }] }],
+      ["edit", { path: "missing.txt", edits: [{ oldText: "a", newText: "b" }] }],
+      ["write", { path: "sub", content: "x" }],
+      ["ls", { path: "long.txt" }],
+      ["ls", { path: "missing-dir" }],
+      ["grep", { pattern: "red", path: "ctl.txt" }],
+      ["powershell", { command: "Get-Date" }],
+    ];
+    const sets: Record<string, AnyAgentTool>[] = [
+      createReadOnlyTools({ context }),
+      createCodingTools({ context }),
+      createTools({ context, names: ["read"] }),
+      createTools({ context, names: ["ls", "edit", "write"] }),
+      createTools({ context, names: ["powershell"] }),
+    ];
+    for (const set of sets) {
+      for (const text of await texts(set, fileCalls)) {
+        for (const mentioned of mentionedTools(text))
+          expect(Object.keys(set), `names ${mentioned}: "${text}"`).toContain(mentioned);
+      }
+    }
+    // With the tools at hand, the hints still name them.
+    const all = createAllTools({ context });
+    const [directory, binary] = await texts(all, fileCalls.slice(0, 2));
+    expect(directory).toContain("Use ls to list it.");
+    expect(binary).toContain("Inspect it with bash");
   });
 });

@@ -5,6 +5,7 @@
 
 export type { WorkspacePolicyOptions } from "../path/workspace-policy.js";
 export { createWorkspacePolicy } from "../path/workspace-policy.js";
+export { hasTool, hintFor, TOOL_NAMES_SERVICE, withToolNames } from "../tool-names.js";
 export type { ArtifactOperations, ArtifactStoreOptions } from "./artifacts.js";
 export { ARTIFACT_RETENTION_MS, createArtifactStore } from "./artifacts.js";
 export type { DisposeToolContextOptions } from "./dispose-tool-context.js";

@@ -19,6 +19,8 @@ export interface EditSummaryInput {
   changed: boolean;
   maxLines: number;
   maxBytes: number;
+  /** The model has bash (the notice then says how to see or change such lines with it). */
+  bash: boolean;
 }
 
 function plural(count: number, word: string): string {
@@ -52,14 +54,15 @@ export function formatEditSummary(input: EditSummaryInput): string {
   if (fuzzy && !input.dryRun) {
     lines.push("Fuzzy matches replaced text that differs from your oldText; check the diff below.");
   }
-  if (input.dryRun || fuzzy) lines.push(cutDiff(input.diff.patch, input.maxLines, input.maxBytes));
+  if (input.dryRun || fuzzy)
+    lines.push(cutDiff(input.diff.patch, input.maxLines, input.maxBytes, input.bash));
   return lines.join("\n");
 }
 
 /** The diff the model sees: file text, so made safe like read output, then cut. */
-function cutDiff(patch: string, maxLines: number, maxBytes: number): string {
+function cutDiff(patch: string, maxLines: number, maxBytes: number, bash: boolean): string {
   const safe = sanitizeLines(patch.trimEnd().split("\n"));
-  const notice = sanitizeNotice(safe, "bash with cat -v on the file shows them");
+  const notice = sanitizeNotice(safe, bash ? "bash with cat -v on the file shows them" : undefined, { bash });
   const cut = truncateHead(safe.lines.join("\n"), { maxLines, maxBytes });
   const shown = notice ? `${cut.content}\n[${notice}]` : cut.content;
   if (!cut.truncated) return shown;

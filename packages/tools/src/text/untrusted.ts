@@ -111,18 +111,23 @@ function lines(count: number): string {
 
 /**
  * One short notice saying what was removed or redacted and the next step, or undefined when
- * nothing was. `rawHint` names how to see the raw bytes (e.g. "bash with cat -v src/a.ts shows them").
+ * nothing was. `rawHint` names how to see the raw bytes (e.g. "bash with cat -v src/a.ts shows
+ * them"); pass it, and `bash: true`, only when the model has bash (see `hasTool`).
  */
-export function sanitizeNotice(safe: SafeLines, rawHint: string): string | undefined {
+export function sanitizeNotice(
+  safe: SafeLines,
+  rawHint: string | undefined,
+  tools: { bash: boolean },
+): string | undefined {
   const parts: string[] = [];
   if (safe.controlLines > 0) {
     parts.push(
-      `Control characters and escape sequences removed from ${lines(safe.controlLines)}; ${rawHint}.`,
+      `Control characters and escape sequences removed from ${lines(safe.controlLines)}${rawHint ? `; ${rawHint}` : ""}.`,
     );
   }
   if (safe.redactedLines > 0) {
     parts.push(
-      `Secrets redacted on ${lines(safe.redactedLines)} (${safe.redactedKinds.join(", ")}), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText, or change that line with bash.`,
+      `Secrets redacted on ${lines(safe.redactedLines)} (${safe.redactedKinds.join(", ")}), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText${tools.bash ? ", or change that line with bash" : ""}.`,
     );
   }
   return parts.length > 0 ? parts.join(" ") : undefined;

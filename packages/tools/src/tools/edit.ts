@@ -27,6 +27,7 @@ import {
   type TextEncodingName,
 } from "../text/encoding.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
+import { hasTool, hintFor } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
 
 const editParameters = Type.Object({
@@ -136,7 +137,7 @@ export function createEditToolDefinition(
     if (stat.type === "directory") {
       throw new ToolError(
         "is_directory",
-        `${target.display} is a directory; edit needs a file. Use ls to list it.`,
+        `${target.display} is a directory; edit needs a file.${hintFor(ctx, [["ls", " Use ls to list it."]])}`,
       );
     }
     if (stat.type === "other") throw specialFileError(target.display);
@@ -192,6 +193,7 @@ export function createEditToolDefinition(
       changed: plan.changed,
       maxLines,
       maxBytes,
+      bash: hasTool(ctx, "bash"),
     });
     return { content: [{ type: "text", text } satisfies TextContent], details };
   }
@@ -205,7 +207,7 @@ async function notFound(ctx: ExtensionContext, resolved: ResolvedPath, signal: A
   const hint = await explainMissingPath(ctx, resolved.absolute, signal);
   return new ToolError(
     "not_found",
-    `File not found: ${resolved.display}.${hint.text} edit changes existing files; use write to create a new one.`,
+    `File not found: ${resolved.display}.${hint.text} edit changes existing files${hintFor(ctx, [["write", "; use write to create a new one"]])}.`,
     {
       details: {
         path: resolved.display,

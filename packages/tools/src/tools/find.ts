@@ -19,6 +19,7 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
+import { hasTool } from "../tool-names.js";
 import { checkOptions, defaultLimitWithin } from "../tool-options.js";
 import { truncateHead } from "../truncate.js";
 
@@ -180,7 +181,14 @@ async function runFind(
       `Showing paths ${offset + 1}-${offset + page.length}; more exist. Use offset=${offset + page.length} to see more, ${narrow}`,
     );
   }
-  const notice = sanitizeNotice(safe, "bash with ls -b on the directory shows such names escaped");
+  const bash = hasTool(ctx, "bash");
+  const notice = sanitizeNotice(
+    safe,
+    bash ? "bash with ls -b on the directory shows such names escaped" : undefined,
+    {
+      bash,
+    },
+  );
   if (notice) notices.push(notice);
   const body = markUntrusted(cut.content, "find");
   const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;

@@ -24,6 +24,7 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
+import { hasTool, hintFor } from "../tool-names.js";
 import { checkOptions, defaultLimitWithin } from "../tool-options.js";
 import { truncateHead, truncateLine } from "../truncate.js";
 
@@ -250,10 +251,15 @@ async function runGrep(
   }
   if (linesCut > 0) {
     notices.push(
-      `${linesCut} line${linesCut === 1 ? " was" : "s were"} longer than ${limits.maxLineLength} characters and cut; use read with offset to see a line in full.`,
+      `${linesCut} line${linesCut === 1 ? " was" : "s were"} longer than ${limits.maxLineLength} characters and cut${hintFor(ctx, [["read", "; use read with offset to see a line in full"]])}.`,
     );
   }
-  const notice = sanitizeNotice(safe, `bash with cat -v ${isFile ? display : "on the file"} shows them`);
+  const bash = hasTool(ctx, "bash");
+  const notice = sanitizeNotice(
+    safe,
+    bash ? `bash with cat -v ${isFile ? display : "on the file"} shows them` : undefined,
+    { bash },
+  );
   if (notice) notices.push(notice);
   const body = markUntrusted(cut.content, "grep");
   const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;

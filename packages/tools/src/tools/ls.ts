@@ -21,6 +21,7 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
+import { hasTool, hintFor } from "../tool-names.js";
 import { truncateHead } from "../truncate.js";
 
 const lsParameters = Type.Object({
@@ -93,7 +94,7 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
         if (stat.type !== "directory") {
           throw new ToolError(
             "not_directory",
-            `${resolved.display} is a file (${formatBytes(stat.size)}), not a directory. Use read to open it.`,
+            `${resolved.display} is a file (${formatBytes(stat.size)}), not a directory.${hintFor(ctx, [["read", " Use read to open it."]])}`,
           );
         }
         // Temp files of writes (in progress, or left by a killed writer) are never the model's.
@@ -121,7 +122,7 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
         const notices: string[] = [];
         if (shown < listed.length) {
           notices.push(
-            `Showing ${shown} of ${listed.length} entries${cut.truncatedBy === "bytes" ? ` (${formatBytes(DEFAULTS.maxBytes)} limit)` : ""}. Use find with a pattern to narrow down${cut.truncatedBy === "bytes" ? "" : `, or a larger limit`}.`,
+            `Showing ${shown} of ${listed.length} entries${cut.truncatedBy === "bytes" ? ` (${formatBytes(DEFAULTS.maxBytes)} limit)` : ""}.${hintFor(ctx, [["find", " Use find with a pattern to narrow down"]], " Narrow it down with a subdirectory")}${cut.truncatedBy === "bytes" ? "" : `, or a larger limit`}.`,
           );
         }
         if (ignoredCount > 0) {
@@ -129,7 +130,10 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
             `${ignoredCount} ignored ${ignoredCount === 1 ? "entry" : "entries"} not listed (includeIgnored=true lists them).`,
           );
         }
-        const notice = sanitizeNotice(safe, "bash with ls -b shows such names escaped");
+        const bash = hasTool(ctx, "bash");
+        const notice = sanitizeNotice(safe, bash ? "bash with ls -b shows such names escaped" : undefined, {
+          bash,
+        });
         if (notice) notices.push(notice);
         const body =
           raw.length === 0
@@ -154,7 +158,7 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
         if (isOperationError(error, "not_found")) {
           throw new ToolError(
             "not_found",
-            `Directory not found: ${resolved.display}. Use ls on its parent or find to see what exists.`,
+            `Directory not found: ${resolved.display}. ${hintFor(ctx, [["find", "Use ls on its parent or find to see what exists."]], "Use ls on its parent to see what exists.")}`,
           );
         }
         throw toToolError(error, resolved.display);

@@ -11,6 +11,7 @@ import {
   type ShellToolOptions,
   type ShellToolSchema,
 } from "../shell/tool.js";
+import { hintFor } from "../tool-names.js";
 
 /** Options of the powershell tool. */
 export type PowershellToolOptions = ShellToolOptions;
@@ -69,7 +70,7 @@ export function createPowershellToolDefinition(
     if (!info.available) {
       throw new ToolError(
         "not_supported",
-        `PowerShell (pwsh) is not available in this environment (${ctx.operations.id}). Use the bash tool instead.`,
+        `PowerShell (pwsh) is not available in this environment (${ctx.operations.id}).${hintFor(ctx, [["bash", " Use the bash tool instead."]], " Tell the user; no other shell tool was given.")}`,
       );
     }
   });

@@ -23,6 +23,7 @@ import {
   sanitizeNotice,
 } from "../text/untrusted.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
+import { hasTool, hintFor } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
 import { truncateHeadLines } from "../truncate.js";
 
@@ -121,7 +122,14 @@ async function readResolved(
   const ops = ctx.operations;
   const stat = await ops.stat(resolved.absolute, { signal });
   if (stat.type === "directory") {
-    throw new ToolError("is_directory", `${resolved.display} is a directory. Use ls to list it.`);
+    throw new ToolError(
+      "is_directory",
+      `${resolved.display} is a directory.${hintFor(ctx, [
+        ["ls", " Use ls to list it."],
+        ["find", " Use find with path to list its files."],
+        ["bash", " List it with bash (ls)."],
+      ])}`,
+    );
   }
   // A FIFO or device would block or never end: refuse before opening it.
   if (stat.type === "other") throw specialFileError(resolved.display);
@@ -133,7 +141,7 @@ async function readResolved(
     if (sniffed.kind === "binary") {
       throw new ToolError(
         "binary_file",
-        `${resolved.display} is a binary file (${sniffed.description}, ${formatBytes(stat.size)}); read shows text only. Inspect it with bash (e.g. file, xxd | head) if you need to.`,
+        `${resolved.display} is a binary file (${sniffed.description}, ${formatBytes(stat.size)}); read shows text only.${hintFor(ctx, [["bash", " Inspect it with bash (e.g. file, xxd | head) if you need to."]])}`,
         { details: { path: resolved.display, type: sniffed.description, size: stat.size } },
       );
     }
@@ -152,7 +160,7 @@ async function readResolved(
       maxLineBytes: limits.maxBytes,
     });
     finished = true;
-    const result = formatText(resolved, window, startLine, lineLimit, limits);
+    const result = formatText(resolved, window, startLine, lineLimit, limits, hasTool(ctx, "bash"));
     // Only a read that showed content counts as having seen the file (not an offset past its end).
     ctx.reads.record(resolved.real, window.sha256);
     return result;
@@ -167,6 +175,8 @@ function formatText(
   startLine: number,
   lineLimit: number,
   limits: { maxLines: number; maxBytes: number },
+  /** The model has bash: notices then say how to see or change what read cannot show. */
+  bash: boolean,
 ) {
   const total = window.totalLines;
   if (startLine > Math.max(total, 1)) {
@@ -184,13 +194,13 @@ function formatText(
   const cutInView = [...window.cutLines.keys()].filter((line) => line >= startLine && line <= endLine);
   for (const line of cutInView) {
     notices.push(
-      `Line ${line} is ${window.cutLines.get(line)} characters; only its first ${formatBytes(limits.maxBytes)} is shown. See the rest with bash, e.g. sed -n '${line}p' ${resolved.display} | cut -c1-2000.`,
+      `Line ${line} is ${window.cutLines.get(line)} characters; only its first ${formatBytes(limits.maxBytes)} is shown.${bash ? ` See the rest with bash, e.g. sed -n '${line}p' ${resolved.display} | cut -c1-2000.` : ""}`,
     );
   }
   const encodingName = encodingLabel(window.encoding);
   if (window.lossy)
     notices.push(
-      `The file is not valid ${encodingName}; invalid bytes are shown as U+FFFD. edit refuses such a file and write would replace those bytes: change it with bash if you must.`,
+      `The file is not valid ${encodingName}; invalid bytes are shown as U+FFFD. edit refuses such a file and write would replace those bytes${bash ? ": change it with bash if you must" : ""}.`,
     );
   if (window.encoding !== "utf8") notices.push(`Decoded from ${encodingName}.`);
   let text: string;
@@ -207,7 +217,9 @@ function formatText(
     // line numbers, totals and continuation hints stay those of the file.
     const safe = sanitizeLines(window.lines.slice(0, shown));
     sanitized = sanitizedDetails(safe);
-    notice = sanitizeNotice(safe, `bash with cat -v ${resolved.display} shows them`);
+    notice = sanitizeNotice(safe, bash ? `bash with cat -v ${resolved.display} shows them` : undefined, {
+      bash,
+    });
     text = markUntrusted(formatNumberedLines(safe.lines, startLine).join("\n"), "read");
     if (endLine < total) {
       truncatedBy = cut.truncatedBy ?? "lines";
@@ -251,7 +263,7 @@ async function readImage(
   if (size > READ_IMAGE_MAX_BYTES) {
     throw new ToolError(
       "too_large",
-      `${resolved.display} is a ${formatBytes(size)} image; read returns images up to ${formatBytes(READ_IMAGE_MAX_BYTES)}. Make a smaller copy with bash and read that.`,
+      `${resolved.display} is a ${formatBytes(size)} image; read returns images up to ${formatBytes(READ_IMAGE_MAX_BYTES)}.${hintFor(ctx, [["bash", " Make a smaller copy with bash and read that."]])}`,
     );
   }
   const bytes = await ctx.operations.readFile(resolved.absolute, { signal, maxBytes: READ_IMAGE_MAX_BYTES });
@@ -282,7 +294,17 @@ async function notFound(
   signal: AbortSignal | undefined,
 ): Promise<ToolError> {
   const hint = await explainMissingPath(ctx, resolved.absolute, signal);
-  const next = hint.text === "" ? " Use find or ls to see what exists." : hint.text;
+  const next =
+    hint.text === ""
+      ? hintFor(ctx, [
+          [
+            "find",
+            hasTool(ctx, "ls") ? " Use find or ls to see what exists." : " Use find to see what exists.",
+          ],
+          ["ls", " Use ls to see what exists."],
+          ["bash", " List the directory with bash (ls) to see what exists."],
+        ])
+      : hint.text;
   return new ToolError("not_found", `File not found: ${resolved.display}.${next}`, {
     details: {
       path: resolved.display,

@@ -23,6 +23,7 @@ import {
 import { countLines, dominantLineEnding } from "../text/line-endings.js";
 import { unknownPlaceholders } from "../text/untrusted.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
+import { hintFor } from "../tool-names.js";
 import { utf8ByteLength } from "../truncate.js";
 
 const writeParameters = Type.Object({
@@ -75,7 +76,8 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
           resolved.real,
           async () => {
             const target = await recheckWriteTarget(ctx, resolved, signal);
-            const existing = await readExisting(ops, target.real, target.display, signal);
+            const lsHint = hintFor(ctx, [["ls", ", or use ls to list it"]]);
+            const existing = await readExisting(ops, target.real, target.display, lsHint, signal);
             if (existing) assertNotStale(ctx, target.real, existing, target.display);
             const existingText = existing ? decodeText(existing).text : "";
             assertNoPlaceholders(params.content, existingText, target.display);
@@ -146,6 +148,8 @@ async function readExisting(
   ops: Pick<Operations, "stat" | "readFile">,
   real: string,
   display: string,
+  /** Said after "Name a file inside it" when the model has ls. */
+  lsHint: string,
   signal: AbortSignal | undefined,
 ): Promise<Uint8Array | null> {
   try {
@@ -153,7 +157,7 @@ async function readExisting(
     if (stat.type === "directory") {
       throw new ToolError(
         "is_directory",
-        `${display} is a directory; write needs a file path. Name a file inside it, or use ls to list it.`,
+        `${display} is a directory; write needs a file path. Name a file inside it${lsHint}.`,
       );
     }
     if (stat.type === "other") throw specialFileError(display);
