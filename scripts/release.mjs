@@ -15,7 +15,7 @@ import { publishedPackageDirs } from "./package-metadata.mjs";
 
 const run = promisify(execFile);
 
-/** How many `npm publish` runs at once. */
+/** How many npm runs (`view`, `publish`) at once. */
 const PUBLISH_CONCURRENCY = 4;
 
 /** Runs `fn` on every item, at most `limit` at a time. */
@@ -30,6 +30,11 @@ async function eachLimited(items, limit, fn) {
 /** How long one registry request may take before the registry counts as unreachable. */
 export const REGISTRY_TIMEOUT_MS = 10_000;
 const NPM_NETWORK_FLAGS = [`--fetch-timeout=${REGISTRY_TIMEOUT_MS}`, "--fetch-retries=0"];
+/**
+ * A backstop for an npm process that hangs for another reason: npm's own fetch timeout bounds
+ * the network wait, and starting npm alone can take many seconds on a loaded machine.
+ */
+const NPM_PROCESS_TIMEOUT_MS = 120_000;
 
 function manifests(root) {
   return publishedPackageDirs(root).map((dirName) => ({
@@ -59,7 +64,7 @@ export function preflightProblems(root) {
 /** Asks the registry whether it answers at all, within {@link REGISTRY_TIMEOUT_MS}. */
 async function registryReachable() {
   try {
-    await run("npm", ["ping", ...NPM_NETWORK_FLAGS], { timeout: REGISTRY_TIMEOUT_MS * 2 });
+    await run("npm", ["ping", ...NPM_NETWORK_FLAGS], { timeout: NPM_PROCESS_TIMEOUT_MS });
     return true;
   } catch {
     return false;
@@ -73,13 +78,14 @@ async function isPublished(name, version) {
       "npm",
       ["view", `${name}@${version}`, "version", "--json", ...NPM_NETWORK_FLAGS],
       {
-        timeout: REGISTRY_TIMEOUT_MS * 2,
+        timeout: NPM_PROCESS_TIMEOUT_MS,
       },
     );
     return stdout.trim().length > 0;
   } catch (error) {
     if (/E404|404 Not Found/.test(`${error.stdout ?? ""}${error.stderr ?? ""}`)) return false;
-    throw new Error(`the registry gave no answer for ${name}@${version}`, { cause: error });
+    const why = `${error.stderr ?? error.message ?? ""}`.trim().split("\n")[0];
+    throw new Error(`the registry gave no answer for ${name}@${version} (${why})`, { cause: error });
   }
 }
 
@@ -123,7 +129,14 @@ export async function publishPackages(root, { dryRun, log = console.log }) {
 
     let pending = packed;
     if (reachable) {
-      const answers = await Promise.allSettled(packed.map((pkg) => isPublished(pkg.name, pkg.version)));
+      const answers = [];
+      await eachLimited(packed, PUBLISH_CONCURRENCY, async (pkg) => {
+        const index = packed.indexOf(pkg);
+        answers[index] = await isPublished(pkg.name, pkg.version).then(
+          (value) => ({ status: "fulfilled", value }),
+          (reason) => ({ status: "rejected", reason }),
+        );
+      });
       pending = [];
       for (const [i, pkg] of packed.entries()) {
         const answer = answers[i];

@@ -1,25 +1,13 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
 import { ALLOWED_IMPORTS, checkLayers, findTackleImports } from "../scripts/layers.mjs";
+import { tempDirs } from "./temp-tree.js";
 
 const packagesDir = path.resolve(import.meta.dirname, "..", "packages");
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function fakeRepo(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-layers-"));
-  temps.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  }
-  return dir;
-}
+const temps = tempDirs();
+const fakeRepo = (files: Record<string, string>) => temps.tree("tackle-layers-", files);
 
 describe("package layering (docs/architecture.md)", () => {
   it("every package in packages/ has a layering rule", () => {

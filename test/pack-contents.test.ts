@@ -1,27 +1,14 @@
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
 import { inspectPackageDir, lintTarball } from "../scripts/pack.mjs";
+import { tempDirs } from "./temp-tree.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function unpacked(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-unpacked-test-"));
-  temps.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  }
-  return dir;
-}
+const temps = tempDirs();
+const unpacked = (files: Record<string, string>) => temps.tree("tackle-unpacked-test-", files);
 
 const map = (sources: string[]) => JSON.stringify({ version: 3, sources, mappings: "" });
 const base = {

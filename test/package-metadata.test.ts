@@ -1,30 +1,25 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
 import { checkPackageMetadata, derivedMetadata, writePackageMetadata } from "../scripts/package-metadata.mjs";
+import { tempDirs } from "./temp-tree.js";
 
 const root = path.resolve(import.meta.dirname, "..");
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const temps = tempDirs();
 
 const REPOSITORY = { type: "git", url: "git+https://github.com/example/project.git" };
 
 function fakeRepo(packages: Record<string, Record<string, unknown>>, licenses: Record<string, string> = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-metadata-"));
-  temps.push(dir);
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ private: true, repository: REPOSITORY }));
-  fs.writeFileSync(path.join(dir, "LICENSE"), "MIT License\n");
+  const files: Record<string, string> = {
+    "package.json": JSON.stringify({ private: true, repository: REPOSITORY }),
+    LICENSE: "MIT License\n",
+  };
   for (const [name, manifest] of Object.entries(packages)) {
-    fs.mkdirSync(path.join(dir, "packages", name), { recursive: true });
-    fs.writeFileSync(path.join(dir, "packages", name, "package.json"), JSON.stringify(manifest));
-    if (licenses[name] !== undefined)
-      fs.writeFileSync(path.join(dir, "packages", name, "LICENSE"), licenses[name]);
+    files[`packages/${name}/package.json`] = JSON.stringify(manifest);
+    const license = licenses[name];
+    if (license !== undefined) files[`packages/${name}/LICENSE`] = license;
   }
-  return dir;
+  return temps.tree("tackle-metadata-", files);
 }
 
 const complete = (dirName: string) => ({

@@ -1,23 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
 import { checkReadmeCode, extractTypeScriptBlocks, markdownFiles } from "../scripts/readme-code.mjs";
+import { tempDirs } from "./temp-tree.js";
 
 const root = path.resolve(import.meta.dirname, "..");
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function markdown(text: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-readme-test-"));
-  temps.push(dir);
-  const file = path.join(dir, "README.md");
-  fs.writeFileSync(file, text);
-  return file;
-}
+const temps = tempDirs();
+const markdown = (text: string) =>
+  path.join(temps.tree("tackle-readme-test-", { "README.md": text }), "README.md");
 
 describe("README code blocks", () => {
   it("finds ts and typescript blocks with the line of their first code line, and nothing else", () => {

@@ -1,21 +1,16 @@
 import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closedPort, startFakeRegistry } from "./fake-registry.js";
+import { tempDirs } from "./temp-tree.js";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "..");
 const releaseSh = path.join(root, "scripts", "release.sh");
 
-const temps: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
+const temps = tempDirs({ keep: "file" });
 
 /** Runs a command; resolves `{ code, stdout, stderr }` whatever the exit code. */
 async function attempt(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
@@ -36,29 +31,19 @@ async function attempt(command: string, args: string[], options: { cwd: string; 
  * leave a marker when `pnpm build` runs, so a test sees whether the release got past its refusals.
  */
 function fakeRepo(version: string, changesets: string[]): string {
-  const dir = tempDir("tackle-release-fake-");
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  };
-  write(
-    "package.json",
-    JSON.stringify({
+  const files: Record<string, string> = {
+    "package.json": JSON.stringify({
       name: "fake",
       private: true,
       scripts: { build: "node -e \"require('fs').writeFileSync('built', '')\"", check: "exit 3" },
     }),
-  );
-  write("packages/a/package.json", JSON.stringify({ name: "@fake/a", version }));
-  write("packages/b/package.json", JSON.stringify({ name: "@fake/b", version: "0.0.0", private: true }));
-  write(".changeset/README.md", "# Changesets\n");
-  for (const name of changesets) write(`.changeset/${name}`, '---\n"@fake/a": patch\n---\n\nA fix.\n');
-  return dir;
+    "packages/a/package.json": JSON.stringify({ name: "@fake/a", version }),
+    "packages/b/package.json": JSON.stringify({ name: "@fake/b", version: "0.0.0", private: true }),
+    ".changeset/README.md": "# Changesets\n",
+  };
+  for (const name of changesets) files[`.changeset/${name}`] = '---\n"@fake/a": patch\n---\n\nA fix.\n';
+  return temps.tree("tackle-release-fake-", files);
 }
-
-afterAll(() => {
-  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe("pnpm release refuses before building", () => {
   it("with pending changesets, naming them and the next step", async () => {
@@ -113,7 +98,7 @@ describe("pnpm release refuses before building", () => {
  * the root node_modules linked; then `changeset version` applied and the result committed.
  */
 function versionedCopy(): string {
-  const copy = tempDir("tackle-release-copy-");
+  const copy = temps.make("tackle-release-copy-");
   const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: root,
     encoding: "utf8",
@@ -157,10 +142,13 @@ describe("pnpm release after version-packages (a versioned copy of this reposito
     if (tags.length > 0) execFileSync("git", ["tag", "-d", ...tags], { cwd: copy, stdio: "pipe" });
   });
 
-  it("version-packages versions every published package, leaves the private examples alone, and passes preflight", async () => {
+  it("version-packages versions every published package within 0.x, leaves the private examples alone, and passes preflight", async () => {
     expect(versionOf(copy, "examples")).toBe("0.0.0");
-    for (const pkg of fs.readdirSync(path.join(copy, "packages")))
+    for (const pkg of fs.readdirSync(path.join(copy, "packages"))) {
       expect(versionOf(copy, `packages/${pkg}`)).not.toBe("0.0.0");
+      // Before 1.0 no changeset asks for a major; a peer dependency's bump must not force one.
+      expect(versionOf(copy, `packages/${pkg}`), pkg).toMatch(/^0\./);
+    }
     expect(fs.readdirSync(path.join(copy, ".changeset")).sort()).toEqual(["README.md", "config.json"]);
     const result = await attempt("node", ["scripts/release.mjs", "preflight"], { cwd: copy });
     expect(result).toMatchObject({ code: 0, stderr: "" });
@@ -199,7 +187,7 @@ describe("pnpm release after version-packages (a versioned copy of this reposito
   it("the real run uploads the versions the registry lacks, skips the one it has, and tags each upload", async () => {
     const operationsVersion = versionOf(copy, "packages/operations");
     const registry = await startFakeRegistry([{ name: "@tackle/operations", version: operationsVersion }]);
-    const npmrc = path.join(tempDir("tackle-release-npmrc-"), ".npmrc");
+    const npmrc = path.join(temps.make("tackle-release-npmrc-"), ".npmrc");
     fs.writeFileSync(npmrc, `${registry.url.replace(/^http:/, "")}:_authToken=test-token\n`);
     try {
       const result = await attempt("node", ["scripts/release.mjs", "publish"], {
