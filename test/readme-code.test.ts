@@ -105,18 +105,18 @@ describe("README code blocks", () => {
   });
 
   it("walks docs/ folders (the site's guides) but not the generated reference or dot folders", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tackle-docs-walk-"));
-    temps.push(dir);
-    for (const page of [
-      "README.md",
-      "docs/index.md",
-      "docs/guides/adapter.md",
-      "docs/reference/x.md",
-      "docs/.vitepress/y.md",
-    ]) {
-      fs.mkdirSync(path.dirname(path.join(dir, page)), { recursive: true });
-      fs.writeFileSync(path.join(dir, page), "# page\n");
-    }
+    const dir = temps.tree(
+      "tackle-docs-walk-",
+      Object.fromEntries(
+        [
+          "README.md",
+          "docs/index.md",
+          "docs/guides/adapter.md",
+          "docs/reference/x.md",
+          "docs/.vitepress/y.md",
+        ].map((page) => [page, "# page\n"]),
+      ),
+    );
     expect(markdownFiles(dir)).toEqual(["README.md", "docs/guides/adapter.md", "docs/index.md"]);
   });
 });
