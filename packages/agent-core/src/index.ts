@@ -1,6 +1,13 @@
 export { ABORT_GRACE_MS } from "./abort-race.js";
 export type { AgentListener, AgentOptions, AgentState } from "./agent.js";
 export { Agent } from "./agent.js";
+export type { ArgumentSnapshot } from "./argument-snapshot.js";
+export {
+  ARGUMENT_MAX_DEPTH,
+  ARGUMENT_MAX_VALUES,
+  FORBIDDEN_ARGUMENT_KEYS,
+  snapshotArguments,
+} from "./argument-snapshot.js";
 export type { AuditCallRecord } from "./audit/assemble.js";
 export { assembleAuditRecords } from "./audit/assemble.js";
 export type { ToolCallAuditOptions } from "./audit/call-audit.js";
@@ -72,6 +79,14 @@ export type {
 export { userMessage } from "./messages.js";
 export type { AssistantMessageEvent, Model, ModelContext, StreamFn } from "./model.js";
 export { normalizeArguments } from "./normalize-arguments.js";
+export {
+  boundText,
+  ERROR_TEXT_MAX_CHARS,
+  QUOTED_INPUT_MAX_CHARS,
+  quoteInput,
+  shortenInput,
+  wellFormed,
+} from "./quote-input.js";
 export type {
   AgentTool,
   AgentToolResult,
@@ -82,10 +97,13 @@ export type {
 export type { CallScope, ToolCallConfig } from "./tool-call.js";
 export type { ToolErrorCode, ToolErrorOptions } from "./tool-error.js";
 export { isToolError, isToolErrorCode, TOOL_ERROR_CODES, ToolError } from "./tool-error.js";
-export type { ArgumentProblem } from "./validation-message.js";
+export type { ArgumentProblem, ValidationSummary } from "./validation-message.js";
 export {
+  ARGUMENT_ERRORS_SCANNED,
+  ARGUMENT_PROBLEMS_SHOWN,
   describeSchema,
   describeValidationErrors,
   describeValue,
   formatValidationMessage,
+  summarizeValidationErrors,
 } from "./validation-message.js";

@@ -3,6 +3,7 @@ import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { ABORT_GRACE_MS, type AbortRaced, promiseOf, waitUnlessAborted } from "./abort-race.js";
+import { findForbiddenKey, forbiddenKeyProblem, reasonOf, snapshotArguments } from "./argument-snapshot.js";
 import {
   changedFields,
   recordCallEnd,
@@ -12,12 +13,14 @@ import {
 } from "./audit/call-audit.js";
 import { type AuditRecorder, NO_AUDIT } from "./audit/recorder.js";
 import { normalizeArguments } from "./normalize-arguments.js";
+import { boundText, shortenInput } from "./quote-input.js";
 import type { AgentToolResult, AgentToolUpdateCallback, AnyAgentTool, ToolOutcome } from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
 import {
   type ArgumentProblem,
-  describeValidationErrors,
   formatValidationMessage,
+  summarizeValidationErrors,
+  type ValidationSummary,
 } from "./validation-message.js";
 
 /** Options of {@link invokeTool}. */
@@ -64,69 +67,123 @@ export async function invokeTool(
   rawArgs: unknown,
   options: InvokeToolOptions = {},
 ): Promise<ToolOutcome> {
-  const toolCallId = options.toolCallId ?? newToolCallId();
-  if (options.audit === undefined) {
-    const prepared = prepareToolArguments(tool, rawArgs);
-    if (!prepared.ok) return prepared.outcome;
-    return executeTool(tool, toolCallId, prepared.args, options);
+  try {
+    const toolCallId = options.toolCallId ?? newToolCallId();
+    if (options.audit === undefined) {
+      const prepared = prepareToolArguments(tool, rawArgs);
+      if (!prepared.ok) return prepared.outcome;
+      return await executeTool(tool, toolCallId, prepared.args, options);
+    }
+    const startedAt = Date.now();
+    const audit = startCallAudit(options.audit, {
+      callId: toolCallId,
+      tool: tool.name,
+      args: rawArgs,
+      source: "invoke",
+    });
+    const prepared = prepareToolArguments(tool, rawArgs, audit);
+    const outcome = prepared.ok
+      ? await executeTool(tool, toolCallId, prepared.args, options)
+      : prepared.outcome;
+    recordCallEnd(audit, outcome, startedAt, "invoke");
+    return outcome;
+  } catch (error) {
+    // Both halves promise not to throw; this keeps the promise if one of them breaks it.
+    return errorOutcome(
+      "execution_failed",
+      `Tool ${safeName(tool)} failed unexpectedly: ${reasonOf(error)}.`,
+    );
   }
-  const startedAt = Date.now();
-  const audit = startCallAudit(options.audit, {
-    callId: toolCallId,
-    tool: tool.name,
-    args: rawArgs,
-    source: "invoke",
-  });
-  const prepared = prepareToolArguments(tool, rawArgs, audit);
-  const outcome = prepared.ok
-    ? await executeTool(tool, toolCallId, prepared.args, options)
-    : prepared.outcome;
-  recordCallEnd(audit, outcome, startedAt, "invoke");
-  return outcome;
 }
 
 /**
- * The first half of {@link invokeTool}: `prepareArguments`, lenient normalisation and TypeBox
- * validation. Also used to re-validate arguments a hook replaced. Must not throw.
+ * The first half of {@link invokeTool}: a plain-data copy of the arguments (see
+ * `snapshotArguments`), `prepareArguments`, lenient normalisation and TypeBox validation. Also
+ * used to re-validate arguments a hook replaced. Must not throw: whatever the arguments hold
+ * (getters or Proxies that throw, cycles, `__proto__` keys, a million items), the answer is an
+ * `invalid_arguments` outcome, and its message stays short.
  */
 export function prepareToolArguments(
   tool: AnyAgentTool,
   rawArgs: unknown,
   audit: AuditRecorder = NO_AUDIT,
 ): PreparedArguments {
-  let args: unknown = rawArgs;
+  try {
+    return prepare(tool, rawArgs, audit);
+  } catch (error) {
+    const problem: ArgumentProblem = {
+      field: "arguments",
+      expected: "plain data (JSON)",
+      received: `arguments that could not be checked (${shortenInput(reasonOf(error), 60)})`,
+      fix: "Send arguments as plain JSON data.",
+    };
+    return refused(tool, [problem], audit);
+  }
+}
+
+function prepare(tool: AnyAgentTool, rawArgs: unknown, audit: AuditRecorder): PreparedArguments {
+  const snapshot = snapshotArguments(rawArgs);
+  if (!snapshot.ok) return refused(tool, [snapshot.problem], audit);
+  let args: unknown = snapshot.value;
   if (tool.prepareArguments !== undefined) {
     try {
-      args = tool.prepareArguments(rawArgs);
+      args = tool.prepareArguments(snapshot.value);
     } catch {
       // The contract says prepareArguments must not throw; if it does, validate what was sent.
-      args = rawArgs;
+      args = snapshot.value;
     }
   }
   const schema = tool.parameters as TSchema;
   // A tool with no arguments is often called with nothing at all.
   if ((args === undefined || args === null) && schema.type === "object") args = {};
   const normalized = normalizeArguments(schema, args);
-  let problems: ArgumentProblem[];
+  // Repairs parse JSON text (the whole arguments, a nested list), which can hold such keys again.
+  const forbidden = findForbiddenKey(normalized);
+  if (forbidden !== undefined)
+    return refused(tool, [forbiddenKeyProblem(forbidden.field, forbidden.key)], audit);
+  let summary: ValidationSummary;
   try {
     const checker = compiled(schema);
     if (checker.check(normalized)) {
-      if (audit.enabled) recordValidation(audit, { ok: true, repaired: changedFields(rawArgs, normalized) });
+      if (audit.enabled)
+        recordValidation(audit, { ok: true, repaired: changedFields(snapshot.value, normalized) });
       return { ok: true, args: normalized as Record<string, unknown> };
     }
-    problems = describeValidationErrors(checker.errors(normalized));
+    summary = summarizeValidationErrors(checker.errors(normalized));
   } catch (error) {
     // A plain JSON Schema (no TypeBox kinds) cannot be checked; that is the tool author's bug, not the model's.
-    const reason = error instanceof Error ? error.message : String(error);
-    const text = `Tool ${tool.name} cannot check its arguments (${reason}): its parameters must be a TypeBox schema. Tell the user; do not retry.`;
+    const text = `Tool ${safeName(tool)} cannot check its arguments (${shortenInput(reasonOf(error))}): its parameters must be a TypeBox schema. Tell the user; do not retry.`;
     recordValidation(audit, { ok: false, code: "invalid_schema", problems: [] });
     return { ok: false, outcome: errorOutcome("invalid_schema", text), problems: [] };
   }
+  return refused(tool, summary.problems, audit, summary);
+}
+
+/** The `invalid_arguments` answer for `problems` (the first of them; `summary` counts the rest). */
+function refused(
+  tool: AnyAgentTool,
+  problems: ArgumentProblem[],
+  audit: AuditRecorder,
+  summary: ValidationSummary = { problems, more: 0, moreAtLeast: false },
+): PreparedArguments {
   recordValidation(audit, { ok: false, code: "invalid_arguments", problems });
-  const outcome = errorOutcome("invalid_arguments", formatValidationMessage(tool.name, problems), {
-    problems,
-  });
+  const details: { problems: ArgumentProblem[]; moreProblems?: number } = { problems };
+  if (summary.more > 0) details.moreProblems = summary.more;
+  const outcome = errorOutcome(
+    "invalid_arguments",
+    formatValidationMessage(safeName(tool), summary),
+    details,
+  );
   return { ok: false, outcome, problems };
+}
+
+/** The tool's name for a message (a host's tool object is as untrusted as its arguments). */
+function safeName(tool: AnyAgentTool): string {
+  try {
+    return shortenInput(String(tool.name), 60);
+  } catch {
+    return "(unnamed)";
+  }
 }
 
 /**
@@ -185,21 +242,31 @@ function notStoppedMessage(toolName: string, graceMs: number): string {
   return `Tool ${toolName} was aborted and did not stop${after}; it may still be running and its effects are unknown. Check them before calling it again.`;
 }
 
-/** Maps anything a tool threw to an error outcome: a ToolError keeps its code, message and details. */
+/**
+ * Maps anything a tool threw to an error outcome: a ToolError keeps its code, message and
+ * details. Must not throw, also for a thrown value whose fields or `toString` throw.
+ */
 export function toolFailureOutcome(toolName: string, error: unknown, signal?: AbortSignal): ToolOutcome {
-  if (isToolError(error)) return errorOutcome(error.code, error.message, error.details);
+  try {
+    if (isToolError(error)) return errorOutcome(error.code, String(error.message), error.details);
+  } catch {
+    // A ToolError look-alike whose fields throw: reported below like any other failure.
+  }
   if (signal?.aborted) return abortedOutcome(toolName);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = reasonOf(error);
   return errorOutcome(
     "execution_failed",
     `Tool ${toolName} failed: ${reason.replace(/[.\s]+$/, "")}. Check the arguments, or try another way.`,
   );
 }
 
-/** An error outcome with a code and a model-facing message. */
+/**
+ * An error outcome with a code and a model-facing message. The message is made well-formed and
+ * bounded (see `boundText`): whatever a tool quoted from its input, an error stays small.
+ */
 export function errorOutcome(code: ToolErrorCode, message: string, details: unknown = {}): ToolOutcome {
   return {
-    content: [{ type: "text", text: message }],
+    content: [{ type: "text", text: boundText(message) }],
     details: details ?? {},
     isError: true,
     errorCode: code,

@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { FORBIDDEN_ARGUMENT_KEYS } from "./argument-snapshot.js";
 
 /**
  * Lenient repair of model-sent arguments, driven by the tool's schema. Models send numbers as
@@ -8,6 +9,10 @@ import { Value } from "@sinclair/typebox/value";
  * that would change it is left alone so validation reports it.
  *
  * Must not throw and must not mutate `value` (callers keep the raw arguments for events).
+ * Repaired objects get their fields as own data properties (never through assignment, which
+ * for a `__proto__` key would set the object's prototype); a `__proto__`, `constructor` or
+ * `prototype` key the schema does not declare is kept as such an own property, so the caller
+ * can refuse it (see `findForbiddenKey`) instead of it being silently dropped.
  *
  * @example
  * ```ts
@@ -102,18 +107,25 @@ function normalizeObject(schema: TSchema, raw: unknown): unknown {
   const patterns = schema.patternProperties as Record<string, TSchema> | undefined;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    const fieldSchema = properties[key] ?? matchPattern(patterns, key);
+    const fieldSchema = Object.hasOwn(properties, key) ? properties[key] : matchPattern(patterns, key);
     if (fieldSchema === undefined) {
-      if (additional === true) out[key] = field;
-      else if (typeof additional === "object") out[key] = normalizeArguments(additional, field);
+      if (additional === true || FORBIDDEN_KEYS.has(key)) setField(out, key, field);
+      else if (typeof additional === "object") setField(out, key, normalizeArguments(additional, field));
       // Unknown fields are dropped: a stray field never changes what the tool does.
       continue;
     }
     if (field === null && !required.has(key) && !accepts(fieldSchema, null)) continue;
     if (field === undefined) continue;
-    out[key] = normalizeArguments(fieldSchema, field);
+    setField(out, key, normalizeArguments(fieldSchema, field));
   }
   return out;
+}
+
+/** Keys that reach the prototype when assigned; kept (as own data) for the caller to refuse. */
+const FORBIDDEN_KEYS = new Set(FORBIDDEN_ARGUMENT_KEYS);
+
+function setField(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function matchPattern(patterns: Record<string, TSchema> | undefined, key: string): TSchema | undefined {

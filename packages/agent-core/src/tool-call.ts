@@ -1,4 +1,5 @@
 import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
+import { reasonOf } from "./argument-snapshot.js";
 import { endLoopCallAudit, loopCallAudit, recordAfterHook, recordBeforeHook } from "./audit/loop-audit.js";
 import type { AgentEvent } from "./events.js";
 import type { AfterToolCallResult, ToolCallHookContext } from "./hooks.js";
@@ -6,6 +7,7 @@ import { type ExecuteToolOptions, errorOutcome, executeTool, prepareToolArgument
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage, ToolCall } from "./messages.js";
 import type { ModelContext } from "./model.js";
+import { quoteInput } from "./quote-input.js";
 import type { AnyAgentTool, ToolOutcome } from "./tool.js";
 
 /** The part of the loop config that decides how calls run (all a caller outside the loop must give). */
@@ -196,12 +198,8 @@ function unknownTool(name: string, tools: AnyAgentTool[]): ToolOutcome {
   const names = tools.map((tool) => tool.name).join(", ");
   return errorOutcome(
     "tool_not_found",
-    `Unknown tool ${name}. Available tools: ${names || "none"}. Call one of them by its exact name.`,
+    `Unknown tool ${quoteInput(String(name))}. Available tools: ${names || "none"}. Call one of them by its exact name.`,
   );
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function textOf(outcome: ToolOutcome): string {

@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { boundText, formatCount, quoteInput, shortenInput } from "./quote-input.js";
 
 /** One field that failed validation, in words a model can act on. */
 export interface ArgumentProblem {
@@ -13,37 +14,108 @@ export interface ArgumentProblem {
   fix: string;
 }
 
+/** Problems a validation message lists; the others are only counted ("and 29,990 more"). */
+export const ARGUMENT_PROBLEMS_SHOWN = 10;
+
 /**
- * Turns TypeBox errors into one problem per field (the first error of a path wins, and errors
- * under an already reported path are dropped: a wrong parent explains its children).
+ * TypeBox errors read to count problems. Reading them costs about a microsecond each; past this
+ * many the count stops and is reported as a lower bound, so a huge malformed argument (60,000
+ * numbers where objects belong) costs milliseconds, not seconds of a blocked event loop.
  */
-export function describeValidationErrors(errors: Iterable<ValueError>): ArgumentProblem[] {
-  const problems: ArgumentProblem[] = [];
-  const reported: string[] = [];
-  for (const error of errors) {
-    if (reported.some((path) => error.path === path || error.path.startsWith(`${path}/`))) continue;
-    reported.push(error.path);
-    const field = fieldName(error.path);
-    const expected = describeSchema(error.schema);
-    const missing = error.value === undefined || error.type === ValueErrorType.ObjectRequiredProperty;
-    problems.push({
-      field,
-      expected,
-      received: missing ? "nothing" : describeValue(error.value),
-      fix: missing ? `Add ${field} (${expected}).` : `Send ${field} as ${expected}.`,
-    });
-  }
-  return problems;
+export const ARGUMENT_ERRORS_SCANNED = 10_000;
+
+/** Characters of a field name or value quoted in a problem line. */
+const QUOTE_CHARS = 60;
+
+/** The problems of one validation failure: the first few in full, the rest counted. */
+export interface ValidationSummary {
+  /** The first {@link ARGUMENT_PROBLEMS_SHOWN} problems, in the order TypeBox reports them. */
+  problems: ArgumentProblem[];
+  /** Problems found but not listed. */
+  more: number;
+  /** True when counting stopped at {@link ARGUMENT_ERRORS_SCANNED} errors: `more` is a lower bound. */
+  moreAtLeast: boolean;
 }
 
-/** The model-facing text of a validation failure. */
-export function formatValidationMessage(toolName: string, problems: ArgumentProblem[]): string {
-  const lines = problems.map((p) => `- ${p.field}: expected ${p.expected}, received ${p.received}. ${p.fix}`);
-  return [
-    `Invalid arguments for ${toolName}:`,
-    ...lines,
-    "Call the tool again with corrected arguments.",
-  ].join("\n");
+/**
+ * Turns TypeBox errors into problems, one per field: the first error of a path wins, and errors
+ * under an already counted path are dropped (a wrong parent explains its children). Linear in
+ * the errors read: each error looks up its ancestors in a set (the depth of its path), and at
+ * most {@link ARGUMENT_ERRORS_SCANNED} errors are read.
+ */
+export function summarizeValidationErrors(errors: Iterable<ValueError>): ValidationSummary {
+  const problems: ArgumentProblem[] = [];
+  const counted = new Set<string>();
+  let total = 0;
+  let scanned = 0;
+  let moreAtLeast = false;
+  for (const error of errors) {
+    if (++scanned > ARGUMENT_ERRORS_SCANNED) {
+      moreAtLeast = true;
+      break;
+    }
+    if (underCounted(counted, error.path)) continue;
+    counted.add(error.path);
+    total++;
+    if (problems.length < ARGUMENT_PROBLEMS_SHOWN) problems.push(describeError(error));
+  }
+  return { problems, more: total - problems.length, moreAtLeast };
+}
+
+/**
+ * The listed problems of {@link summarizeValidationErrors} (at most {@link ARGUMENT_PROBLEMS_SHOWN}).
+ */
+export function describeValidationErrors(errors: Iterable<ValueError>): ArgumentProblem[] {
+  return summarizeValidationErrors(errors).problems;
+}
+
+/** True when `path` or one of its ancestors (`/a/b` -> `/a/b`, `/a`, ``) was counted already. */
+function underCounted(counted: ReadonlySet<string>, path: string): boolean {
+  let prefix = path;
+  for (;;) {
+    if (counted.has(prefix)) return true;
+    if (prefix === "") return false;
+    prefix = prefix.slice(0, prefix.lastIndexOf("/"));
+  }
+}
+
+function describeError(error: ValueError): ArgumentProblem {
+  const field = shortenInput(fieldName(error.path), QUOTE_CHARS);
+  const expected = describeSchema(error.schema);
+  const missing = error.value === undefined || error.type === ValueErrorType.ObjectRequiredProperty;
+  return {
+    field,
+    expected,
+    received: missing ? "nothing" : describeValue(error.value),
+    fix: missing ? `Add ${field} (${expected}).` : `Send ${field} as ${expected}.`,
+  };
+}
+
+/**
+ * The model-facing text of a validation failure: the listed problems, how many more there are,
+ * and the next step. Bounded whatever the input (see {@link boundText}).
+ */
+export function formatValidationMessage(
+  toolName: string,
+  problems: ArgumentProblem[] | ValidationSummary,
+): string {
+  const summary = Array.isArray(problems) ? { problems, more: 0, moreAtLeast: false } : problems;
+  const lines = summary.problems.map(
+    (p) => `- ${p.field}: expected ${p.expected}, received ${p.received}. ${p.fix}`,
+  );
+  if (summary.moreAtLeast) {
+    const count = summary.more > 0 ? `at least ${formatCount(summary.more)}` : "possibly";
+    lines.push(`- and ${count} more problems (not all counted).`);
+  } else if (summary.more > 0) {
+    lines.push(
+      `- and ${formatCount(summary.more)} more problem${summary.more === 1 ? "" : "s"} (not listed).`,
+    );
+  }
+  return boundText(
+    [`Invalid arguments for ${toolName}:`, ...lines, "Call the tool again with corrected arguments."].join(
+      "\n",
+    ),
+  );
 }
 
 /** `/edits/0/oldText` -> `edits[0].oldText`. */
@@ -96,10 +168,7 @@ export function describeSchema(schema: TSchema): string {
 export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return `array of ${value.length} item${value.length === 1 ? "" : "s"}`;
-  if (typeof value === "string") {
-    const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-    return `string ${JSON.stringify(shown)}`;
-  }
+  if (typeof value === "string") return `string ${quoteInput(value, QUOTE_CHARS)}`;
   if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${value}`;
   if (typeof value === "object") return "object";
   return typeof value;

@@ -238,7 +238,7 @@ describe("agentLoop: parallel and sequential batches", () => {
       content: [
         {
           type: "text",
-          text: "Unknown tool nope. Available tools: echo. Call one of them by its exact name.",
+          text: `Unknown tool "nope". Available tools: echo. Call one of them by its exact name.`,
         },
       ],
     });
