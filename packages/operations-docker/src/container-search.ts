@@ -73,9 +73,9 @@ async function* listFiles(
 }
 
 /** One rg run of a plan inside the container. */
-interface ContainerRun {
+interface ContainerRun<T> {
   rgPath: string;
-  plan: RipgrepPlan;
+  plan: RipgrepPlan<T>;
   cwd: string;
   operation: string;
   /** The request path, for errors. */
@@ -88,7 +88,7 @@ interface ContainerRun {
  * (nothing found) is not an error; a refused request is (see `ripgrepExitError`). Leaving early
  * (the caller's limit, an abort) stops rg in the container.
  */
-async function* ripgrepBatches(client: ContainerClient, run: ContainerRun): AsyncGenerator<string[]> {
+async function* ripgrepBatches<T>(client: ContainerClient, run: ContainerRun<T>): AsyncGenerator<T[]> {
   const { signal, operation, path } = run;
   throwIfAborted(signal, operation);
   const process = await client.start(["sh", "-c", LAUNCH, "sh", run.rgPath, ...run.plan.args], {
@@ -100,7 +100,7 @@ async function* ripgrepBatches(client: ContainerClient, run: ContainerRun): Asyn
   signal?.addEventListener("abort", onAbort, { once: true });
   // The first stdout line is the pid (see LAUNCH); rg's records follow.
   const pidLine = new RecordSplitter("\n");
-  const splitter = new RecordSplitter(run.plan.separator);
+  const reader = run.plan.reader();
   let pid: string | undefined;
   let stderr = "";
   let records = 0;
@@ -124,7 +124,7 @@ async function* ripgrepBatches(client: ContainerClient, run: ContainerRun): Asyn
           pid = pidLine.push(bytes.subarray(0, newline + 1))[0];
           bytes = bytes.subarray(newline + 1);
         }
-        const batch = splitter.push(bytes);
+        const batch = reader.push(bytes);
         if (batch.length === 0) continue;
         records += batch.length;
         yield batch;
@@ -134,14 +134,22 @@ async function* ripgrepBatches(client: ContainerClient, run: ContainerRun): Asyn
       throw client.fail(error, operation, path);
     }
     throwIfAborted(signal, operation);
-    const rest = splitter.end();
+    const rest = reader.end();
     if (rest.length > 0) {
       records += rest.length;
       yield rest;
     }
     finished = true;
     const exitCode = (await process.exitCode()) ?? null;
-    const failure = ripgrepExitError({ exitCode, stderr, records, operation, path, rgPath: run.rgPath });
+    const failure = ripgrepExitError({
+      kind: run.plan.kind,
+      exitCode,
+      stderr,
+      records,
+      operation,
+      path,
+      rgPath: run.rgPath,
+    });
     if (failure) throw failure;
   } finally {
     signal?.removeEventListener("abort", onAbort);

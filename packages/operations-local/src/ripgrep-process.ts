@@ -1,14 +1,12 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { OperationError, throwIfAborted, toOperationError } from "@tackle/operations";
-import { RecordSplitter, RIPGREP_STDERR_LIMIT, ripgrepExitError } from "@tackle/operations/ripgrep";
+import { RIPGREP_STDERR_LIMIT, type RipgrepPlan, ripgrepExitError } from "@tackle/operations/ripgrep";
 
-/** One ripgrep run. */
-export interface RipgrepRun {
+/** One ripgrep run of a plan. */
+export interface RipgrepRun<T> {
   rgPath: string;
-  args: string[];
-  /** Record separator of the output: "\n" for `--json`, "\0" for `--files -0`. */
-  separator: "\n" | "\0";
+  plan: RipgrepPlan<T>;
   signal: AbortSignal | undefined;
   operation: string;
   path: string;
@@ -23,7 +21,7 @@ export interface RipgrepRun {
  * was reached) or an abort kills rg at once instead of draining it. Exit code 1 (nothing found)
  * is not an error; exit code 2 with no output is (see `ripgrepExitError`).
  */
-export async function* ripgrepBatches(run: RipgrepRun): AsyncGenerator<string[]> {
+export async function* ripgrepBatches<T>(run: RipgrepRun<T>): AsyncGenerator<T[]> {
   const { signal, operation, path } = run;
   throwIfAborted(signal, operation);
   const child = await spawnRipgrep(run);
@@ -38,22 +36,30 @@ export async function* ripgrepBatches(run: RipgrepRun): AsyncGenerator<string[]>
   signal?.addEventListener("abort", kill, { once: true });
   let records = 0;
   try {
-    const splitter = new RecordSplitter(run.separator);
+    const reader = run.plan.reader();
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      const parts = splitter.push(chunk);
+      const parts = reader.push(chunk);
       if (parts.length === 0) continue;
       throwIfAborted(signal, operation);
       records += parts.length;
       yield parts;
     }
-    const rest = splitter.end();
+    const rest = reader.end();
     if (rest.length > 0) {
       records += rest.length;
       yield rest;
     }
     const exitCode = await closed;
     throwIfAborted(signal, operation);
-    const failure = ripgrepExitError({ exitCode, stderr, records, operation, path, rgPath: run.rgPath });
+    const failure = ripgrepExitError({
+      kind: run.plan.kind,
+      exitCode,
+      stderr,
+      records,
+      operation,
+      path,
+      rgPath: run.rgPath,
+    });
     if (failure) throw failure;
   } finally {
     signal?.removeEventListener("abort", kill);
@@ -67,9 +73,9 @@ export async function* ripgrepBatches(run: RipgrepRun): AsyncGenerator<string[]>
   }
 }
 
-function spawnRipgrep(run: RipgrepRun): Promise<ChildProcessByStdio<null, Readable, Readable>> {
+function spawnRipgrep<T>(run: RipgrepRun<T>): Promise<ChildProcessByStdio<null, Readable, Readable>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(run.rgPath, run.args, {
+    const child = spawn(run.rgPath, run.plan.args, {
       cwd: run.cwd,
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,

@@ -78,9 +78,9 @@ async function* files(
   );
 }
 
-async function run(
+async function run<T>(
   binary: () => Promise<string>,
-  plan: RipgrepPlan,
+  plan: RipgrepPlan<T>,
   root: SearchRoot,
   operation: string,
   path: string,
@@ -88,8 +88,7 @@ async function run(
 ) {
   return ripgrepBatches({
     rgPath: await binary(),
-    args: plan.args,
-    separator: plan.separator,
+    plan,
     operation,
     path,
     cwd: root.cwd,

@@ -13,7 +13,6 @@ import {
   grepEventsOf,
   planFiles,
   planGrep,
-  RecordSplitter,
   RIPGREP_STDERR_LIMIT,
   type RipgrepPlan,
   type RipgrepTarget,
@@ -53,9 +52,9 @@ async function searchTarget(
 }
 
 /** One remote rg run of a plan. */
-interface RemoteRun {
+interface RemoteRun<T> {
   rgPath: string;
-  plan: RipgrepPlan;
+  plan: RipgrepPlan<T>;
   cwd: string;
   signal: AbortSignal | undefined;
   operation: string;
@@ -69,14 +68,14 @@ interface RemoteRun {
  * stops early (a limit), the group is killed through a second channel so rg does not keep
  * walking the tree. Ends with `ripgrepExitError` when rg refused the request.
  */
-async function* remoteBatches(connection: SshConnection, run: RemoteRun): AsyncGenerator<string[]> {
+async function* remoteBatches<T>(connection: SshConnection, run: RemoteRun<T>): AsyncGenerator<T[]> {
   const { signal, operation, cwd } = run;
   throwIfAborted(signal, operation);
   const session = await connection.session(signal, operation);
   const release = await connection.slots.acquire(signal);
-  const splitter = new RecordSplitter(run.plan.separator);
+  const reader = run.plan.reader();
   const state = {
-    queue: [] as string[][],
+    queue: [] as T[][],
     stderr: "",
     exitCode: null as number | null,
     closed: false,
@@ -92,7 +91,7 @@ async function* remoteBatches(connection: SshConnection, run: RemoteRun): AsyncG
     session.exec(command, (opened) => {
       // Listeners go on synchronously: see Session.exec.
       opened.on("data", (bytes: Buffer) => {
-        const records = splitter.push(bytes);
+        const records = reader.push(bytes);
         if (records.length === 0) return;
         state.queue.push(records);
         poke();
@@ -124,7 +123,7 @@ async function* remoteBatches(connection: SshConnection, run: RemoteRun): AsyncG
   try {
     for (;;) {
       while (queue.length > 0) {
-        const batch = queue.shift() as string[];
+        const batch = queue.shift() as T[];
         records += batch.length;
         yield batch;
       }
@@ -139,13 +138,14 @@ async function* remoteBatches(connection: SshConnection, run: RemoteRun): AsyncG
         state.wake = resolve;
       });
     }
-    const rest = splitter.end();
+    const rest = reader.end();
     if (rest.length > 0) {
       records += rest.length;
       yield rest;
     }
     const [, ...stderr] = state.stderr.split("\n");
     const failure = ripgrepExitError({
+      kind: run.plan.kind,
       exitCode: state.exitCode,
       stderr: stderr.join("\n"),
       records,

@@ -33,11 +33,12 @@ describe("remote ripgrep", () => {
   });
 
   it("maxMatches stops the remote rg: an endless input is not drained", async () => {
-    // 100 matches, then a hole of 1 TiB: rg reads a named file to its end, taking the zeros as
+    // 5,000 matches (enough to flush rg's output buffer: with fewer it may write nothing before
+    // reading on), then a hole of 1 TiB: rg reads a named file to its end, taking the zeros as
     // lines without a match (hours of reading), so only a killed rg lets go of the file. (A FIFO
     // would be endless too, but a search refuses one given by name: special_file.)
     const endless = join(server.dir, "endless.txt");
-    writeFileSync(endless, "MATCH\n".repeat(100));
+    writeFileSync(endless, "MATCH\n".repeat(5000));
     truncateSync(endless, 2 ** 40);
     try {
       const matches: unknown[] = [];

@@ -9,6 +9,7 @@ export {
   throwIfAborted,
   toOperationError,
 } from "./errors.js";
+export { GREP_MAX_LINE_CHARS } from "./ripgrep/grep-output.js";
 export type { ParsedTempFileName, TempFileFacts, TempFileOwner } from "./temp-files.js";
 export {
   FOREIGN_TEMP_MAX_AGE_MS,

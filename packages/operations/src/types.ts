@@ -187,16 +187,23 @@ export interface GrepRequest {
   maxMatches?: number;
   /** Include files that .gitignore excludes. */
   includeIgnored?: boolean;
+  /**
+   * Characters of a line an event carries (default `GREP_MAX_LINE_CHARS`, 4096); a longer line
+   * is cut and its event says `truncated`. No adapter sends or holds a whole huge line: a
+   * search through a file with one 100 MB line costs what the search costs, not the line.
+   */
+  maxLineLength?: number;
 }
 
 /**
  * One grep result line. `path` is relative to the request `path` with POSIX separators (the
  * file's name when the request `path` is a file). `line` has no line terminator (`\n` or
- * `\r\n`); bytes that are not UTF-8 are decoded with replacement characters.
+ * `\r\n`); bytes that are not UTF-8 are decoded with replacement characters. `truncated`:
+ * `line` is only the start of the line (see `GrepRequest.maxLineLength`).
  */
 export type GrepEvent =
-  | { type: "match"; path: string; lineNumber: number; line: string }
-  | { type: "context"; path: string; lineNumber: number; line: string };
+  | { type: "match"; path: string; lineNumber: number; line: string; truncated?: boolean }
+  | { type: "context"; path: string; lineNumber: number; line: string; truncated?: boolean };
 
 /** A file-listing request. */
 export interface FilesRequest {

@@ -1,15 +1,18 @@
 /**
  * The shared ripgrep pieces every native search adapter uses: argument lists per request shape,
- * `--json` record parsing, record splitting, failure mapping, and result filtering.
+ * output reading (grep lines in bounded memory, NUL-separated paths), failure mapping, and
+ * result filtering.
  */
 import { describe, expect, it } from "vitest";
 import {
   compileGlob,
   filePathsOf,
   GLOB_TYPE_NAME,
+  type GrepLine,
+  GrepOutputReader,
   globSelection,
   grepEventsOf,
-  parseGrepRecord,
+  maxColumnsFor,
   planFiles,
   planGrep,
   RecordSplitter,
@@ -28,14 +31,22 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) out.push(item);
   return out;
 }
-const record = (type: string, path: string, line: string, lineNumber = 1) =>
-  JSON.stringify({ type, data: { path: { text: path }, lines: { text: line }, line_number: lineNumber } });
+const record = (type: "match" | "context", path: string, line: string, lineNumber = 1): GrepLine => ({
+  type,
+  path,
+  line,
+  lineNumber,
+  truncated: false,
+});
+const OUTPUT_ARGS = ["--no-heading", "--with-filename", "--line-number", "--null", "--color", "never"];
+const columns = (chars = 4096) => ["--max-columns", String(maxColumnsFor(chars)), "--max-columns-preview"];
 
 describe("planGrep", () => {
-  it("builds the plain request: json, common flags, case-sensitive, .git excluded, pattern after --regexp and path after --", () => {
+  it("builds the plain request: NUL-ended paths, lines cut by rg, common flags, case-sensitive, .git excluded, pattern after --regexp and path after --", () => {
     const plan = planGrep({ pattern: "-e", path: "/r" }, dir);
     expect(plan.args).toEqual([
-      "--json",
+      ...OUTPUT_ARGS,
+      ...columns(),
       "--hidden",
       "--no-require-git",
       "--no-config",
@@ -47,7 +58,7 @@ describe("planGrep", () => {
       "--",
       "./",
     ]);
-    expect(plan.separator).toBe("\n");
+    expect(plan.kind).toBe("grep");
     expect(plan.limit).toBe(Number.POSITIVE_INFINITY);
   });
 
@@ -61,11 +72,13 @@ describe("planGrep", () => {
         context: 2,
         includeIgnored: true,
         maxMatches: 7,
+        maxLineLength: 10,
       },
       dir,
     );
     expect(plan.args).toEqual([
-      "--json",
+      ...OUTPUT_ARGS,
+      ...columns(10),
       "--hidden",
       "--no-require-git",
       "--no-config",
@@ -117,7 +130,7 @@ describe("planFiles", () => {
       "--",
       "./",
     ]);
-    expect(plan.separator).toBe("\0");
+    expect(plan.kind).toBe("files");
     expect(plan.limit).toBe(3);
   });
 
@@ -170,45 +183,85 @@ describe("compileGlob", () => {
   });
 });
 
-describe("parseGrepRecord", () => {
-  it("turns match and context records into events without line terminators", () => {
-    expect(parseGrepRecord(record("match", "./src/a.ts", "hit\r\n", 4))).toEqual({
-      type: "match",
-      path: "src/a.ts",
-      lineNumber: 4,
-      line: "hit",
-    });
-    expect(parseGrepRecord(record("context", "a.ts", "near\n", 3))).toEqual({
-      type: "context",
-      path: "a.ts",
-      lineNumber: 3,
-      line: "near",
-    });
+describe("GrepOutputReader", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const read = (reader: GrepOutputReader, ...chunks: (string | Uint8Array)[]) => [
+    ...chunks.flatMap((chunk) => reader.push(typeof chunk === "string" ? bytes(chunk) : chunk)),
+    ...reader.end(),
+  ];
+
+  it("reads match and context lines without their terminators, paths as printed", () => {
+    expect(read(new GrepOutputReader(), "./src/a.ts\u00004:hit\r\n./src/a.ts\u00005-near\n")).toEqual([
+      { type: "match", path: "./src/a.ts", lineNumber: 4, line: "hit", truncated: false },
+      { type: "context", path: "./src/a.ts", lineNumber: 5, line: "near", truncated: false },
+    ]);
   });
 
-  it("skips begin, end and summary records", () => {
-    expect(parseGrepRecord('{"type":"begin","data":{"path":{"text":"./a"}}}')).toBeUndefined();
-    expect(parseGrepRecord('{"type":"summary","data":{}}')).toBeUndefined();
+  it("reads a record split at any byte, a path holding a newline or a colon, and a UTF-8 character split across chunks", () => {
+    const text = "./a\nb:c\u00007:x: é\n./z\u00001:y\n";
+    const whole = read(new GrepOutputReader(), text);
+    expect(whole).toEqual([
+      { type: "match", path: "./a\nb:c", lineNumber: 7, line: "x: é", truncated: false },
+      { type: "match", path: "./z", lineNumber: 1, line: "y", truncated: false },
+    ]);
+    const encoded = bytes(text);
+    for (let cut = 1; cut < encoded.length; cut++) {
+      expect(read(new GrepOutputReader(), encoded.slice(0, cut), encoded.slice(cut))).toEqual(whole);
+    }
   });
 
-  it("decodes non-UTF-8 paths and lines given as base64 bytes, with replacement characters", () => {
-    const bytes = (value: Buffer) => ({ bytes: value.toString("base64") });
-    const line = JSON.stringify({
-      type: "match",
-      data: {
-        path: bytes(Buffer.from([0x2e, 0x2f, 0x66, 0xff, 0x2e, 0x74, 0x78, 0x74])),
-        lines: bytes(Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0xfe, 0x0d, 0x0a])),
-        line_number: 9,
-      },
-    });
-    expect(parseGrepRecord(line)).toEqual({
-      type: "match",
-      path: "f\uFFFD.txt",
-      lineNumber: 9,
-      line: "needle\uFFFD",
-    });
+  it("skips context separators and rg's binary-file notices", () => {
+    const out = read(
+      new GrepOutputReader(),
+      "./a\u00001:x\n--\n./a\u00009:x\n",
+      './a: WARNING: stopped searching binary file after match (found "\\0" byte around offset 300006)\n',
+      'b.dat: binary file matches (found "\\0" byte around offset 2)\n./c\u00002-y\n',
+    );
+    expect(out.map((line) => `${line.path}:${line.lineNumber}`)).toEqual(["./a:1", "./a:9", "./c:2"]);
   });
 
+  it("decodes bytes that are not UTF-8 with replacement characters", () => {
+    const chunk = new Uint8Array([...bytes("./f"), 0xff, ...bytes(".txt\u00009:needle"), 0xfe, 0x0a]);
+    expect(read(new GrepOutputReader(), chunk)).toEqual([
+      { type: "match", path: "./f\uFFFD.txt", lineNumber: 9, line: "needle\uFFFD", truncated: false },
+    ]);
+  });
+
+  it("takes off rg's preview suffix from a cut line and says it was cut; a short line that ends like it stays whole", () => {
+    const suffix = " [... omitted end of long line]";
+    const cut = read(new GrepOutputReader(10), `./a\u00001:${"x".repeat(40)}${suffix}\n`);
+    expect(cut).toEqual([
+      { type: "match", path: "./a", lineNumber: 1, line: "x".repeat(10), truncated: true },
+    ]);
+    const whole = read(new GrepOutputReader(10), `./a\u00001:ab${suffix.slice(0, 5)}\n`);
+    expect(whole[0]).toMatchObject({ line: `ab${suffix.slice(0, 5)}`, truncated: false });
+    const literal = read(new GrepOutputReader(100), `./a\u00001:x${suffix}\n`);
+    expect(literal[0]).toMatchObject({ line: `x${suffix}`, truncated: false });
+  });
+
+  it("keeps at most a bounded number of bytes of a huge line, however it arrives", () => {
+    const reader = new GrepOutputReader(100);
+    const line = new Uint8Array(8 * 1024 * 1024).fill(0x78);
+    const out = [...reader.push(bytes("./big\u00001:"))];
+    for (let at = 0; at < line.length; at += 65536) out.push(...reader.push(line.subarray(at, at + 65536)));
+    out.push(...reader.push(bytes("\n./small\u00002:y\n")), ...reader.end());
+    expect(out).toEqual([
+      { type: "match", path: "./big", lineNumber: 1, line: "x".repeat(100), truncated: true },
+      { type: "match", path: "./small", lineNumber: 2, line: "y", truncated: false },
+    ]);
+  });
+
+  it("never ends a cut line inside a character or a surrogate pair", () => {
+    const out = read(new GrepOutputReader(3), `./a\u00001:ab😀cd${"é".repeat(20)}\n`);
+    expect(out[0]).toMatchObject({ line: "ab", truncated: true });
+  });
+
+  it("drops a last line cut off without its newline (rg was stopped)", () => {
+    expect(read(new GrepOutputReader(), "./a\u00001:x\n./a\u00002:par")).toHaveLength(1);
+  });
+});
+
+describe("ripgrepRelativePath", () => {
   it("keeps backslashes in POSIX names and turns Windows separators into /", () => {
     expect(ripgrepRelativePath("./a\\b.txt")).toBe("a\\b.txt");
     expect(ripgrepRelativePath("./a\\b.txt", "win32")).toBe("a/b.txt");
@@ -228,8 +281,8 @@ describe("RecordSplitter", () => {
 });
 
 describe("ripgrepExitError", () => {
-  const exit = (exitCode: number | null, stderr: string, records = 0) =>
-    ripgrepExitError({ exitCode, stderr, records, operation: "grep", path: "/r", rgPath: "rg" });
+  const exit = (exitCode: number | null, stderr: string, records = 0, kind: "grep" | "files" = "files") =>
+    ripgrepExitError({ kind, exitCode, stderr, records, operation: "grep", path: "/r", rgPath: "rg" });
 
   it("maps an invalid regex or glob to invalid_argument with rg's message", () => {
     const error = exit(2, "rg: regex parse error:\n    (unclosed\n    ^\nerror: unclosed group\n");
@@ -253,6 +306,11 @@ describe("ripgrepExitError", () => {
     expect(exit(0, "")).toBeUndefined();
     expect(exit(1, "")).toBeUndefined();
     expect(exit(2, "rg: ./x: Permission denied", 4)).toBeUndefined();
+  });
+
+  it("for grep, only a refused pattern or glob fails: unreadable files without a match are an empty result", () => {
+    expect(exit(2, "rg: ./x: Permission denied (os error 13)", 0, "grep")).toBeUndefined();
+    expect(exit(2, "rg: regex parse error:\n    (\n", 0, "grep")?.code).toBe("invalid_argument");
   });
 });
 

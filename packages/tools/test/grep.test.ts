@@ -224,6 +224,28 @@ describe("grep", () => {
     }
   });
 
+  it("a line of several MB is cut by the engine itself: the same short result natively and portably", async () => {
+    const huge = `needle ${"x".repeat(4 * 1024 * 1024)}`;
+    const dir = await makeTree({ "huge.txt": `${huge}\nneedle short\n` });
+    try {
+      const texts: string[] = [];
+      for (const ops of [nativeOps, portableOps]) {
+        const { text, details } = await run({ pattern: "needle" }, makeContext(ops, dir.root));
+        const [first, second] = text.split("\n");
+        expect(first).toBe(
+          `huge.txt:1: ${huge.slice(0, DEFAULTS.grepMaxLineLength)}… [over 1024 more characters]`,
+        );
+        expect(second).toBe("huge.txt:2: needle short");
+        expect(details.linesCut).toBe(1);
+        expect(text.length).toBeLessThan(DEFAULTS.grepMaxLineLength + 500);
+        texts.push(text);
+      }
+      expect(texts[0]).toBe(texts[1]);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
   it("cuts the whole output at the byte limit and names the offset that continues", async () => {
     const small = createGrepToolDefinition({ maxBytes: 200 });
     const { text, details } = await run({ pattern: "needle" }, native, small);

@@ -134,6 +134,67 @@ export function describeSearchChecks(get: () => SuiteContext, options: Required<
     });
   });
 
+  describe("search.grep: lines of many megabytes", () => {
+    const LINE_BYTES = 4 * 1024 * 1024;
+    /** A directory with `count` files of one huge matching line each, plus a short line. */
+    const hugeLines = async (name: string, count: number): Promise<string> => {
+      const { ops } = get();
+      const root = get().path(name);
+      await ops.mkdir(root, { recursive: true });
+      const huge = new Uint8Array(LINE_BYTES + 1).fill(0x78);
+      huge.set(new TextEncoder().encode("NEEDLE"), 0);
+      huge[LINE_BYTES] = 0x0a;
+      for (let i = 0; i < count; i++) {
+        const bytes = new Uint8Array(huge.length + 13);
+        bytes.set(huge, 0);
+        bytes.set(new TextEncoder().encode("NEEDLE short\n"), huge.length);
+        await ops.writeFile(get().path(name, `huge-${i}.txt`), bytes);
+      }
+      return root;
+    };
+
+    check(
+      "a 4 MB matching line comes back cut to maxLineLength and flagged truncated; short lines stay whole",
+      async () => {
+        const root = await hugeLines("long-lines", 1);
+        const events = await collect(search().grep({ pattern: "NEEDLE", path: root, maxLineLength: 100 }));
+        expect(events).toEqual([
+          {
+            type: "match",
+            path: "huge-0.txt",
+            lineNumber: 1,
+            line: `NEEDLE${"x".repeat(94)}`,
+            truncated: true,
+          },
+          { type: "match", path: "huge-0.txt", lineNumber: 2, line: "NEEDLE short" },
+        ]);
+        const byDefault = await collect(search().grep({ pattern: "NEEDLE", path: root, maxMatches: 1 }));
+        expect(byDefault[0]?.truncated).toBe(true);
+        expect(byDefault[0]?.line.length).toBeLessThanOrEqual(4096);
+        expect(byDefault[0]?.line.startsWith(`NEEDLE${"x".repeat(1000)}`)).toBe(true);
+      },
+      60_000,
+    );
+
+    check(
+      "an abort during a search through huge lines is aborted",
+      async () => {
+        const root = await hugeLines("long-lines-abort", 3);
+        const controller = new AbortController();
+        const during = async () => {
+          for await (const _event of search().grep(
+            { pattern: "x", path: root },
+            { signal: controller.signal },
+          )) {
+            controller.abort();
+          }
+        };
+        await expectCode(during, "aborted");
+      },
+      60_000,
+    );
+  });
+
   describe("search: symbolic links are not followed", () => {
     const links = () => get().path("search-links");
     check(

@@ -1,6 +1,14 @@
 import type { FilesRequest, GrepRequest } from "../types.js";
 import type { GlobMatcher } from "./glob.js";
 import { globSelection } from "./glob-selection.js";
+import {
+  GREP_MAX_LINE_CHARS,
+  type GrepLine,
+  GrepOutputReader,
+  maxColumnsFor,
+  type RipgrepOutputReader,
+} from "./grep-output.js";
+import { RecordSplitter } from "./records.js";
 
 /**
  * What rg is pointed at. An adapter runs rg inside the request directory and gives it `./`, so
@@ -10,12 +18,17 @@ import { globSelection } from "./glob-selection.js";
  */
 export type RipgrepTarget = { kind: "directory" } | { kind: "file"; name: string };
 
-/** One rg run for a request: its arguments and what the adapter does with the output. */
-export interface RipgrepPlan {
+/**
+ * One rg run for a request: its arguments and what the adapter does with the output. `T` is
+ * what the output reader yields: a {@link GrepLine} for grep, a path for files.
+ */
+export interface RipgrepPlan<T = unknown> {
+  /** `grep` (lines of the standard printer) or `files` (`--files --null` paths). */
+  kind: "grep" | "files";
   /** Arguments after the binary. The pattern and the path always follow `--regexp` / `--`. */
   args: string[];
-  /** Record separator of the output: "\n" for `--json`, "\0" for `--files --null`. */
-  separator: "\n" | "\0";
+  /** A fresh reader for one run's stdout; transports push every chunk through it. */
+  reader(): RipgrepOutputReader<T>;
   /** Keeps a request-relative POSIX path (the part of a glob that rg cannot apply). */
   keeps: GlobMatcher;
   /** Most matches (grep) or paths (files) wanted; `Infinity` when unlimited. */
@@ -33,28 +46,58 @@ export interface RipgrepPlan {
  */
 export const COMMON_RIPGREP_ARGS: readonly string[] = ["--hidden", "--no-require-git", "--no-config"];
 
-/** rg arguments for a `GrepRequest` (`--json` output). */
-export function planGrep(request: GrepRequest, target: RipgrepTarget): RipgrepPlan {
+/**
+ * Output flags of a grep run: the standard printer, one line per result with its path ended by
+ * a NUL (see `GrepOutputReader`), no colours, and long lines cut to a preview by rg itself.
+ */
+const GREP_OUTPUT_ARGS = ["--no-heading", "--with-filename", "--line-number", "--null", "--color", "never"];
+
+/**
+ * rg arguments for a `GrepRequest`. Lines are cut to `request.maxLineLength` characters (default
+ * {@link GREP_MAX_LINE_CHARS}): rg prints at most `maxColumnsFor` bytes of a line and the reader
+ * keeps no more, so one huge line costs what rg's search of it costs.
+ */
+export function planGrep(request: GrepRequest, target: RipgrepTarget): RipgrepPlan<GrepLine> {
   const glob = globSelection(request.glob, target.kind);
-  const args = ["--json", ...COMMON_RIPGREP_ARGS, request.ignoreCase ? "--ignore-case" : "--case-sensitive"];
+  const maxChars = request.maxLineLength ?? GREP_MAX_LINE_CHARS;
+  const args = [
+    ...GREP_OUTPUT_ARGS,
+    "--max-columns",
+    String(maxColumnsFor(maxChars)),
+    "--max-columns-preview",
+    ...COMMON_RIPGREP_ARGS,
+    request.ignoreCase ? "--ignore-case" : "--case-sensitive",
+  ];
   if (request.literal) args.push("--fixed-strings");
   if (request.context) args.push("--context", String(request.context));
   if (request.includeIgnored) args.push("--no-ignore");
   args.push(...glob.args);
   args.push("--glob", "!.git");
   args.push("--regexp", request.pattern, "--", targetArg(target));
-  return { args, separator: "\n", keeps: glob.keeps, limit: request.maxMatches ?? Number.POSITIVE_INFINITY };
+  return {
+    kind: "grep",
+    args,
+    reader: () => new GrepOutputReader(maxChars),
+    keeps: glob.keeps,
+    limit: request.maxMatches ?? Number.POSITIVE_INFINITY,
+  };
 }
 
 /** rg arguments for a `FilesRequest` (`--files --null` output). */
-export function planFiles(request: FilesRequest, target: RipgrepTarget): RipgrepPlan {
+export function planFiles(request: FilesRequest, target: RipgrepTarget): RipgrepPlan<string> {
   const glob = globSelection(request.glob, target.kind);
   const args = ["--files", "--null", ...COMMON_RIPGREP_ARGS];
   if (request.includeIgnored) args.push("--no-ignore");
   args.push(...glob.args);
   args.push("--glob", "!.git");
   args.push("--", targetArg(target));
-  return { args, separator: "\0", keeps: glob.keeps, limit: request.limit ?? Number.POSITIVE_INFINITY };
+  return {
+    kind: "files",
+    args,
+    reader: () => new RecordSplitter("\0"),
+    keeps: glob.keeps,
+    limit: request.limit ?? Number.POSITIVE_INFINITY,
+  };
 }
 
 function targetArg(target: RipgrepTarget): string {

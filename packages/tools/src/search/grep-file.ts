@@ -1,4 +1,5 @@
 import { type GrepEvent, isOperationError, type Operations } from "@tackle/operations";
+import { truncateLine } from "../truncate.js";
 
 /** Bytes ripgrep's line buffer holds before it grows (its binary check runs per fill). */
 const BUFFER_CAPACITY = 64 * 1024;
@@ -20,6 +21,8 @@ export interface GrepFileRequest {
   context: number;
   /** Stop after this many matches (after-context of the last one is still emitted). */
   maxMatches: number;
+  /** Characters of a line an event carries; a longer line is cut and flagged `truncated`. */
+  maxLineLength: number;
   signal?: AbortSignal;
 }
 
@@ -222,8 +225,22 @@ class LineMatcher {
     this.lastEmitted = lineNumber;
     // Events carry the line without its terminator, `\r` of a CRLF included (the contract).
     const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    this.events.push({ type, path: this.request.rel, lineNumber, line: text });
+    const cut = truncateLine(text, this.request.maxLineLength);
+    const event: GrepEvent = {
+      type,
+      path: this.request.rel,
+      lineNumber,
+      // A copy: a slice would keep the whole decoded buffer (a many-MB line) alive with the event.
+      line: cut.truncated ? detachedCopy(cut.text) : text,
+    };
+    if (cut.truncated) event.truncated = true;
+    this.events.push(event);
   }
+}
+
+/** `text` in a string of its own (V8 keeps the parent of a long slice alive). */
+function detachedCopy(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
 }
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {

@@ -7,6 +7,8 @@ export interface PageLine {
   path: string;
   lineNumber: number;
   line: string;
+  /** The engine cut the line (`GrepEvent.truncated`): `line` is only its start. */
+  truncated: boolean;
 }
 
 /** The lines of one page of grep results, in path then line order. */
@@ -72,6 +74,7 @@ export function pageGrepEvents(
         path,
         lineNumber: event.lineNumber,
         line: event.line,
+        truncated: event.truncated === true,
         gapBefore: out.length > 0 && (previous < 0 || event.lineNumber !== previous + 1),
       });
       previous = event.lineNumber;

@@ -6,7 +6,7 @@ import type {
   Operations,
   SearchOperations,
 } from "@tackle/operations";
-import { isOperationError, throwIfAborted } from "@tackle/operations";
+import { GREP_MAX_LINE_CHARS, isOperationError, throwIfAborted } from "@tackle/operations";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { grepFile } from "./grep-file.js";
 import { linkedSignal } from "./linked-signal.js";
@@ -79,6 +79,7 @@ async function* portableGrep(
       regex,
       context,
       maxMatches: maxMatches - matches,
+      maxLineLength: request.maxLineLength ?? GREP_MAX_LINE_CHARS,
       signal,
     }).catch((error: unknown) => {
       // A file that vanished or cannot be read is skipped, as ripgrep does (it warns on stderr).

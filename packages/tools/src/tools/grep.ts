@@ -28,6 +28,12 @@ import { hasTool, hintFor } from "../tool-names.js";
 import { checkOptions, defaultLimitWithin } from "../tool-options.js";
 import { truncateHead, truncateLine } from "../truncate.js";
 
+/**
+ * Characters past the shown line length the engine still sends: secret redaction runs before
+ * the cut, so a secret that straddles the cut must arrive whole (token shapes are shorter).
+ */
+const SECRET_MARGIN_CHARS = 1024;
+
 /** grep's parameters; the `limit` description states the default and cap in force. */
 function grepParametersFor(defaultLimit: number, maxLines: number) {
   return Type.Object({
@@ -177,6 +183,9 @@ async function runGrep(
     ignoreCase: params.ignoreCase === true,
     literal: params.literal === true,
     context,
+    // The engine cuts long lines itself (a 100 MB line must not travel or be held); the margin
+    // keeps a secret that straddles the shown length whole for redaction before the final cut.
+    maxLineLength: limits.maxLineLength + SECRET_MARGIN_CHARS,
     ...(params.glob ? { glob: params.glob } : {}),
   };
   // Results in path order can be stopped early: the portable walk's, or any engine's in one file.
@@ -196,10 +205,12 @@ async function runGrep(
   page.lines.forEach((line, i) => {
     if (line.gapBefore && context > 0) lines.push("--");
     const cut = truncateLine(safe.lines[i] as string, limits.maxLineLength);
-    if (cut.truncated) linesCut++;
-    const text = cut.truncated
-      ? `${cut.text}… [${cut.totalChars - cut.text.length} more characters]`
-      : cut.text;
+    if (cut.truncated || line.truncated) linesCut++;
+    // A line the engine cut is longer than what it sent; how much longer is not known.
+    const more = line.truncated
+      ? `over ${cut.totalChars - cut.text.length} more characters`
+      : `${cut.totalChars - cut.text.length} more characters`;
+    const text = cut.truncated || line.truncated ? `${cut.text}… [${more}]` : cut.text;
     if (line.kind === "match") matchLine.push(lines.length);
     lines.push(
       `${safe.lines[page.lines.length + i]}${line.kind === "match" ? ":" : "-"}${line.lineNumber}${line.kind === "match" ? ":" : "-"} ${text}`,
