@@ -2,7 +2,7 @@ import { shellText } from "./shell-text.js";
 /**
  * Shell text for running a command inside the container (POSIX sh; busybox ash runs it).
  *
- * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS [UNSET...]`:
+ * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS LIMIT [UNSET...]`:
  * - checks the working directory and the shell, and reports a setup failure as a marker line on
  *   stderr (`\0tackle:err:<class>\n`) instead of an exit code, which belongs to the command;
  * - otherwise writes `\0tackle:ok\n` to stderr (always the first stderr bytes: nothing else runs
@@ -16,17 +16,24 @@ import { shellText } from "./shell-text.js";
  *   command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
  *   redirection when not, so nothing is streamed back);
+ * - with LIMIT set too, the output goes through the FIFO CTL/c to a capper, `cat` appending to
+ *   OUTPUT (unbuffered, so the output shows while the command runs) under a file-size limit
+ *   (`ulimit -f`, 512-byte blocks of the whole file) where LIMIT ends, so the container's disk
+ *   never takes more; when its writes stop there it writes `\0tackle:full:<token>\n` to stderr
+ *   and the host stops the command as on a timeout.
+ *   The capper ignores SIGTERM (the group's stop must not cut off output it has not yet copied)
+ *   and is waited for, at most a second, once the command's group is gone;
  * - gives the command `TACKLE_EXEC_ID=<token>` in its environment; at the end, processes that
  *   left the group but still carry it (`setsid`, double forks) get TERM, KILL after GRACE_MS,
  *   and a check that they are gone;
  * - ends with `\0tackle:end:<token>:<n>:<status>:<escapes>\n` on stderr (token: the random end
- *   of CTL's name; n: bytes appended to OUTPUT when not streaming; status: the command's exit
+ *   of CTL's name; n: bytes appended to OUTPUT; status: the command's exit
  *   status, the wrapper's own exit code, so the host needs no exec inspect; escapes: what the
  *   marker sweep found, see `WrapperOutput.ended`).
  *   A wrapper that ends without it was killed, i.e. the container went down under it.
  */
 export const WRAPPER_SCRIPT = shellText`
-_count=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7; shift 7
+_count=; _cap=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7; _lim=$8; shift 8
 _tok=\${_ctl##*-}
 for _n in "$@"; do unset "$_n"; done
 if ! cd "$_cwd" 2>/dev/null; then
@@ -59,16 +66,29 @@ sweep() {
   while [ "$_i" -lt 40 ]; do _e=$(escaped); [ -n "$_e" ] || return; sleep 0.05; _i=$((_i + 1)); done
   _esc=3
 }
+# The capper (see above): started first, it opens CTL/c for reading and waits for the writers.
+cap() {
+  mkfifo "$_ctl/c"
+  _k=$(( (_before + _lim) / 512 ))
+  ( trap '' TERM XFSZ; ulimit -f "$_k"; cat >>"$_out" 2>/dev/null
+    _n=$(stat -c %s "$_out" 2>/dev/null || echo 0)
+    [ "$_n" -ge $((_k * 512)) ] && printf '\0tackle:full:%s\n' "$_tok" >&2 ) < "$_ctl/c" &
+  _cap=$!
+}
+[ -n "$_out" ] && _before=$(stat -c %s "$_out" 2>/dev/null || echo 0)
 if [ -n "$_out" ] && [ "$_stream" != 1 ]; then
-  _before=$(stat -c %s "$_out" 2>/dev/null || echo 0)
-  run >>"$_out" 2>&1 </dev/null &
+  if [ -n "$_lim" ]; then cap; run > "$_ctl/c" 2>&1 </dev/null &
+  else run >>"$_out" 2>&1 </dev/null &
+  fi
   _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
   reap
-  _after=$(stat -c %s "$_out" 2>/dev/null || echo 0)
-  _count=$((_after - _before))
 else
   mkfifo "$_ctl/o" "$_ctl/e"
-  if [ -n "$_out" ]; then
+  if [ -n "$_out" ] && [ -n "$_lim" ]; then
+    cap
+    tee "$_ctl/c" < "$_ctl/o" & _r1=$!
+    tee "$_ctl/c" < "$_ctl/e" >&2 & _r2=$!
+  elif [ -n "$_out" ]; then
     tee -a "$_out" < "$_ctl/o" & _r1=$!
     tee -a "$_out" < "$_ctl/e" >&2 & _r2=$!
   else
@@ -82,6 +102,11 @@ else
   wait "$_r1" "$_r2"; kill "$_g" 2>/dev/null
   reap
 fi
+if [ -n "$_cap" ]; then
+  ( sleep 1; kill -KILL "$_cap" ) >/dev/null 2>&1 </dev/null & _g=$!
+  wait "$_cap"; kill "$_g" 2>/dev/null
+fi
+[ -n "$_out" ] && _count=$(( $(stat -c %s "$_out" 2>/dev/null || echo 0) - _before ))
 sweep
 rm -rf "$_ctl"
 printf '\0tackle:end:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" >&2

@@ -51,6 +51,10 @@ export async function runCommand(
   const { env, unset } = splitEnv(options.env);
   const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
   const graceMs = Math.max(0, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  const outputLimit =
+    options.outputPath !== undefined && options.outputLimitBytes !== undefined
+      ? Math.max(0, Math.floor(options.outputLimitBytes))
+      : undefined;
   const process = await client.start(
     [
       "sh",
@@ -64,15 +68,16 @@ export async function runCommand(
       streamChunks ? "1" : "",
       options.cwd,
       String(graceMs),
+      outputLimit === undefined ? "" : String(outputLimit),
       ...unset,
     ],
     { env, operation: "exec", path: options.cwd },
   );
-  const output = new WrapperOutput(token, options.onChunk);
-
-  let stopReason: "timed-out" | "cancelled" | undefined;
+  let stopReason: "timed-out" | "cancelled" | "output-limited" | undefined;
   let stopping: Promise<ExecCleanup> | undefined;
-  const stop = (reason: "timed-out" | "cancelled") => {
+  // The capper stopped appending at the limit: stop the command as on a timeout.
+  const output = new WrapperOutput(token, options.onChunk, () => stop("output-limited"));
+  const stop = (reason: "timed-out" | "cancelled" | "output-limited") => {
     if (stopReason) return;
     stopReason = reason;
     stopping = output.started.then(async () => {
@@ -158,6 +163,12 @@ export async function runCommand(
   if (!cleanup.confirmed) {
     // Something of the command survived SIGKILL: its outcome cannot be called complete.
     return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
+  }
+  // Output that reached the limit stopped the command, also when SIGPIPE ended it before the
+  // host's stop did (the capper closing its FIFO breaks the command's next write).
+  if (output.full) {
+    const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
+    return { status: "output-limited", ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
   }
   // A stop that found the command already finished leaves its own exit code to speak.
   // (Judged on the group stop alone: escaped processes ended by the sweep do not make a command

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { open, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, open, stat } from "node:fs/promises";
+import { delimiter, isAbsolute, join } from "node:path";
 import type { Readable } from "node:stream";
 import {
   type ExecOptions,
@@ -57,15 +59,27 @@ export async function exec(
   checkOptions(command, options);
   await checkCwd(options.cwd);
   const output = options.outputPath ? await openOutput(options.outputPath) : undefined;
-  const direct = output !== undefined && options.streamChunks === false;
-  const [file, args] = SHELL_ARGS[options.shell](command);
-  const markerValue = randomBytes(12).toString("hex");
+  const limited = output !== undefined && options.outputLimitBytes !== undefined;
+  // The fast path hands the file to the shell; with a limit the host must count every byte.
+  const direct = output !== undefined && options.streamChunks === false && !limited;
+  const [shellFile, shellArgs] = SHELL_ARGS[options.shell](command);
+  const env = { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue() };
+  // Counted and not streamed: both streams through one pipe keeps their order, as the file
+  // descriptor of the fast path does (sh execs the shell with stderr on stdout).
+  const merged =
+    limited &&
+    options.streamChunks === false &&
+    process.platform !== "win32" &&
+    (await onPath(shellFile, env));
+  const [file, args]: [string, string[]] = merged
+    ? ["sh", ["-c", 'exec "$@" 2>&1', "sh", shellFile, ...shellArgs]]
+    : [shellFile, shellArgs];
   const started = Date.now();
   let child: ChildProcess;
   try {
     child = await spawnShell(file, args, {
       cwd: options.cwd,
-      env: { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue },
+      env,
       stdio: direct ? ["ignore", output!.handle.fd, output!.handle.fd] : ["ignore", "pipe", "pipe"],
     });
   } catch (error) {
@@ -76,7 +90,7 @@ export async function exec(
   const tree: CommandTree = {
     pgid: child.pid!,
     known: new Set([child.pid!]),
-    marker: `${EXEC_MARKER_VARIABLE}=${markerValue}`,
+    marker: `${EXEC_MARKER_VARIABLE}=${env[EXEC_MARKER_VARIABLE]}`,
     startedAt: started,
   };
   const run = new RunningCommand(child, tree, options, config, direct ? undefined : output?.handle);
@@ -87,6 +101,10 @@ export async function exec(
   if (direct) {
     // One fd for both streams keeps their order but loses the split: report the file's growth.
     stdoutBytes = (await stat(options.outputPath!)).size - output!.sizeBefore;
+    stderrBytes = 0;
+  } else if (limited && options.streamChunks === false) {
+    // As on the fast path (and on every adapter): the bytes appended, not those dropped.
+    stdoutBytes = run.appendedBytes;
     stderrBytes = 0;
   }
   return { ...result, stdoutBytes, stderrBytes, elapsedMs: Date.now() - started };
@@ -99,7 +117,7 @@ function checkOptions(command: string, options: ExecOptions): void {
   if (typeof command !== "string" || command.includes("\0"))
     fail("command must be a string without NUL bytes");
   if (!Object.hasOwn(SHELL_ARGS, options.shell)) fail(`unknown shell "${String(options.shell)}"`);
-  for (const name of ["timeoutMs", "killGraceMs"] as const) {
+  for (const name of ["timeoutMs", "killGraceMs", "outputLimitBytes"] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0))
       fail(`${name} must be >= 0, got ${value}`);
@@ -135,6 +153,29 @@ async function openOutput(path: string) {
   } catch (error) {
     throw toOperationError(error, { operation: "exec", path });
   }
+}
+
+/** A fresh random value of {@link EXEC_MARKER_VARIABLE}. */
+function markerValue(): string {
+  return randomBytes(12).toString("hex");
+}
+
+/**
+ * True when `file` can be run with `env`'s PATH. The merged-output path starts the shell through
+ * `sh`, which would turn a missing shell into exit code 127: checked first so it stays the typed
+ * `not_supported` of a direct spawn.
+ */
+async function onPath(file: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const dirs = isAbsolute(file) ? [""] : (env.PATH ?? "").split(delimiter).filter(Boolean);
+  for (const dir of dirs) {
+    try {
+      await access(dir === "" ? file : join(dir, file), constants.X_OK);
+      return true;
+    } catch {
+      // not in this directory
+    }
+  }
+  return false;
 }
 
 /** `env` merged over `base`; `undefined` removes a variable. */
@@ -174,16 +215,25 @@ function spawnShell(
 
 type RunOutcome = Omit<ExecResult, "elapsedMs">;
 
+type StopReason = "timed-out" | "cancelled" | "output-limited";
+
 /** One spawned command from start to settled result. */
 class RunningCommand {
   readonly finished: Promise<RunOutcome>;
   private seq = 0;
   private stdoutBytes = 0;
   private stderrBytes = 0;
-  private stopReason: "timed-out" | "cancelled" | undefined;
+  /** Bytes appended to the output file (bounded by `outputLimitBytes`). */
+  private written = 0;
+  private stopReason: StopReason | undefined;
   private stopping: Promise<TreeKillReport> | undefined;
   private readonly pgid: number;
   private lastOutputAt = Date.now();
+
+  /** Bytes appended to the output file by this command. */
+  get appendedBytes(): number {
+    return this.written;
+  }
 
   constructor(
     private readonly child: ChildProcess,
@@ -197,6 +247,7 @@ class RunningCommand {
     const sink = output?.createWriteStream();
     // A failing output file (disk full) must not crash the host; the command's result still counts.
     sink?.on("error", () => undefined);
+
     for (const [stream, name] of [
       [child.stdout, "stdout"],
       [child.stderr, "stderr"],
@@ -214,7 +265,7 @@ class RunningCommand {
     this.lastOutputAt = Date.now();
     if (stream === "stdout") this.stdoutBytes += bytes.length;
     else this.stderrBytes += bytes.length;
-    sink?.write(bytes);
+    if (sink) this.append(sink, bytes);
     if (this.options.onChunk && this.options.streamChunks !== false) {
       try {
         const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -225,14 +276,30 @@ class RunningCommand {
     }
   }
 
+  /**
+   * Appends to the output file up to `outputLimitBytes`: output that reaches the limit stops
+   * the command (see `ExecOptions.outputLimitBytes`) and nothing past it is written.
+   */
+  private append(sink: NodeJS.WritableStream, bytes: Buffer): void {
+    const limit = this.options.outputLimitBytes ?? Number.POSITIVE_INFINITY;
+    const room = limit - this.written;
+    if (room <= 0) return;
+    const piece = bytes.length > room ? bytes.subarray(0, room) : bytes;
+    sink.write(piece);
+    this.written += piece.length;
+    if (this.written >= limit) this.stop("output-limited");
+  }
+
+  private stop(reason: StopReason): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.stopping = endTree(this.tree, this.options.killGraceMs ?? this.config.killGraceMs);
+  }
+
   private async run(sink: NodeJS.WritableStream | undefined): Promise<RunOutcome> {
     const { signal, timeoutMs } = this.options;
     const grace = this.options.killGraceMs ?? this.config.killGraceMs;
-    const stop = (reason: "timed-out" | "cancelled") => {
-      if (this.stopReason) return;
-      this.stopReason = reason;
-      this.stopping = endTree(this.tree, grace);
-    };
+    const stop = (reason: StopReason) => this.stop(reason);
     // setTimeout fires at once above 2^31-1 ms; such a timeout means "practically never".
     const timer =
       timeoutMs === undefined

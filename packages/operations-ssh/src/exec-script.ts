@@ -4,7 +4,8 @@ import { shellQuote } from "./remote-command.js";
 /**
  * The wrapper's first stderr line, a control line the adapter strips before any output reaches
  * the caller: `\x01tackle:pg=<pgid>` once the command is about to start, or one of
- * `nocwd` / `notdir` / `denied` / `noshell` when it could not start.
+ * `nocwd` / `notdir` / `denied` / `noshell` / `nolimit` when it could not start. With an output
+ * limit, `\x01tackle:full:<marker>` may follow later (see `fullLine`).
  */
 export const CONTROL_PREFIX = "\x01tackle:";
 
@@ -15,10 +16,20 @@ const SHELL_ARGS: Record<ShellKind, (command: string) => string[]> = {
 };
 
 /**
- * The wrapper, a POSIX sh script. Arguments: cwd, output path ("" for none), output mode, shell
- * binary, then the command's argv. sshd starts every session as a session and process-group leader, so the
- * wrapper's pid is the group id and `exec` keeps it for the command; if some server does not,
- * the wrapper re-runs itself under `setsid` (which does not fork for a non-leader).
+ * The wrapper, a POSIX sh script. Arguments: cwd, output path ("" for none), output mode, output
+ * limit in bytes ("" for none), the command's marker, shell binary, then the command's argv.
+ * sshd starts every session as a session and process-group leader, so the wrapper's pid is the
+ * group id and `exec` keeps it for the command; if some server does not, the wrapper re-runs
+ * itself under `setsid` (which does not fork for a non-leader).
+ *
+ * With a limit, the output goes through a FIFO to a capper in the background (same group): `cat`
+ * appends to the file (unbuffered, so the host can watch it grow) under a file-size limit
+ * (`ulimit -f`, 512-byte blocks) of the end the limit allows, so the remote host's disk never
+ * takes more; when its writes stop at that size, the capper says so on a control line
+ * (`\001tackle:full:<marker>`) and the host stops the command, as on a timeout. (`head -c`
+ * would count bytes exactly but holds its output in a buffer, so prompts and job output would
+ * not show while the command runs.) The capper ignores SIGTERM so the group's stop does not cut
+ * off output it has not yet copied; it ends when the last writer is gone.
  */
 const WRAPPER = [
   `if ! kill -s 0 -- "-$$" 2>/dev/null; then exec setsid sh -c "$TACKLE_WRAPPER" tackle "$@"; fi`,
@@ -27,16 +38,33 @@ const WRAPPER = [
   `  if [ ! -e "$1" ]; then m=nocwd; elif [ ! -d "$1" ]; then m=notdir; else m=denied; fi`,
   `  printf '\\001tackle:%s\\n' "$m" >&2; exit 126`,
   "fi",
-  `out=$2; mode=$3; sh=$4; shift 4`,
+  `out=$2; mode=$3; lim=$4; tok=$5; sh=$6; shift 6`,
   `if ! command -v "$sh" >/dev/null 2>&1; then printf '\\001tackle:noshell\\n' >&2; exit 127; fi`,
+  `if [ -n "$lim" ] && [ "$mode" != pipe ]; then`,
+  `  p="$out.tackle-$$.fifo"; rm -f "$p"`,
+  `  b=$(wc -c <"$out" 2>/dev/null) || b=0; k=$(( (b + lim) / 512 ))`,
+  `  if ! (ulimit -f "$k") 2>/dev/null || ! mkfifo -m 600 "$p" 2>/dev/null; then printf '\\001tackle:nolimit\\n' >&2; exit 125; fi`,
+  `  ( trap '' TERM XFSZ; ulimit -f "$k"; exec <"$p"; rm -f "$p"; cat >>"$out" 2>/dev/null`,
+  `    n=$(wc -c <"$out" 2>/dev/null) || n=0`,
+  `    if [ "$n" -ge $((k * 512)) ]; then printf '\\001tackle:full:%s\\n' "$tok" >&2; fi ) &`,
+  "fi",
   `printf '\\001tackle:pg=%s\\n' "$$" >&2`,
-  `case $mode in`,
+  `case $mode$lim in`,
+  `  pipe*) exec "$@" </dev/null ;;`,
   `  file) exec "$@" </dev/null >>"$out" 2>&1 ;;`,
   // Both streams back to the host and into the file: tee needs process substitution (bash).
   `  tee) exec bash -c 'exec > >(tee -a "$0") 2> >(tee -a "$0" >&2); exec "$@"' "$out" "$@" </dev/null ;;`,
-  `  *) exec "$@" </dev/null ;;`,
+  `  file*) exec "$@" </dev/null >"$p" 2>&1 ;;`,
+  // One open of the FIFO (fd 3) shared by both tees: a second open could come after the capper
+  // removed its name and create a plain file there.
+  `  tee*) exec bash -c 'exec 3>"$0"; exec > >(tee /dev/fd/3) 2> >(tee /dev/fd/3 >&2); exec 3>&-; exec "$@"' "$p" "$@" </dev/null ;;`,
   "esac",
 ].join("\n");
+
+/** The control line the capper prints when the output reached the limit (see the wrapper). */
+export function fullLine(marker: string): string {
+  return `${CONTROL_PREFIX}full:${marker}\n`;
+}
 
 /**
  * Environment variable every `exec` sets to a random value. The command's descendants inherit
@@ -60,10 +88,13 @@ export function buildExecCommand(command: string, options: ExecOptions, marker: 
     ...SHELL_ARGS[options.shell](command),
   ];
   const mode = options.outputPath === undefined ? "pipe" : options.streamChunks === false ? "file" : "tee";
+  const limit = options.outputLimitBytes === undefined ? "" : String(Math.floor(options.outputLimitBytes));
   const args = [
     options.cwd,
     options.outputPath ?? "",
     mode,
+    limit,
+    marker,
     SHELL_ARGS[options.shell]("")[0] as string,
     ...argv,
   ]

@@ -11,7 +11,13 @@ import {
 } from "@tackle/operations";
 import type { ClientChannel } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
-import { buildExecCommand, buildKillCommand, CONTROL_PREFIX, type KillStep } from "./exec-script.js";
+import {
+  buildExecCommand,
+  buildKillCommand,
+  CONTROL_PREFIX,
+  fullLine,
+  type KillStep,
+} from "./exec-script.js";
 import { runRemote } from "./remote-command.js";
 import { checkRemotePath } from "./sftp-call.js";
 
@@ -33,6 +39,7 @@ const START_ERRORS: Record<string, [OperationErrorCode, string]> = {
   notdir: ["not_directory", "cwd is not a directory"],
   denied: ["permission_denied", "cwd is not accessible"],
   noshell: ["not_supported", "the shell is not installed on the remote host"],
+  nolimit: ["not_supported", "the remote host cannot limit the output (ulimit -f, mkfifo)"],
 };
 
 /** Commands running now, so `dispose()` can end them before closing the connection. */
@@ -59,7 +66,8 @@ export async function execRemote(
   const release = await connection.slots.acquire(options.signal);
   try {
     const direct = options.outputPath !== undefined && options.streamChunks === false;
-    const sizeBefore = direct ? await remoteSize(session, options.outputPath as string) : 0;
+    const limited = options.outputPath !== undefined && options.outputLimitBytes !== undefined;
+    const sizeBefore = direct || limited ? await remoteSize(session, options.outputPath as string) : 0;
     const marker = randomBytes(12).toString("hex");
     const run = await raceLost(
       session.exec(
@@ -81,17 +89,32 @@ export async function execRemote(
       // belong to someone else by then).
       connection.leftovers.addCommand(marker, outcome.cleanup.pid ?? 0);
     }
-    if (direct && !session.isLost) {
+    if ((direct || limited) && !session.isLost) {
+      const appended = (await remoteSize(session, options.outputPath as string)) - sizeBefore;
       // One remote fd for both streams keeps their order but loses the split: report the growth.
-      outcome = {
-        ...outcome,
-        stdoutBytes: (await remoteSize(session, options.outputPath as string)) - sizeBefore,
-      };
+      if (direct) outcome = { ...outcome, stdoutBytes: appended };
+      // The capper stopped appending at the limit: the command was (or is being) stopped for it,
+      // also when SIGPIPE ended it before the host's stop did.
+      if (
+        limited &&
+        appended >= cappedAppend(sizeBefore, options.outputLimitBytes as number) &&
+        outcome.status !== "unknown"
+      ) {
+        outcome = { ...outcome, status: "output-limited" };
+      }
     }
     return { ...outcome, elapsedMs: Date.now() - started };
   } finally {
     release();
   }
+}
+
+/**
+ * Bytes the wrapper's capper can append to a file of `sizeBefore` bytes under `limit`: its
+ * file-size limit is in 512-byte blocks of the whole file (see the wrapper in exec-script.ts).
+ */
+function cappedAppend(sizeBefore: number, limit: number): number {
+  return Math.floor((sizeBefore + Math.floor(limit)) / 512) * 512 - sizeBefore;
 }
 
 async function remoteSize(session: Session, path: string): Promise<number> {
@@ -114,7 +137,11 @@ export class RemoteCommand {
   private exit: { code: number | null; signal: string | undefined } | undefined;
   private closed = false;
   private lastOutputAt = Date.now();
-  private stopReason: "timed-out" | "cancelled" | undefined;
+  private stopReason: "timed-out" | "cancelled" | "output-limited" | undefined;
+  /** The capper's control line (see `fullLine`), looked for in stderr once the command runs. */
+  private readonly full: Buffer;
+  /** The end of stderr kept back while it could be the start of that line. */
+  private stderrHeld = Buffer.alloc(0);
   private stopping: Promise<ExecCleanup> | undefined;
   private stopDone = false;
   private readonly unsubscribeLost: () => void;
@@ -128,6 +155,7 @@ export class RemoteCommand {
     /** The command's `TACKLE_EXEC_ID` value, which finds processes that left its group. */
     private readonly marker: string,
   ) {
+    this.full = Buffer.from(fullLine(marker), "latin1");
     channel.on("data", (bytes: Buffer) => this.onOutput("stdout", bytes));
     channel.stderr.on("data", (bytes: Buffer) => this.onStderr(bytes));
     channel.on("exit", (code: number | null, signal?: string) => {
@@ -167,7 +195,7 @@ export class RemoteCommand {
 
   private onStderr(bytes: Buffer): void {
     if (this.controlDone) {
-      this.onOutput("stderr", bytes);
+      this.onCommandStderr(bytes);
       return;
     }
     this.control = Buffer.concat([this.control, bytes]);
@@ -191,7 +219,31 @@ export class RemoteCommand {
     if (line.startsWith("pg=")) this.pgid = Number(line.slice(3));
     else this.startError = line;
     this.poke();
-    if (rest.length > 0) this.onOutput("stderr", rest);
+    if (rest.length > 0) this.onCommandStderr(rest);
+  }
+
+  /**
+   * Stderr once the command runs. With an output limit the capper may print its `full` control
+   * line here: it stops the command and is not output. A tail that could be the start of that
+   * line waits for the next chunk (the line is short; nothing else is held).
+   */
+  private onCommandStderr(bytes: Buffer): void {
+    if (this.options.outputLimitBytes === undefined || this.options.outputPath === undefined) {
+      this.onOutput("stderr", bytes);
+      return;
+    }
+    let data = this.stderrHeld.length > 0 ? Buffer.concat([this.stderrHeld, bytes]) : bytes;
+    this.stderrHeld = Buffer.alloc(0);
+    const at = data.indexOf(this.full);
+    if (at !== -1) {
+      this.stop("output-limited");
+      data = Buffer.concat([data.subarray(0, at), data.subarray(at + this.full.length)]);
+    } else {
+      const keep = heldPrefix(data, this.full);
+      this.stderrHeld = Buffer.from(data.subarray(data.length - keep));
+      data = data.subarray(0, data.length - keep);
+    }
+    if (data.length > 0) this.onOutput("stderr", data);
   }
 
   private onOutput(stream: OutputChunk["stream"], bytes: Buffer): void {
@@ -208,7 +260,7 @@ export class RemoteCommand {
     this.poke();
   }
 
-  private stop(reason: "timed-out" | "cancelled"): void {
+  private stop(reason: "timed-out" | "cancelled" | "output-limited"): void {
     if (this.stopReason || this.exit || this.session.isLost) return;
     this.stopReason = reason;
     this.stopping = this.endGroup().finally(() => {
@@ -336,6 +388,11 @@ export class RemoteCommand {
   }
 
   private outcome(cleanup: ExecCleanup | undefined): Outcome {
+    // What looked like the start of the capper's line and was not: it is the command's output.
+    if (this.stderrHeld.length > 0) {
+      this.onOutput("stderr", this.stderrHeld);
+      this.stderrHeld = Buffer.alloc(0);
+    }
     const exitCode = this.exit?.code ?? undefined;
     const exitSignal = this.exit?.signal;
     let status: ExecStatus = this.stopReason ?? (exitCode === 0 ? "completed" : "failed");
@@ -395,6 +452,14 @@ async function killGroup(
       note: `could not reach the remote host to end process group ${pgid} (${error instanceof Error ? error.message : String(error)})`,
     };
   }
+}
+
+/** Length of the longest end of `data` that is a proper start of `line`. */
+function heldPrefix(data: Buffer, line: Buffer): number {
+  for (let length = Math.min(line.length - 1, data.length); length > 0; length--) {
+    if (data.subarray(data.length - length).equals(line.subarray(0, length))) return length;
+  }
+  return 0;
 }
 
 /** ssh2 reports exit signals as OpenSSH sends them ("TERM"); the contract uses Node's names ("SIGTERM"). */

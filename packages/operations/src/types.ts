@@ -122,10 +122,30 @@ export interface ExecOptions extends CallOptions {
    * cannot split them: `stdoutBytes` counts all bytes appended to the file and `stderrBytes` is 0.
    */
   streamChunks?: boolean;
+  /**
+   * When `outputPath` is set: the most bytes appended to the file for this command, enforced
+   * where the file is written (the environment's own writer stops, so a runaway command cannot
+   * fill the disk of a remote host or a container). Output that reaches the limit stops the
+   * command like a timeout (its whole group: SIGTERM, SIGKILL after the grace) and the result's
+   * status is `output-limited`; the file keeps the first `outputLimitBytes` bytes (an adapter that
+   * enforces the limit through its writer's file-size limit, counted in 512-byte blocks of the
+   * whole file, may keep up to 511 bytes fewer). Chunks still stream to `onChunk` until the
+   * command is gone. No limit when omitted.
+   *
+   * @example
+   * ```ts
+   * const result = await ops.exec("make", { shell: "bash", cwd, outputPath: log, outputLimitBytes: 256 * 2 ** 20 });
+   * if (result.status === "output-limited") ... // stopped; the log holds its first 256 MB
+   * ```
+   */
+  outputLimitBytes?: number;
 }
 
-/** How a command ended. */
-export type ExecStatus = "completed" | "failed" | "timed-out" | "cancelled" | "unknown";
+/**
+ * How a command ended. `output-limited`: stopped because its output reached
+ * `ExecOptions.outputLimitBytes`.
+ */
+export type ExecStatus = "completed" | "failed" | "timed-out" | "cancelled" | "output-limited" | "unknown";
 
 /**
  * Which kill steps were sent and confirmed when a command had to be stopped: on timeout or

@@ -1,3 +1,5 @@
+import { ARGUMENT_PROBLEMS_SHOWN, ERROR_TEXT_MAX_CHARS, QUOTED_INPUT_MAX_CHARS } from "@tackle/agent-core";
+
 /**
  * The one table of limits. Tool descriptions, model-facing notices and
  * docs import these numbers; a test checks that every number a description states is one of them.
@@ -23,6 +25,19 @@ export const DEFAULTS = {
   killGraceMs: 2000,
   /** Milliseconds to wait for pipes held by background children after the shell exits. */
   pipeIdleGraceMs: 100,
+  /**
+   * bash/powershell: bytes of one command's output kept in its artifact (256 MB), enforced where
+   * the output is written (this machine's /tmp, the remote host, the container). Far above any
+   * build or test log worth reading (those run to a few MB), far below what fills a disk: a
+   * runaway `yes` writes about 1 GB per second. Output that reaches it stops the command.
+   */
+  shellOutputMaxBytes: 256 * 1024 * 1024,
+  /** Argument problems a validation error lists before it only counts the rest. */
+  argumentProblemsShown: ARGUMENT_PROBLEMS_SHOWN,
+  /** Characters of an input quoted in an error message before it is cut (its length is stated). */
+  quotedInputMaxChars: QUOTED_INPUT_MAX_CHARS,
+  /** Characters of any error message before it is cut. */
+  errorTextMaxChars: ERROR_TEXT_MAX_CHARS,
 } as const;
 
 /** Shape of {@link DEFAULTS}; factories accept a partial override. */

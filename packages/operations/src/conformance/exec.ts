@@ -206,4 +206,57 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
       expect(result.stdoutBytes + result.stderrBytes).toBe(written.length);
     });
   });
+
+  describe("exec: outputLimitBytes", () => {
+    const LIMIT = 256 * 1024;
+    const endless = "while :; do echo 0123456789abcdefghijklmnopqrstuvwxyz; done";
+    for (const streamChunks of [false, true]) {
+      const mode = streamChunks ? "streaming" : "file only";
+      check(
+        `${mode}: endless output is stopped at the limit, status output-limited, the file keeps the first bytes`,
+        async () => {
+          const file = get().path(`exec-limit-${mode.replace(" ", "-")}.log`);
+          const { result } = await run(endless, {
+            outputPath: file,
+            streamChunks,
+            outputLimitBytes: LIMIT,
+            timeoutMs: 60_000,
+          });
+          expect(result.status).toBe("output-limited");
+          expect(result.cleanup.confirmed).toBe(true);
+          const written = await get().ops.readFile(file);
+          expect(written.length).toBe(LIMIT);
+          expect(text(written.subarray(0, 74))).toBe(
+            "0123456789abcdefghijklmnopqrstuvwxyz\n0123456789abcdefghijklmnopqrstuvwxyz\n",
+          );
+        },
+        60_000,
+      );
+    }
+    check(
+      "a command that ignores SIGPIPE and keeps running is stopped all the same",
+      async () => {
+        const file = get().path("exec-limit-nopipe.log");
+        const { result } = await run(`trap '' PIPE; ${endless.replace("echo", "echo 2>/dev/null")}`, {
+          outputPath: file,
+          streamChunks: false,
+          outputLimitBytes: LIMIT,
+          timeoutMs: 60_000,
+        });
+        expect(result.status).toBe("output-limited");
+        expect((await get().ops.readFile(file)).length).toBe(LIMIT);
+      },
+      60_000,
+    );
+    check("output under the limit is whole and the command completes", async () => {
+      const file = get().path("exec-limit-under.log");
+      const { result } = await run("echo a; echo b >&2", {
+        outputPath: file,
+        streamChunks: false,
+        outputLimitBytes: LIMIT,
+      });
+      expect(result).toMatchObject({ status: "completed", exitCode: 0 });
+      expect([...text(await get().ops.readFile(file)).split("\n")].sort()).toEqual(["", "a", "b"]);
+    });
+  });
 }

@@ -14,9 +14,13 @@ export function cutNotice(outcome: ShellRunOutcome): string | undefined {
   if (!outcome.outputCut) return undefined;
   const t = outcome.truncation;
   const by = t.truncatedBy === "lines" ? `${t.maxLines} lines` : formatBytes(t.maxBytes);
+  const kept =
+    outcome.status === "output-limited"
+      ? `Its first ${formatBytes(outcome.totalBytes)} are kept in ${outcome.artifact.path}`
+      : `Full output: ${outcome.artifact.path}`;
   return (
     `[Output cut: showing the last ${t.outputLines} lines (${formatBytes(t.outputBytes)}) of ` +
-    `${formatBytes(outcome.totalBytes)} (limit ${by}). Full output: ${outcome.artifact.path} ` +
+    `${formatBytes(outcome.totalBytes)} (limit ${by}). ${kept} ` +
     "(page it with the read tool: offset=1 for its start).]"
   );
 }
@@ -33,6 +37,8 @@ export function statusLine(outcome: ShellRunOutcome, timeoutSeconds: number): st
         : `Command failed: ended by ${outcome.signal ?? "a signal"} (after ${took}).`;
     case "timed-out":
       return `Command timed out after ${timeoutSeconds} s and was stopped. Not an exit code: it did not finish.`;
+    case "output-limited":
+      return `Command stopped after ${took}: its output reached the ${formatBytes(outcome.outputLimitBytes)} limit. Not an exit code: it did not finish.`;
     case "cancelled":
       return outcome.prompt !== undefined
         ? `Command stopped after ${took}: it is waiting for interactive input ("${outcome.prompt.trim()}").`
@@ -57,6 +63,9 @@ export function nextStep(
   if (outcome.prompt !== undefined || outcome.wantedInput) return NON_INTERACTIVE_HINT;
   if (outcome.status === "timed-out") {
     return `Retry with a larger timeout (max ${maxTimeoutSeconds} s), narrow the command, or run it with background: true and check it with the jobs tool.`;
+  }
+  if (outcome.status === "output-limited") {
+    return "If it should end by itself, run it again with less output: filter it (| tail -n 200, | grep -m 50 error) or use quieter flags.";
   }
   return undefined;
 }

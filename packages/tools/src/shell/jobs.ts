@@ -33,8 +33,19 @@ export type JobOperations = Pick<
   | "remove"
 >;
 
-/** Where a job is in its life. `orphaned`: its host process died while it was running. */
-export type JobStatus = "running" | "completed" | "failed" | "killed" | "timed-out" | "unknown" | "orphaned";
+/**
+ * Where a job is in its life. `orphaned`: its host process died while it was running.
+ * `output-limited`: stopped because its log reached `JobRegistryOptions.maxOutputBytes`.
+ */
+export type JobStatus =
+  | "running"
+  | "completed"
+  | "failed"
+  | "killed"
+  | "timed-out"
+  | "output-limited"
+  | "unknown"
+  | "orphaned";
 
 /** A background job as stored on disk (one JSON file per job in the state directory). */
 export interface JobRecord {
@@ -68,6 +79,12 @@ export interface JobRegistryOptions {
   stateDir?: string;
   env?: ShellEnvOptions;
   killGraceMs?: number;
+  /**
+   * Bytes of a job's log (default `DEFAULTS.shellOutputMaxBytes`), enforced where the log is
+   * written; a job whose output reaches it is stopped (status `output-limited`), as a foreground
+   * command is: a forgotten server logging in a loop cannot fill the disk.
+   */
+  maxOutputBytes?: number;
 }
 
 /** A slice of a job's output. */
@@ -204,6 +221,7 @@ export class JobRegistry {
       env,
       signal: controller.signal,
       outputPath: logPath,
+      outputLimitBytes: this.options.maxOutputBytes ?? DEFAULTS.shellOutputMaxBytes,
       streamChunks: false,
       killGraceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),

@@ -48,6 +48,12 @@ export interface ShellPipelineOptions {
   /** Lines / bytes of output shown to the model (default `DEFAULTS.maxLines` / `maxBytes`). */
   maxLines?: number;
   maxBytes?: number;
+  /**
+   * Bytes of one command's output kept in its artifact (default `DEFAULTS.shellOutputMaxBytes`).
+   * The environment's own writer stops there and the command is stopped (status
+   * `output-limited`): a runaway command cannot fill the disk it runs on.
+   */
+  maxOutputBytes?: number;
 }
 
 /** Outputs up to this size are hashed before the result returns; larger ones in the background. */
@@ -69,6 +75,8 @@ export interface ShellRunRequest {
   onProgress?: (tail: string, totalBytes: number) => void;
   /** Records the run's spawn, output timeline and process end in the call's audit record. */
   audit?: AuditRecorder;
+  /** This call's output limit, over the pipeline's `maxOutputBytes`. */
+  maxOutputBytes?: number;
 }
 
 /** How a run ended, after cleanup, with what the model will see. */
@@ -78,8 +86,10 @@ export interface ShellRunOutcome {
   exitCode?: number;
   signal?: string;
   elapsedMs: number;
-  /** Every byte the command printed (both streams). */
+  /** Bytes of output kept (both streams); at most `outputLimitBytes`. */
   totalBytes: number;
+  /** The output limit in force; status `output-limited` when the output reached it. */
+  outputLimitBytes: number;
   /** The artifact that holds all output, in arrival order. */
   artifact: ArtifactInfo;
   /** Resolves to the artifact's sha256 once hashed (immediately for small outputs). */
@@ -118,6 +128,7 @@ export async function runShellCommand(
   const tailChars = maxBytes * 4;
   const fastPath = options.fastPath ?? true;
   const graceMs = options.killGraceMs ?? DEFAULTS.killGraceMs;
+  const outputLimitBytes = request.maxOutputBytes ?? options.maxOutputBytes ?? DEFAULTS.shellOutputMaxBytes;
   const runId = newRunId();
   const artifact = await artifacts.create({
     prefix: request.shell,
@@ -158,6 +169,7 @@ export async function runShellCommand(
       killGraceMs: graceMs,
       signal,
       outputPath: artifact.path,
+      outputLimitBytes,
       streamChunks: !fastPath,
       ...(fastPath ? {} : { onChunk: (chunk) => watch.onChunk(chunk.bytes) }),
     });
@@ -213,6 +225,7 @@ export async function runShellCommand(
     ...(result.signal !== undefined ? { signal: result.signal } : {}),
     elapsedMs: result.elapsedMs,
     totalBytes: size,
+    outputLimitBytes,
     artifact: { ...artifact, size },
     artifactHash,
     output: truncation.content,

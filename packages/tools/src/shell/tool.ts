@@ -105,6 +105,7 @@ const SHELL_OPTION_SPEC: OptionSpec = {
   reapLeftovers: "boolean",
   maxLines: "positive-integer",
   maxBytes: "positive-integer",
+  maxOutputBytes: "positive-integer",
   defaultTimeoutSeconds: "positive-number",
   maxTimeoutSeconds: "positive-number",
   policy: "object",
@@ -117,15 +118,17 @@ interface ShellLimits {
   maxTimeout: number;
   maxLines: number;
   maxBytes: number;
+  maxOutput: number;
 }
 
 function description(shell: ToolShell, label: string, limits: ShellLimits): string {
-  const { defaultTimeout, maxTimeout } = limits;
+  const { defaultTimeout, maxTimeout, maxOutput } = limits;
   const lines = [
     shell === "bash"
       ? "Run a bash command in the workspace (stdin closed, no terminal)."
       : "Run a PowerShell command (pwsh -NoProfile -NonInteractive) in the workspace (stdin closed, no terminal).",
     `Returns the exit code, the duration and the last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} of output (stdout and stderr merged in order); the full output is kept in a file you can page with read.`,
+    `Output is kept up to ${formatBytes(maxOutput)}: a command whose output reaches that is stopped.`,
     `timeout: seconds, default ${defaultTimeout}, max ${maxTimeout}; a timed-out command is stopped with its child processes.`,
     "Success is the exit code, not the text. Commands waiting for input are stopped: use non-interactive flags (-y, --yes, --no-pager, CI=true).",
     "For servers and watchers use background: true (optionally readyPattern or readyPort), then the jobs tool to see output or stop them.",
@@ -143,6 +146,7 @@ function policyMessage(hits: PolicyHit[], why: string): string {
 function errorCode(outcome: ShellRunOutcome): ToolErrorCode {
   if (outcome.prompt !== undefined || outcome.wantedInput) return "interactive_prompt";
   if (outcome.status === "timed-out") return "timeout";
+  if (outcome.status === "output-limited") return "too_large";
   if (outcome.status === "cancelled") return "aborted";
   return "execution_failed";
 }
@@ -241,6 +245,7 @@ export function createShellToolDefinition(
     maxTimeout,
     maxLines: options.maxLines ?? DEFAULTS.maxLines,
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+    maxOutput: options.maxOutputBytes ?? DEFAULTS.shellOutputMaxBytes,
   };
   return {
     name,
@@ -414,7 +419,12 @@ async function startBackground(
       );
     }
   }
-  const jobs = options.jobs ?? getShellJobs(ctx, { ...(options.env ? { env: options.env } : {}) });
+  const jobs =
+    options.jobs ??
+    getShellJobs(ctx, {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+    });
   const started = await jobs.start({
     shell,
     command: params.command,

@@ -112,6 +112,45 @@ export function defineBashConformance(getEnv: () => ToolsConformanceEnv): void {
       expect((await env.ctx.workspace.resolve(artifact, "read")).insideWorkspace).toBe(true);
     });
 
+    it("stops a command whose output reaches the limit, says so, and keeps the first bytes", async () => {
+      const env = getEnv();
+      const limited = createBashToolDefinition({ killGraceMs: 500, maxOutputBytes: 64 * 1024, jobs: jobs() });
+      const outcome = await env.run(limited, {
+        command: "while :; do echo 0123456789abcdefghijklmnopqrstuvwxyz; done",
+        timeout: 60,
+      });
+      expect(outcome.isError).toBe(true);
+      expect(outcome.errorCode).toBe("too_large");
+      const run = (outcome.details as ShellToolDetails).run;
+      expect(run?.status).toBe("output-limited");
+      expect(textOf(outcome)).toContain("its output reached the 64 KB limit");
+      expect(textOf(outcome)).toContain("Its first 64 KB are kept in");
+      const artifact = await env.ctx.operations.readFile(run?.artifact.path as string);
+      expect(artifact.length).toBe(64 * 1024);
+      expect(new TextDecoder().decode(artifact.subarray(0, 37))).toBe(
+        "0123456789abcdefghijklmnopqrstuvwxyz\n",
+      );
+    });
+
+    it("stops a background job whose log reaches the limit; its status says so", async () => {
+      const env = getEnv();
+      const small = createJobRegistry({
+        operations: env.ctx.operations,
+        sessionId: env.ctx.session.id,
+        stateDir: env.path("bash-jobs-limit"),
+        killGraceMs: 500,
+        maxOutputBytes: 64 * 1024,
+      });
+      try {
+        const job = await small.start({ shell: "bash", command: "yes 0123456789", cwd: env.root });
+        const ended = await small.wait(job.id);
+        expect(ended?.status).toBe("output-limited");
+        expect((await env.ctx.operations.stat(job.logPath)).size).toBe(64 * 1024);
+      } finally {
+        await small.dispose();
+      }
+    });
+
     it("stops a command waiting at a prompt and says to retry non-interactively", async () => {
       const env = getEnv();
       const outcome = await env.run(tool(), { command: "printf 'Continue? [y/N] '; sleep 30" });
