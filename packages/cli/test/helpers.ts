@@ -135,17 +135,12 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * A bash command that prints the path of the file its output goes to (the artifact the shell
- * pipeline writes), so a test can check afterwards whether that file was left behind.
- */
-export const PRINT_ARTIFACT_PATH = 'echo "artifact=$(readlink /proc/$$/fd/1)"';
-
-/** The artifact path a {@link PRINT_ARTIFACT_PATH} command printed. */
+/** The artifact path in the `--json` outcome of a shell tool call (`details.run.artifact.path`). */
 export function artifactPathIn(output: string): string {
-  const match = /artifact=(\S+)/.exec(output);
-  if (!match?.[1]) throw new Error(`no artifact path in:\n${output}`);
-  return match[1];
+  const path = (JSON.parse(output) as { details?: { run?: { artifact?: { path?: string } } } }).details?.run
+    ?.artifact?.path;
+  if (!path) throw new Error(`no artifact path in:\n${output}`);
+  return path;
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on (asked from the kernel, then released). */
