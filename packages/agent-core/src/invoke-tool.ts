@@ -13,7 +13,7 @@ import {
 } from "./audit/call-audit.js";
 import { type AuditRecorder, NO_AUDIT } from "./audit/recorder.js";
 import { normalizeArguments } from "./normalize-arguments.js";
-import { boundText, shortenInput } from "./quote-input.js";
+import { boundText, shortenInput, wellFormed } from "./quote-input.js";
 import type { AgentToolResult, AgentToolUpdateCallback, AnyAgentTool, ToolOutcome } from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
 import {
@@ -229,12 +229,26 @@ export async function executeTool(
         `Tool ${tool.name} returned no content (a bug in the tool). Try another way or report it.`,
       );
     }
-    const outcome: ToolOutcome = { content: result.content, details: result.details, isError: false };
+    const outcome: ToolOutcome = {
+      content: result.content.map(wellFormedPart),
+      details: result.details,
+      isError: false,
+    };
     if (result.terminate === true) outcome.terminate = true;
     return outcome;
   } catch (error) {
     return toolFailureOutcome(tool.name, error, signal);
   }
+}
+
+/**
+ * A content part with well-formed text: a tool that echoes an input (a path with a lone
+ * surrogate) must not hand the model text some providers refuse outright.
+ */
+function wellFormedPart<T extends ToolOutcome["content"][number]>(part: T): T {
+  if (part.type !== "text" || typeof part.text !== "string") return part;
+  const text = wellFormed(part.text);
+  return text === part.text ? part : { ...part, text };
 }
 
 function notStoppedMessage(toolName: string, graceMs: number): string {

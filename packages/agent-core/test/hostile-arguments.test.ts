@@ -124,6 +124,23 @@ describe("inputs quoted in errors are short and well-formed", () => {
   });
 });
 
+describe("outcomes are well-formed text", () => {
+  it("a successful result that echoes a lone surrogate comes back with U+FFFD in its place", async () => {
+    const tool: AgentTool = {
+      ...recordingTool().tool,
+      async execute(_id, params) {
+        return {
+          content: [{ type: "text", text: `Wrote ${(params as { path: string }).path}` }],
+          details: {},
+        };
+      },
+    };
+    const outcome = await invokeTool(tool, { path: "tail\uDFFF", content: "" });
+    expect(outcome.isError).toBe(false);
+    expect(textOf(outcome)).toBe("Wrote tail\uFFFD");
+  });
+});
+
 describe("invokeTool never rejects, whatever the arguments object does", () => {
   const hostile: [string, () => unknown][] = [
     [

@@ -5,8 +5,11 @@
  * where they know a better name for the path than the environment does.
  */
 import { posix, win32 } from "node:path";
-import { isToolError, ToolError } from "@tackle/agent-core";
+import { isToolError, shortenInput, ToolError } from "@tackle/agent-core";
 import { isOperationError, type OperationError } from "@tackle/operations";
+
+/** Characters of an environment's own message quoted in a tool error (it may repeat the input). */
+const QUOTED_MESSAGE_CHARS = 400;
 
 /**
  * Maps `error` to a {@link ToolError} about `subject` (the path as the model should see it;
@@ -20,9 +23,12 @@ import { isOperationError, type OperationError } from "@tackle/operations";
  */
 export function toToolError(error: unknown, subject?: string): ToolError {
   if (isToolError(error)) return error;
-  if (isOperationError(error)) return fromOperationError(error, subject ?? error.path);
-  const message = error instanceof Error ? error.message : String(error);
-  return new ToolError("execution_failed", subject ? `${subject}: ${message}` : message, { cause: error });
+  const shown = subject === undefined ? undefined : shortenInput(subject);
+  if (isOperationError(error)) {
+    return fromOperationError(error, shown ?? (error.path === undefined ? undefined : shortenInput(error.path)));
+  }
+  const message = quotedMessage(error instanceof Error ? error.message : String(error));
+  return new ToolError("execution_failed", shown ? `${shown}: ${message}` : message, { cause: error });
 }
 
 /**
@@ -36,7 +42,7 @@ export function mapEscapedError(
 ): unknown {
   if (isToolError(error) || !isOperationError(error)) return error;
   const path = error.path;
-  return fromOperationError(error, path === undefined ? undefined : relativeTo(context, path));
+  return fromOperationError(error, path === undefined ? undefined : shortenInput(relativeTo(context, path)));
 }
 
 function relativeTo(
@@ -107,19 +113,19 @@ function fromOperationError(error: OperationError, subject: string | undefined):
     case "not_supported":
       return new ToolError(
         "not_supported",
-        `Not supported by this environment${subject === undefined ? "" : ` (${subject})`}: ${sentence(error.message)} Do it another way (another tool or approach).`,
+        `Not supported by this environment${subject === undefined ? "" : ` (${subject})`}: ${sentence(quotedMessage(error.message))} Do it another way (another tool or approach).`,
         cause,
       );
     case "invalid_argument":
       return new ToolError(
         "invalid_arguments",
-        `${what} is not valid in this environment: ${sentence(error.message)} Send a valid path.`,
+        `${what} is not valid in this environment: ${sentence(quotedMessage(error.message))} Send a valid path.`,
         cause,
       );
     default:
       return new ToolError(
         "execution_failed",
-        `${subject === undefined ? "" : `${subject}: `}${sentence(error.message)} Check the path and try again.`,
+        `${subject === undefined ? "" : `${subject}: `}${sentence(quotedMessage(error.message))} Check the path and try again.`,
         cause,
       );
   }
@@ -135,6 +141,11 @@ export function specialFileError(display: string, cause?: unknown): ToolError {
     `${display} is a FIFO, socket or device, not a regular file; tools never open those. Use ls to see what it is.`,
     cause === undefined ? {} : { cause },
   );
+}
+
+/** An environment's message, which may quote a huge input, cut to a readable size. */
+function quotedMessage(message: string): string {
+  return shortenInput(message, QUOTED_MESSAGE_CHARS);
 }
 
 /** `text` ending in a period, so a next step can follow it. */

@@ -94,6 +94,8 @@ const ERRNO_TO_CODE: Record<string, OperationErrorCode> = {
   EOPNOTSUPP: "not_supported",
   ENOSYS: "not_supported",
   EINVAL: "invalid_argument",
+  // An argument list or environment too long for a new process (a huge pattern in rg's argv).
+  E2BIG: "invalid_argument",
   ENAMETOOLONG: "invalid_argument",
   ABORT_ERR: "aborted",
 };

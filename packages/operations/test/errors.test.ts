@@ -35,6 +35,8 @@ describe("OperationError", () => {
     expect(error.cause).toBe(system);
     expect(error.message).toContain("/a");
     expect(codeFromErrno("EISDIR")).toBe("is_directory");
+    // An argument list too long for a new process (a huge pattern in argv) is an argument error.
+    expect(codeFromErrno("E2BIG")).toBe("invalid_argument");
     expect(codeFromErrno("EWHATEVER")).toBe("unknown");
     expect(codeFromErrno(undefined)).toBe("unknown");
   });

@@ -13,6 +13,11 @@ export const DEFAULTS = {
   grepLimit: 100,
   /** grep: characters kept of one matching line. */
   grepMaxLineLength: 500,
+  /**
+   * grep/find: characters of a pattern or glob. A search expression is a few dozen characters;
+   * far longer ones are no search (and over 128 KB no process can even be given them).
+   */
+  searchPatternMaxChars: 4096,
   /** find: paths returned per call. */
   findLimit: 1000,
   /** ls: entries returned per call. */

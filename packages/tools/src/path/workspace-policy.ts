@@ -3,9 +3,10 @@
  * real path through `Operations` and check it against the workspace roots.
  */
 import { posix, win32 } from "node:path";
-import { ToolError } from "@tackle/agent-core";
+import { quoteInput, ToolError } from "@tackle/agent-core";
 import type { OutsideWorkspacePolicy, PathAccess, ResolvedPath, WorkspacePolicy } from "@tackle/extensions";
-import type { Operations } from "@tackle/operations";
+import { isOperationError, type Operations } from "@tackle/operations";
+import { toToolError } from "../tool-errors.js";
 import { type ChoosePathOperations, choosePath } from "./choose-path.js";
 import { normalizeModelPath, pathSpellings } from "./normalize.js";
 import { type PathSyntax, resolveRealPath } from "./real-path.js";
@@ -61,7 +62,16 @@ export function createWorkspacePolicy(options: WorkspacePolicyOptions): Workspac
       const signal = callOptions?.signal;
       assertUsablePath(input);
       const spellings = pathSpellings(input, { platform: ops.platform, homeDir: ops.homeDir });
-      const { absolute, real, exists, loop } = await choosePath(ops, syntax, options.cwd, spellings, signal);
+      const { absolute, real, exists, loop } = await choosePath(
+        ops,
+        syntax,
+        options.cwd,
+        spellings,
+        signal,
+      ).catch((error: unknown) => {
+        // The environment refused the path itself (ENAMETOOLONG, EINVAL): an argument error.
+        throw isOperationError(error, "invalid_argument") ? toToolError(error, input) : error;
+      });
       const display = displayPath(syntax, options.cwd, absolute);
       if (loop) throw linkLoopError(syntax, options.cwd, display, loop);
       const root = (await loadRealRoots(signal)).find((candidate) =>
@@ -137,7 +147,7 @@ function assertUsablePath(input: string): void {
   if (input.includes("\0")) {
     throw new ToolError(
       "invalid_arguments",
-      `The path ${JSON.stringify(input)} contains a NUL byte (\\0), which no file name can hold. Send the path without it.`,
+      `The path ${quoteInput(input)} contains a NUL byte (\\0), which no file name can hold. Send the path without it.`,
       { details: { path: input } },
     );
   }

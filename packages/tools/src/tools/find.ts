@@ -4,7 +4,7 @@
  */
 
 import { type Static, Type } from "@sinclair/typebox";
-import type { TextContent } from "@tackle/agent-core";
+import { quoteInput, type TextContent } from "@tackle/agent-core";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { pathSyntax } from "../path/workspace-policy.js";
@@ -27,6 +27,7 @@ import { truncateHead } from "../truncate.js";
 function findParametersFor(defaultLimit: number, maxLines: number) {
   return Type.Object({
     pattern: Type.String({
+      maxLength: DEFAULTS.searchPatternMaxChars,
       description:
         "Glob for file paths: without '/' it matches file names at any depth ('*.ts'); with '/' the path under `path` ('src/**/*.test.ts').",
     }),
@@ -155,8 +156,8 @@ async function runFind(
   if (page.length === 0) {
     const text =
       offset > 0 && found.length > 0
-        ? `No paths at offset ${offset}: only ${found.length} files match ${JSON.stringify(params.pattern)} in ${display}.`
-        : `No files match ${JSON.stringify(params.pattern)} in ${display}.`;
+        ? `No paths at offset ${offset}: only ${found.length} files match ${quoteInput(params.pattern)} in ${display}.`
+        : `No files match ${quoteInput(params.pattern)} in ${display}.`;
     return { content: [{ type: "text", text } satisfies TextContent], details };
   }
   // Names are untrusted too: a crafted name must not carry escapes or fake lines into the output.

@@ -6,7 +6,7 @@
 
 import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
-import { ToolError } from "@tackle/agent-core";
+import { boundText, quoteInput, ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
@@ -34,10 +34,14 @@ import { truncateHead, truncateLine } from "../truncate.js";
  */
 const SECRET_MARGIN_CHARS = 1024;
 
+/** Characters of the search engine's own message kept in an error (rg's quotes the whole pattern). */
+const ENGINE_MESSAGE_CHARS = 2000;
+
 /** grep's parameters; the `limit` description states the default and cap in force. */
 function grepParametersFor(defaultLimit: number, maxLines: number) {
   return Type.Object({
     pattern: Type.String({
+      maxLength: DEFAULTS.searchPatternMaxChars,
       description: "Regular expression (JavaScript/ripgrep syntax) to find, or plain text with literal=true.",
     }),
     path: Type.Optional(
@@ -45,6 +49,7 @@ function grepParametersFor(defaultLimit: number, maxLines: number) {
     ),
     glob: Type.Optional(
       Type.String({
+        maxLength: DEFAULTS.searchPatternMaxChars,
         description: "Only files matching this glob, e.g. '*.ts' (any depth) or 'src/**/*.test.ts'.",
       }),
     ),
@@ -144,7 +149,7 @@ export function createGrepToolDefinition(
         if (isOperationError(error, "invalid_argument")) {
           throw new ToolError(
             "invalid_arguments",
-            `Invalid regular expression ${JSON.stringify(params.pattern)}: ${error.message}. To search for the text exactly as written, call grep again with literal=true.`,
+            `Invalid regular expression ${quoteInput(params.pattern)}: ${boundText(error.message, ENGINE_MESSAGE_CHARS)}. To search for the text exactly as written, call grep again with literal=true.`,
             { cause: error, details: { pattern: params.pattern } },
           );
         }
@@ -230,11 +235,11 @@ async function runGrep(
   const sanitized = sanitizedDetails(safe);
   if (sanitized) details.sanitized = sanitized;
   if (page.matches === 0) {
-    const where = params.glob ? `${display} (files matching ${params.glob})` : display;
+    const where = params.glob ? `${display} (files matching ${quoteInput(params.glob)})` : display;
     const text =
       offset > 0 && matches > 0
-        ? `No matches at offset ${offset}: there are only ${matches} matches for ${JSON.stringify(params.pattern)} in ${where}.`
-        : `No matches for ${JSON.stringify(params.pattern)} in ${where}.`;
+        ? `No matches at offset ${offset}: there are only ${matches} matches for ${quoteInput(params.pattern)} in ${where}.`
+        : `No matches for ${quoteInput(params.pattern)} in ${where}.`;
     return { content: [{ type: "text", text } satisfies TextContent], details };
   }
   const cut = truncateHead(lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
