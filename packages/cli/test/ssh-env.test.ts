@@ -11,7 +11,6 @@ import {
   expectUsageError,
   freePort,
   ls,
-  PRINT_ARTIFACT_PATH,
   silentServer,
   tackle,
   tempDir,
@@ -305,10 +304,11 @@ describe("the remote working directory", () => {
     const result = await tackle([
       "tool",
       "bash",
-      JSON.stringify({ command: PRINT_ARTIFACT_PATH }),
+      JSON.stringify({ command: "echo short" }),
       "--env",
       url(),
       ...trusted(),
+      "--json",
     ]);
     expect(result.code).toBe(EXIT.ok);
     const artifact = artifactPathIn(result.stdout);
