@@ -16,7 +16,6 @@ import {
   EXIT,
   expectEnvironmentError,
   ls,
-  PRINT_ARTIFACT_PATH,
   type RunResult,
   tackle,
   tempDir,
@@ -277,7 +276,7 @@ describe("the container's working directory and artifacts", () => {
 
   it("a short bash output leaves no artifact behind in the container", async () => {
     const result = await tackle(
-      ["tool", "bash", JSON.stringify({ command: PRINT_ARTIFACT_PATH }), "--env", url()],
+      ["tool", "bash", JSON.stringify({ command: "echo short" }), "--env", url(), "--json"],
       {
         env: viaSocket(),
       },
