@@ -114,7 +114,7 @@ describe("grep", () => {
       expect(logs).toContain("keep.log:1:");
       expect(logs).not.toContain("app.log");
       const built = (await run({ pattern: "needle", glob: "build/*" }, ctx)).text;
-      expect(built).toBe('No matches for "needle" in . (files matching build/*).');
+      expect(built).toBe('No matches for "needle" in . (files matching "build/*").');
       const vendored = (await run({ pattern: "needle", glob: "*" }, ctx)).text;
       expect(vendored).not.toContain("nested/vendor/v.ts");
       expect(vendored).not.toContain("src/generated.ts");
@@ -494,7 +494,7 @@ describe("grep", () => {
 
   it("says plainly when nothing matches, naming the glob", async () => {
     const { text, details } = await run({ pattern: "zebra", glob: "*.md" });
-    expect(text).toBe('No matches for "zebra" in . (files matching *.md).');
+    expect(text).toBe('No matches for "zebra" in . (files matching "*.md").');
     expect(details.matches).toBe(0);
   });
 
