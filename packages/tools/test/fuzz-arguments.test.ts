@@ -6,6 +6,7 @@
  * small, and never block the event loop for seconds.
  *
  * Reproduce a run: FUZZ_SEED=<seed> FUZZ_CALLS=<n> pnpm --filter @tackle/tools exec vitest run test/fuzz-arguments.test.ts
+ * FUZZ_REPORT=<file> writes the count of each tool:code and one sample text per code there.
  */
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -281,6 +282,18 @@ function check(name: string, args: unknown, outcome: ToolOutcome, lagMs: number)
   return problems.map((problem) => `${name} ${describeArgs(args)}: ${problem}`);
 }
 
+function textOf(outcome: ToolOutcome): string {
+  return outcome.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+}
+
+/** A refusal's text with its quoted inputs and numbers blanked: one entry per kind of message. */
+function shapeOf(text: string): string {
+  return text
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+    .replace(/\d[\d,.]*/g, "N")
+    .slice(0, 300);
+}
+
 function describeArgs(args: unknown): string {
   try {
     const text = JSON.stringify(args) ?? String(args);
@@ -296,6 +309,8 @@ describe(`fuzz: ${CALLS} seeded calls with malformed and oversized arguments (se
     const names = Object.keys(tools).sort();
     const failures: string[] = [];
     const codes = new Map<string, number>();
+    const samples = new Map<string, string>();
+    const refusals = new Set<string>();
     for (let i = 0; i < CALLS; i++) {
       const name = names[i % names.length] as string;
       const tool = tools[name] as AgentTool;
@@ -312,6 +327,16 @@ describe(`fuzz: ${CALLS} seeded calls with malformed and oversized arguments (se
       failures.push(...check(name, args, outcome, lag.stop()));
       const key = `${name}:${outcome.isError ? outcome.errorCode : "ok"}`;
       codes.set(key, (codes.get(key) ?? 0) + 1);
+      if (outcome.isError && !samples.has(key)) samples.set(key, textOf(outcome).slice(0, 400));
+      if (outcome.errorCode === "invalid_arguments") refusals.add(shapeOf(textOf(outcome)));
+    }
+    if (process.env.FUZZ_REPORT) {
+      const counts = Object.fromEntries([...codes].sort());
+      const texts = Object.fromEntries([...samples].sort());
+      await writeFile(
+        process.env.FUZZ_REPORT,
+        JSON.stringify({ seed: SEED, calls: CALLS, counts, texts, refusals: [...refusals].sort() }, null, 2),
+      );
     }
     expect(failures).toEqual([]);
     // The fuzz must reach both sides: answers and refusals, for every tool.
