@@ -17,7 +17,8 @@
 //
 // Every case also checks its outcome (code, text size), so a regression fails the bench.
 // Run `pnpm --filter @tackle/tools build` first (this imports ../dist), then:
-//   node packages/tools/bench/bounds.bench.mjs          (BOUNDS_ROUNDS, default 3)
+//   pnpm --filter @tackle/tools bench bounds          (BOUNDS_ROUNDS, default 3)
+// JSON lines (tackle-bench/1) in bench/results/bounds.jsonl.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
@@ -26,6 +27,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { createBenchReport } from "../../../scripts/bench/report.mjs";
+import { median } from "../../../scripts/bench/stats.mjs";
 
 const ROUNDS = Number(process.env.BOUNDS_ROUNDS ?? 3);
 const LINE_MB = Number(process.env.BOUNDS_LINE_MB ?? 1);
@@ -34,7 +37,6 @@ const VALIDATION_N = 60_000;
 const PATH_CHARS = 1024 * 1024;
 const THROWING_CALLS = 1000;
 
-const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
 
 if (argv[0] === "--side") {
@@ -45,7 +47,7 @@ if (argv[0] === "--side") {
 
 /** The parent: fixtures, then each case's sides in alternating child processes. */
 async function main() {
-  const report = await openReport();
+  const report = createBenchReport(import.meta.url, "bounds");
   const workspace = await realpath(await mkdtemp(join(tmpdir(), "tackle-bounds-bench-")));
   try {
     await writeFile(join(workspace, "small.txt"), "one\ntwo\nthree\n");
@@ -311,36 +313,4 @@ async function bundledRg() {
   const fromTools = createRequire(import.meta.url);
   const fromLocal = createRequire(fromTools.resolve("@tackle/operations-local/package.json"));
   return (await import(fromLocal.resolve("@vscode/ripgrep"))).rgPath;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/**
- * The repository's shared bench reporter (scripts/bench/report.mjs: ratios, JSON lines in
- * bench/results) when it is there; until it lands, the same `measure` calls print a text line.
- */
-async function openReport() {
-  const shared = join(here, "..", "..", "..", "scripts", "bench", "report.mjs");
-  if (existsSync(shared)) {
-    const { createBenchReport } = await import(shared);
-    return createBenchReport(import.meta.url, "bounds");
-  }
-  return {
-    measure(m) {
-      const params = Object.entries(m.params ?? {})
-        .map(([k, v]) => `${k}=${v}`)
-        .join(" ");
-      let line = `${m.case}${params ? ` ${params}` : ""}: ${m.metric} ${m.value.toFixed(m.value >= 100 ? 0 : 2)} ${m.unit}`;
-      if (m.stat && m.stat !== "single") line += ` (${m.stat} of ${m.rounds})`;
-      if (m.baseline) {
-        const ratio = m.baseline.value > 0 ? (m.value / m.baseline.value).toFixed(2) : "n/a";
-        line += `; ${m.baseline.name} ${m.baseline.value.toFixed(2)} ${m.unit}; ratio ${ratio}`;
-      }
-      console.log(line);
-    },
-  };
 }
