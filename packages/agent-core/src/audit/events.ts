@@ -116,11 +116,14 @@ export interface AuditOutput extends AuditEventBase {
   result?: { blocks: number; textBytes: number; images: number };
 }
 
-/** How a call (`scope: "call"`) or its process (`scope: "process"`) ended. */
+/**
+ * How a call (`scope: "call"`) or its process (`scope: "process"`) ended. `output-limited`: a
+ * process stopped because its output reached its budget.
+ */
 export interface AuditEnd extends AuditEventBase {
   kind: "end";
   scope: "call" | "process";
-  status: "completed" | "failed" | "timed-out" | "cancelled" | "unknown";
+  status: "completed" | "failed" | "timed-out" | "cancelled" | "output-limited" | "unknown";
   exitCode?: number;
   signal?: string;
   durationMs: number;

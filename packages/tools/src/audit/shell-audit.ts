@@ -248,6 +248,7 @@ const JOB_END_STATUS: Record<JobStatus, AuditEnd["status"]> = {
   failed: "failed",
   killed: "cancelled",
   "timed-out": "timed-out",
+  "output-limited": "output-limited",
   unknown: "unknown",
   orphaned: "unknown",
 };
