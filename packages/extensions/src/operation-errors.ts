@@ -25,7 +25,10 @@ export function toToolError(error: unknown, subject?: string): ToolError {
   if (isToolError(error)) return error;
   const shown = subject === undefined ? undefined : shortenInput(subject);
   if (isOperationError(error)) {
-    return fromOperationError(error, shown ?? (error.path === undefined ? undefined : shortenInput(error.path)));
+    return fromOperationError(
+      error,
+      shown ?? (error.path === undefined ? undefined : shortenInput(error.path)),
+    );
   }
   const message = quotedMessage(error instanceof Error ? error.message : String(error));
   return new ToolError("execution_failed", shown ? `${shown}: ${message}` : message, { cause: error });
