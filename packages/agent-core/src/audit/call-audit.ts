@@ -1,6 +1,6 @@
 import type { ToolOutcome } from "../tool.js";
 import type { ArgumentProblem } from "../validation-message.js";
-import type { AuditEnd, RequestedBy } from "./events.js";
+import type { AuditEnd, AuditEventInput, RequestedBy } from "./events.js";
 import { type AuditRecorder, createAuditRecorder, summarizeArguments } from "./recorder.js";
 import type { AuditSink } from "./sink.js";
 
@@ -25,15 +25,16 @@ export function startCallAudit(
 ): AuditRecorder {
   const audit = createAuditRecorder(options?.sink, { callId: call.callId, sessionId: options?.sessionId });
   if (!audit.enabled) return audit;
-  const turnId = call.turnId ?? options?.turnId;
-  audit.record({
+  const intent: AuditEventInput = {
     kind: "intent",
     source: call.source,
     tool: call.tool,
     args: summarizeArguments(call.args),
     requestedBy: options?.requestedBy ?? "model",
-    ...(turnId !== undefined ? { turnId } : {}),
-  });
+  };
+  const turnId = call.turnId ?? options?.turnId;
+  if (turnId !== undefined) intent.turnId = turnId;
+  audit.record(intent);
   return audit;
 }
 
@@ -57,13 +58,11 @@ export function recordValidation(
     });
     return;
   }
-  audit.record({
-    kind: "decision",
-    source,
-    gate: result.repaired.length > 0 ? "repair" : "validation",
-    verdict: result.repaired.length > 0 ? "changed" : "allow",
-    ...(result.repaired.length > 0 ? { changed: result.repaired } : {}),
-  });
+  if (result.repaired.length === 0) {
+    audit.record({ kind: "decision", source, gate: "validation", verdict: "allow" });
+    return;
+  }
+  audit.record({ kind: "decision", source, gate: "repair", verdict: "changed", changed: result.repaired });
 }
 
 /** Top-level argument fields whose value differs between `before` and `after` (added, removed or changed). */
@@ -116,13 +115,14 @@ export function recordCallEnd(
     source,
     result: { blocks: outcome.content.length, textBytes, images },
   });
-  audit.record({
+  const end: AuditEventInput = {
     kind: "end",
     source,
     scope: "call",
     status: outcomeStatus(outcome),
     durationMs: Date.now() - startedAt,
     isError: outcome.isError,
-    ...(outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
-  });
+  };
+  if (outcome.errorCode !== undefined) end.errorCode = outcome.errorCode;
+  audit.record(end);
 }

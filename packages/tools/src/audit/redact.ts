@@ -5,23 +5,28 @@ import { stripControl } from "../shell/sanitize.js";
 /** Sinks that already redact: wrapping one again would only cost time. */
 const redacting = new WeakSet<AuditSink>();
 
-/**
- * A copy of `event` with every string passed through the same cleaning as model output: escapes
- * and control characters removed, known secret shapes replaced by `[REDACTED:<kind>]`.
- */
-export function redactAuditEvent<T extends AuditEvent>(event: T): T {
-  return clean(event) as T;
+/** Shorter strings cannot hold a secret shape `redactSecrets` knows (`KEY=abcd` is 8). */
+const SHORTEST_SECRET = 8;
+
+/** `JSON.stringify` replacer that cleans every string value (keys are the emitters' own names). */
+function cleanStrings(_key: string, value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const stripped = stripControl(value);
+  return stripped.length < SHORTEST_SECRET ? stripped : redactSecrets(stripped);
 }
 
-function clean(value: unknown): unknown {
-  if (typeof value === "string") return redactSecrets(stripControl(value));
-  if (Array.isArray(value)) return value.map(clean);
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) out[key] = clean(field);
-    return out;
-  }
-  return value;
+/**
+ * The JSON text of `event` with every string passed through the same cleaning as model output:
+ * escapes and control characters removed, known secret shapes replaced by `[REDACTED:<kind>]`.
+ * One pass, no copy of the event (the JSONL sink's line).
+ */
+export function auditEventJson(event: AuditEvent): string {
+  return JSON.stringify(event, cleanStrings);
+}
+
+/** A redacted copy of `event` (see {@link auditEventJson}). */
+export function redactAuditEvent<T extends AuditEvent>(event: T): T {
+  return JSON.parse(auditEventJson(event)) as T;
 }
 
 /**

@@ -1,0 +1,85 @@
+/** The JSONL audit sink and its reader, on real files in a temp directory. */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type AuditEvent, createAuditRecorder } from "@tackle/agent-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createJsonlAuditSink, parseAuditLines, readAuditFile } from "../src/audit/jsonl-sink.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "tackle-audit-jsonl-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const intent = (callId: string, args: string): AuditEvent => ({
+  v: 1,
+  kind: "intent",
+  callId,
+  at: new Date().toISOString(),
+  source: "test",
+  tool: "bash",
+  args,
+  requestedBy: "user",
+});
+
+describe("createJsonlAuditSink", () => {
+  it("writes a turn's events together once the turn ends, one line each, in a private file", async () => {
+    const path = join(dir, "new", "audit.jsonl");
+    const sink = createJsonlAuditSink(path);
+    sink.append(intent("a", "{}"));
+    sink.append(intent("b", "{}"));
+    expect(readFileSync(path, "utf8")).toBe("");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(2);
+    expect((statSync(path).mode & 0o777).toString(8)).toBe("600");
+    expect((statSync(join(dir, "new")).mode & 0o777).toString(8)).toBe("700");
+    await sink.close();
+  });
+
+  it("writes each event at once with writeEachEvent, and what is pending on flush and close", async () => {
+    const path = join(dir, "audit.jsonl");
+    const each = createJsonlAuditSink(path, { writeEachEvent: true });
+    each.append(intent("a", "{}"));
+    expect(readFileSync(path, "utf8").split("\n")).toHaveLength(2);
+    await each.close();
+    const batched = createJsonlAuditSink(path);
+    batched.append(intent("b", "{}"));
+    await batched.flush();
+    batched.append(intent("c", "{}"));
+    await batched.close();
+    batched.append(intent("d", "{}"));
+    expect((await readAuditFile(path)).events.map((e) => e.callId)).toEqual(["a", "b", "c"]);
+  });
+
+  it("redacts secrets and control characters in every string, and keeps a private mode on an existing file", async () => {
+    const path = join(dir, "audit.jsonl");
+    appendFileSync(path, "", { mode: 0o644 });
+    const sink = createJsonlAuditSink(path, { writeEachEvent: true });
+    const audit = createAuditRecorder(sink, { callId: "s" });
+    audit.record({
+      kind: "decision",
+      source: "test",
+      gate: "hook",
+      verdict: "deny",
+      reason: "saw GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 \u001b[31mred\u001b[0m",
+    });
+    await sink.close();
+    const text = readFileSync(path, "utf8");
+    expect(text).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+    expect(text).toContain("[REDACTED:");
+    expect(text).not.toContain("\\u001b");
+    expect((statSync(path).mode & 0o777).toString(8)).toBe("600");
+  });
+});
+
+describe("reading an audit file", () => {
+  it("skips a torn last line and reports it; lines that are not events are counted, not fatal", () => {
+    const good = JSON.stringify(intent("a", "{}"));
+    const parsed = parseAuditLines(`${good}\nnot json\n{"other":1}\n${good}\n{"v":1,"kind":"end","cal`);
+    expect(parsed.events).toHaveLength(2);
+    expect(parsed.tornLastLine).toBe(true);
+    expect(parsed.skippedLines).toEqual([2, 3]);
+    expect(parseAuditLines(`${good}\n`).tornLastLine).toBe(false);
+  });
+});
