@@ -125,11 +125,20 @@ export function tempDir(prefix = "tackle-cli-"): { dir: string; cleanup: () => v
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** True while a process with this pid exists. */
+/**
+ * True while a process with this pid runs. A zombie has ended (only its exit status waits for a
+ * reaper, which in a container may be slow to come), so it counts as gone, as it does for the
+ * adapters' own cleanup checks.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }

@@ -16,7 +16,7 @@ import {
 } from "@tackle/ai-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentScript } from "../src/script.js";
-import { BIN, EXAMPLES, EXIT, tackle, tempDir } from "./helpers.js";
+import { BIN, EXAMPLES, EXIT, isAlive, tackle, tempDir } from "./helpers.js";
 
 /** The demo's scripted replies (examples/demo/script.json) as a real model would stream them. */
 function demoTurns(): ScriptedTurn[] {
@@ -305,12 +305,3 @@ describe("tackle run --model and Ctrl-C", () => {
     expect(isAlive(pid)).toBe(false);
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
