@@ -92,7 +92,11 @@ export type {
   AgentToolResult,
   AgentToolUpdateCallback,
   AnyAgentTool,
+  InvokeToolOutcome,
+  ToolArguments,
+  ToolFailure,
   ToolOutcome,
+  ToolSuccess,
 } from "./tool.js";
 export type { CallScope, ToolCallConfig } from "./tool-call.js";
 export type { ToolErrorCode, ToolErrorOptions } from "./tool-error.js";

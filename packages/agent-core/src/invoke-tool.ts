@@ -14,7 +14,15 @@ import {
 import { type AuditRecorder, NO_AUDIT } from "./audit/recorder.js";
 import { normalizeArguments } from "./normalize-arguments.js";
 import { boundText, shortenInput, wellFormed } from "./quote-input.js";
-import type { AgentToolResult, AgentToolUpdateCallback, AnyAgentTool, ToolOutcome } from "./tool.js";
+import type {
+  AgentTool,
+  AgentToolResult,
+  AgentToolUpdateCallback,
+  AnyAgentTool,
+  InvokeToolOutcome,
+  ToolArguments,
+  ToolOutcome,
+} from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
 import {
   type ArgumentProblem,
@@ -56,23 +64,31 @@ export type PreparedArguments =
  * Runs one tool call the way every caller should (executor, CLI, MCP server): prepare ->
  * normalise -> validate -> execute -> map errors. Never throws or rejects.
  *
+ * Typed from the tool: arguments the caller writes are checked against the tool's schema
+ * (raw input typed `unknown` is accepted and checked at run time), and a successful outcome's
+ * `details` has the tool's details type.
+ *
  * @example
  * ```ts
- * const outcome = await invokeTool(readTool, { path: "a.ts", limit: "20" }, { signal });
+ * const outcome = await invokeTool(readTool, { path: "a.ts", limit: 20 }, { signal });
  * if (outcome.isError) console.error(outcome.errorCode, outcome.content);
+ * else console.log(outcome.details); // the read tool's details
+ * const fromModel: unknown = JSON.parse(call.arguments);
+ * await invokeTool(readTool, fromModel); // raw input: validated when it runs
  * ```
  */
-export async function invokeTool(
-  tool: AnyAgentTool,
-  rawArgs: unknown,
+export async function invokeTool<TParams extends TSchema, TDetails, TArgs = unknown>(
+  tool: AgentTool<TParams, TDetails>,
+  rawArgs: ToolArguments<TParams, TArgs>,
   options: InvokeToolOptions = {},
-): Promise<ToolOutcome> {
+): Promise<InvokeToolOutcome<TDetails>> {
   try {
     const toolCallId = options.toolCallId ?? newToolCallId();
     if (options.audit === undefined) {
       const prepared = prepareToolArguments(tool, rawArgs);
-      if (!prepared.ok) return prepared.outcome;
-      return await executeTool(tool, toolCallId, prepared.args, options);
+      if (!prepared.ok) return prepared.outcome as InvokeToolOutcome<TDetails>;
+      // executeTool sets errorCode on every failure and returns the tool's own details on success.
+      return (await executeTool(tool, toolCallId, prepared.args, options)) as InvokeToolOutcome<TDetails>;
     }
     const startedAt = Date.now();
     const audit = startCallAudit(options.audit, {
@@ -86,13 +102,13 @@ export async function invokeTool(
       ? await executeTool(tool, toolCallId, prepared.args, options)
       : prepared.outcome;
     recordCallEnd(audit, outcome, startedAt, "invoke");
-    return outcome;
+    return outcome as InvokeToolOutcome<TDetails>;
   } catch (error) {
     // Both halves promise not to throw; this keeps the promise if one of them breaks it.
     return errorOutcome(
       "execution_failed",
       `Tool ${safeName(tool)} failed unexpectedly: ${reasonOf(error)}.`,
-    );
+    ) as InvokeToolOutcome<TDetails>;
   }
 }
 

@@ -54,7 +54,7 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
 /** Any tool, whatever its schema. */
 export type AnyAgentTool = AgentTool<any, any>;
 
-/** Outcome of {@link invokeTool}: never a thrown exception. */
+/** Outcome of a tool call (see `invokeTool`): never a thrown exception. */
 export interface ToolOutcome<TDetails = unknown> {
   content: (TextContent | ImageContent)[];
   details: TDetails;
@@ -63,3 +63,34 @@ export interface ToolOutcome<TDetails = unknown> {
   /** Set on error outcomes: the {@link ToolErrorCode} hosts branch on (never the message text). */
   errorCode?: ToolErrorCode;
 }
+
+/** A successful {@link ToolOutcome}: `details` is what the tool returned. */
+export type ToolSuccess<TDetails = unknown> = ToolOutcome<TDetails> & {
+  isError: false;
+  errorCode?: undefined;
+};
+
+/**
+ * A failed {@link ToolOutcome}: `errorCode` is always set, and `details` is whatever the failure
+ * carried (a validation problem list, a ToolError's details), not the tool's details type.
+ */
+export type ToolFailure = ToolOutcome<unknown> & { isError: true; errorCode: ToolErrorCode };
+
+/**
+ * What `invokeTool` resolves to for a tool whose details are `TDetails`: test `isError` to get
+ * the typed details.
+ *
+ * @example
+ * ```ts
+ * const outcome = await invokeTool(read, { path: "a.ts" });
+ * if (outcome.isError) console.error(outcome.errorCode);
+ * else console.log(outcome.details.totalLines); // ReadDetails
+ * ```
+ */
+export type InvokeToolOutcome<TDetails = unknown> = ToolSuccess<TDetails> | ToolFailure;
+
+/**
+ * The arguments a caller may hand to `invokeTool`: raw input typed `unknown` (model or MCP JSON,
+ * checked at run time), or, when the caller writes them, the tool's own parameter type.
+ */
+export type ToolArguments<TParams extends TSchema, TArgs> = unknown extends TArgs ? TArgs : Static<TParams>;

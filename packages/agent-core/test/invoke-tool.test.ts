@@ -32,24 +32,33 @@ const editParams = Type.Object({
   mode: Type.Optional(Type.Union([Type.Literal("replace"), Type.Literal("append")])),
 });
 
+/** Arguments as a model sends them: typed `unknown`, so invokeTool checks them at run time only. */
+const raw = (args: unknown): unknown => args;
+
 function detailsOf(outcome: { details: unknown }): unknown {
   return (outcome.details as { args: unknown }).args;
 }
 
 describe("invokeTool: lenient normalisation", () => {
   it("coerces numeric and boolean strings where the schema wants numbers and booleans", async () => {
-    const outcome = await invokeTool(echoTool(), { path: "a.ts", offset: "10", limit: " 20 ", raw: "True" });
+    const outcome = await invokeTool(
+      echoTool(),
+      raw({ path: "a.ts", offset: "10", limit: " 20 ", raw: "True" }),
+    );
     expect(outcome.isError).toBe(false);
     expect(detailsOf(outcome)).toEqual({ path: "a.ts", offset: 10, limit: 20, raw: true });
   });
 
   it("drops unknown properties and null optional fields", async () => {
-    const outcome = await invokeTool(echoTool(), {
-      path: "a.ts",
-      offset: null,
-      limit: null,
-      explanation: "why",
-    });
+    const outcome = await invokeTool(
+      echoTool(),
+      raw({
+        path: "a.ts",
+        offset: null,
+        limit: null,
+        explanation: "why",
+      }),
+    );
     expect(outcome.isError).toBe(false);
     expect(detailsOf(outcome)).toEqual({ path: "a.ts" });
   });
@@ -89,15 +98,15 @@ describe("invokeTool: lenient normalisation", () => {
   });
 
   it("does not mutate the raw arguments", async () => {
-    const raw = { path: "a.ts", limit: "5", extra: true };
-    await invokeTool(echoTool(), raw);
-    expect(raw).toEqual({ path: "a.ts", limit: "5", extra: true });
+    const sent = { path: "a.ts", limit: "5", extra: true };
+    await invokeTool(echoTool(), raw(sent));
+    expect(sent).toEqual({ path: "a.ts", limit: "5", extra: true });
   });
 });
 
 describe("invokeTool: validation errors", () => {
   it("names each bad field, what was expected, what arrived and how to fix it", async () => {
-    const outcome = await invokeTool(echoTool(), { offset: "2.5", limit: 0, raw: "maybe" });
+    const outcome = await invokeTool(echoTool(), raw({ offset: "2.5", limit: 0, raw: "maybe" }));
     expect(outcome.isError).toBe(true);
     expect(outcome.errorCode).toBe("invalid_arguments");
     const text = (outcome.content[0] as { text: string }).text;
@@ -215,7 +224,7 @@ describe("invokeTool: broken tools", () => {
       ...(echoTool() as unknown as AgentTool),
       parameters: { type: "object", properties: { path: { type: "string" } } } as never,
     };
-    const outcome = await invokeTool(tool, { path: "a" });
+    const outcome = await invokeTool(tool, raw({ path: "a" }));
     expect(outcome).toMatchObject({ isError: true, errorCode: "invalid_schema" });
     expect((outcome.content[0] as { text: string }).text).toContain(
       "its parameters must be a TypeBox schema",

@@ -173,7 +173,9 @@ describe("createToolDefinitionFromAgentTool", () => {
     const definition = createToolDefinitionFromAgentTool(plain);
     expect(definition.annotations).toEqual({});
     const rewrapped = wrapToolDefinition(definition, () => createTestContext(dirA));
-    expect((await invokeTool(rewrapped, { n: "21" })).content).toEqual([{ type: "text", text: "42" }]);
+    expect((await invokeTool(rewrapped, { n: "21" } as unknown)).content).toEqual([
+      { type: "text", text: "42" },
+    ]);
   });
 });
 
