@@ -87,18 +87,26 @@ export async function openDockerEnvironment(
   const docker = await importAdapter<DockerModule>("@tackle/operations-docker", "docker");
   const tunnel = sshTunnel(options);
   try {
-    const operations = await docker.createDockerOperations({
+    const operations = docker.createDockerOperations({
       container: spec.container,
       docker: {
         ...(options.dockerHost !== undefined ? { host: options.dockerHost, source: "--docker-host" } : {}),
         dial: tunnel.dial,
       },
     });
+    // Connect now: a missing or stopped container fails here with its fix, and `search` is
+    // decided (ripgrep in the container or the tools' portable walk) before any tool runs.
+    try {
+      await operations.connect();
+    } catch (error) {
+      await operations.dispose();
+      throw error;
+    }
     return {
       operations,
       base: spec.path ?? operations.homeDir ?? "/",
       dispose: async () => {
-        await operations.dispose?.();
+        await operations.dispose();
         await tunnel.dispose();
       },
     };

@@ -39,12 +39,13 @@ export class ContainerFiles {
 
   /**
    * With `resident`, scripts run in a pool of long-lived shells instead of one exec each.
-   * `writerDomain` is the `tempFileDomain` of the container's process table (see `writeFile`).
+   * `writerDomain` gives the `tempFileDomain` of the container's process table (see
+   * `writeFile`), learnt when the adapter connects.
    */
   constructor(
     private readonly client: ContainerClient,
     resident: boolean,
-    private readonly writerDomain: string,
+    private readonly writerDomain: () => string,
   ) {
     this.shells = resident ? new ResidentShellPool(client) : undefined;
   }
@@ -163,7 +164,7 @@ export class ContainerFiles {
       mode,
       randomBytes(8).toString("hex"),
       String(bytes.length),
-      this.writerDomain,
+      this.writerDomain(),
       options.within ?? "",
       String(Math.ceil(FOREIGN_TEMP_MAX_AGE_MS / 60_000)),
     ];

@@ -3,7 +3,9 @@ import {
   type CallOptions,
   type ExecOptions,
   type ExecResult,
+  OperationError,
   type Operations,
+  raceAbort,
   type SearchOperations,
   tempFileDomain,
 } from "@tackle/operations";
@@ -22,7 +24,7 @@ import { shellText } from "./shell-text.js";
  *
  * @example
  * ```ts
- * const ops = await createDockerOperations({ container: "dev", user: "1000", workdir: "/work" });
+ * const ops = createDockerOperations({ container: "dev", user: "1000", workdir: "/work" });
  * ```
  */
 export interface DockerOperationsOptions {
@@ -52,13 +54,27 @@ export interface DockerOperationsOptions {
   residentShells?: boolean;
 }
 
-/** What one probe exec learns about the container at creation. */
+/** An `Operations` inside a container, plus connection control (the shape of every remote adapter). */
+export interface DockerOperations extends Operations {
+  /** The container as given in the options. */
+  readonly container: string;
+  /**
+   * Checks the container now (otherwise the first call does): it exists and runs, the user is
+   * known, `sh` works; learns the home directory and places or finds ripgrep. Call it before
+   * handing the adapter to tools so `homeDir` and `search` are decided. Rejects with a
+   * {@link DockerOperationError}; a failed check is tried again by the next call.
+   */
+  connect(options?: { signal?: AbortSignal | undefined }): Promise<void>;
+  /** Cancels running commands and closes the resident shells. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** What one probe exec learns about the container when it connects. */
 interface ContainerFacts {
   home: string | undefined;
-  machine: string;
   /** `tempFileDomain` of the container's process table (random when it has no /proc). */
   writerDomain: string;
-  rg: string | undefined;
+  search: SearchOperations | undefined;
 }
 
 /**
@@ -79,30 +95,77 @@ if command -v rg >/dev/null 2>&1; then command -v rg; elif [ -x "$1" ]; then pri
  * `docker` CLI. Files go through short busybox-level sh scripts run by exec as `user`, commands
  * run in their own process group, `search` runs ripgrep inside the container.
  *
- * Rejects with a {@link DockerOperationError} when the engine is unreachable or refuses the
- * caller, the container does not exist or is not running, or the user is unknown to it.
+ * Like every Tackle adapter it is created synchronously and connects on first use (or on
+ * `connect()`): options are checked here (a bad `container` or `docker` throws at once), the
+ * engine and the container when it connects. Connection failures are
+ * {@link DockerOperationError}s: the engine is unreachable or refuses the caller, the container
+ * does not exist or is not running, or the user is unknown to it.
  *
  * @example
  * ```ts
- * const ops = await createDockerOperations({ container: "dev" });
+ * const ops = createDockerOperations({ container: "dev" });
+ * await ops.connect(); // fail early, and decide `search` before the tools run
  * const result = await ops.exec("ls", { shell: "sh", cwd: "/" });
+ * await ops.dispose();
  * ```
  */
-export async function createDockerOperations(options: DockerOperationsOptions): Promise<Operations> {
+export function createDockerOperations(options: DockerOperationsOptions): DockerOperations {
+  if (typeof options?.container !== "string" || options.container.trim() === "") {
+    throw new OperationError(
+      "invalid_argument",
+      `createDockerOperations: container must be the name or id of a running container, got ${JSON.stringify(options?.container)}`,
+      { operation: "createDockerOperations" },
+    );
+  }
   const { docker, endpoint } = connectEngine(options.docker);
   const tempDir = options.tempDir ?? "/tmp";
   const client = new ContainerClient(docker, options.container, endpoint, options.user, options.workdir);
-  const facts = await probe(client, tempDir);
-  const files = new ContainerFiles(client, options.residentShells !== false, facts.writerDomain);
+  let known: ContainerFacts | undefined;
+  // File calls run only once connected (afterConnect below), so the domain is known by then.
+  const files = new ContainerFiles(client, options.residentShells !== false, () => {
+    if (!known) throw new Error("the container's writer domain is read before connecting");
+    return known.writerDomain;
+  });
 
-  let rg = facts.rg;
-  if (rg === undefined && options.ripgrepPath !== false) {
-    const hostRg = options.ripgrepPath ?? (await bundledRipgrepFor(facts.machine));
-    // A container that refuses the copy (read-only root, no tempDir) still works: the tools
-    // then use their portable search.
-    if (hostRg) rg = await placeRipgrep(client, tempDir, hostRg).catch(() => undefined);
-  }
-  const search: SearchOperations | undefined = rg ? createContainerSearch(client, files, rg) : undefined;
+  let connecting: Promise<ContainerFacts> | undefined;
+  const learn = async (): Promise<ContainerFacts> => {
+    const facts = await probe(client, tempDir);
+    let rg = facts.rg;
+    if (rg === undefined && options.ripgrepPath !== false) {
+      const hostRg = options.ripgrepPath ?? (await bundledRipgrepFor(facts.machine));
+      // A container that refuses the copy (read-only root, no tempDir) still works: the tools
+      // then use their portable search.
+      if (hostRg) rg = await placeRipgrep(client, tempDir, hostRg).catch(() => undefined);
+    }
+    return {
+      home: facts.home,
+      writerDomain: facts.writerDomain,
+      search: rg ? createContainerSearch(client, files, rg) : undefined,
+    };
+  };
+  /** Connects once; a failed attempt is forgotten, so the next call tries again (the container may have been started meanwhile). */
+  const ready = (signal: AbortSignal | undefined): Promise<ContainerFacts> => {
+    if (known) return Promise.resolve(known);
+    connecting ??= learn().then(
+      (facts) => {
+        known = facts;
+        return facts;
+      },
+      (error: unknown) => {
+        connecting = undefined;
+        throw error;
+      },
+    );
+    return raceAbort(connecting, signal, "connect");
+  };
+  /** `call` once the container was checked (the signal of its last argument bounds the wait). */
+  // biome-ignore lint/suspicious/noExplicitAny: any function returning a promise
+  const afterConnect = <F extends (...args: any[]) => Promise<unknown>>(call: F): F =>
+    (async (...args: Parameters<F>) => {
+      if (!known) await ready((args[args.length - 1] as CallOptions | undefined)?.signal);
+      return call(...args);
+    }) as F;
+
   const context = { client, tempDir };
   // dispose() cancels commands still running (TERM, then KILL, through their process groups):
   // a disposed adapter leaves nothing of its commands running in the container.
@@ -122,37 +185,57 @@ export async function createDockerOperations(options: DockerOperationsOptions): 
     void call.then(settle, settle);
     return call;
   };
+  let disposed: Promise<void> | undefined;
 
-  const operations: Operations = {
+  return {
     id: `docker://${options.container}`,
     platform: "posix",
-    ...(facts.home ? { homeDir: facts.home } : {}),
-    stat: (path, callOptions) => files.stat(path, callOptions),
-    lstat: (path, callOptions) => files.lstat(path, callOptions),
-    realpath: (path, callOptions) => files.realpath(path, callOptions),
-    readlink: (path, callOptions) => files.readlink(path, callOptions),
-    readFile: (path, callOptions) => files.readFile(path, callOptions),
-    openRead: (path, callOptions) => files.openRead(path, callOptions),
-    writeFile: (path, data, callOptions) => files.writeFile(path, data, callOptions),
-    mkdir: (path, callOptions) => files.mkdir(path, callOptions),
-    readdir: (path, callOptions) => files.readdir(path, callOptions),
-    remove: (path, callOptions) => files.remove(path, callOptions),
-    symlink: (target, path, callOptions?: CallOptions) => files.symlink(target, path, callOptions),
-    rename: (from, to, callOptions?: CallOptions) => files.rename(from, to, callOptions),
-    chmod: (path, mode, callOptions?: CallOptions) => files.chmod(path, mode, callOptions),
-    exec,
-    ...(search ? { search } : {}),
+    container: options.container,
+    get homeDir() {
+      return known?.home;
+    },
+    get search() {
+      return known?.search;
+    },
+    stat: afterConnect(files.stat.bind(files)),
+    lstat: afterConnect(files.lstat.bind(files)),
+    realpath: afterConnect(files.realpath.bind(files)),
+    readlink: afterConnect(files.readlink.bind(files)),
+    readFile: afterConnect(files.readFile.bind(files)),
+    openRead: (path, callOptions) => {
+      if (known) return files.openRead(path, callOptions);
+      return (async function* () {
+        await ready(callOptions?.signal);
+        yield* files.openRead(path, callOptions);
+      })();
+    },
+    writeFile: afterConnect(files.writeFile.bind(files)),
+    mkdir: afterConnect(files.mkdir.bind(files)),
+    readdir: afterConnect(files.readdir.bind(files)),
+    remove: afterConnect(files.remove.bind(files)),
+    symlink: afterConnect(files.symlink.bind(files)),
+    rename: afterConnect(files.rename.bind(files)),
+    chmod: afterConnect(files.chmod.bind(files)),
+    exec: afterConnect(exec),
+    async connect(connectOptions) {
+      await ready(connectOptions?.signal);
+    },
     // Running commands are cancelled first; the resident shells exit when their stdin closes.
-    dispose: async () => {
-      for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
-      await Promise.allSettled([...running.keys()]);
-      files.close();
+    dispose() {
+      disposed ??= (async () => {
+        for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
+        await Promise.allSettled([...running.keys()]);
+        files.close();
+      })();
+      return disposed;
     },
   };
-  return operations;
 }
 
-async function probe(client: ContainerClient, tempDir: string): Promise<ContainerFacts> {
+async function probe(
+  client: ContainerClient,
+  tempDir: string,
+): Promise<{ home: string | undefined; machine: string; writerDomain: string; rg: string | undefined }> {
   let info: Awaited<ReturnType<typeof client.container.inspect>>;
   try {
     info = await client.container.inspect();

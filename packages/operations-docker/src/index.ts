@@ -1,5 +1,9 @@
 export type { DockerConnection } from "./docker-connection.js";
-export { createDockerOperations, type DockerOperationsOptions } from "./docker-operations.js";
+export {
+  createDockerOperations,
+  type DockerOperations,
+  type DockerOperationsOptions,
+} from "./docker-operations.js";
 export {
   DEFAULT_ENGINE_SOCKET,
   type DockerTlsOptions,

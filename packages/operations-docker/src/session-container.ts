@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Operations } from "@tackle/operations";
-import { createDockerOperations, type DockerOperationsOptions } from "./docker-operations.js";
+import {
+  createDockerOperations,
+  type DockerOperations,
+  type DockerOperationsOptions,
+} from "./docker-operations.js";
 import { connectEngine } from "./engine-connection.js";
 import { DockerOperationError, engineError } from "./engine-error.js";
 
@@ -83,10 +87,12 @@ export async function startSessionContainer(options: SessionContainerOptions): P
       if ((error as { statusCode?: number }).statusCode !== 404) throw engineError(error, context);
     }
   };
-  let operations: Operations;
+  let operations: DockerOperations;
   try {
     await container.start();
-    operations = await createDockerOperations({ ...options, container: container.id });
+    operations = createDockerOperations({ ...options, container: container.id });
+    // Connected before it is returned: `homeDir` and `search` are known (the spread below copies them).
+    await operations.connect();
   } catch (error) {
     await remove().catch(() => undefined);
     throw error instanceof DockerOperationError ? error : engineError(error, context);

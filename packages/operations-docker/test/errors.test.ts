@@ -32,11 +32,33 @@ async function dockerFailure(promise: Promise<unknown>): Promise<DockerOperation
 }
 
 describe("engine and container errors", () => {
+  it("creating the adapter is synchronous and connects nothing; bad options throw at once", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tackle-no-engine-"));
+    try {
+      // No engine behind the socket: creation still succeeds, the first use says why it cannot connect.
+      const adapter = createDockerOperations({
+        container: "x",
+        docker: { socketPath: join(dir, "docker.sock") },
+      });
+      expect(adapter.container).toBe("x");
+      expect(adapter.homeDir).toBeUndefined();
+      expect((await dockerFailure(adapter.readdir("/"))).reason).toBe("engine_unreachable");
+      await adapter.dispose();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(() => createDockerOperations({ container: " " })).toThrow(
+      expect.objectContaining({ code: "invalid_argument" }),
+    );
+  });
+
   it("an unreachable engine is engine_unreachable (code connection_lost), naming the socket", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tackle-no-engine-"));
     try {
       const socketPath = join(dir, "docker.sock");
-      const error = await dockerFailure(createDockerOperations({ container: "x", docker: { socketPath } }));
+      const error = await dockerFailure(
+        createDockerOperations({ container: "x", docker: { socketPath } }).connect(),
+      );
       expect(error.reason).toBe("engine_unreachable");
       expect(error.code).toBe("connection_lost");
       expect(error.message).toContain(socketPath);
@@ -52,7 +74,7 @@ describe("engine and container errors", () => {
     expect(existsSync(entry), "build the package first (turbo runs build before test)").toBe(true);
     const script = `import { createDockerOperations } from ${JSON.stringify(entry)};
       createDockerOperations({ container: "x", docker: { socketPath: ${JSON.stringify(inject("dockerSocket"))} } })
-        .then(() => console.log("connected"), (e) => console.log(JSON.stringify({ code: e.code, reason: e.reason })));`;
+        .connect().then(() => console.log("connected"), (e) => console.log(JSON.stringify({ code: e.code, reason: e.reason })));`;
     const out = await new Promise<string>((resolve, reject) => {
       execFile(
         process.execPath,
@@ -69,22 +91,28 @@ describe("engine and container errors", () => {
       createDockerOperations({
         container: "no-such-container",
         docker: { socketPath: inject("dockerSocket") },
-      }),
+      }).connect(),
     );
     expect(error.reason).toBe("container_not_found");
     expect(error.code).toBe("not_found");
   });
 
-  it("a stopped container is container_not_running at creation", async () => {
+  it("a stopped container is container_not_running when it connects; the next call checks again", async () => {
     const ops = await session();
-    await testEngine().getContainer(ops.containerId).stop({ t: 0 });
-    const error = await dockerFailure(
-      createDockerOperations({
-        container: ops.containerId,
-        docker: { socketPath: inject("dockerSocket") },
-      }),
-    );
+    const engine = testEngine().getContainer(ops.containerId);
+    await engine.stop({ t: 0 });
+    const adapter = createDockerOperations({
+      container: ops.containerId,
+      docker: { socketPath: inject("dockerSocket") },
+    });
+    const error = await dockerFailure(adapter.connect());
     expect(error.reason).toBe("container_not_running");
+    // A file call connects first, so it fails the same way rather than with a lower-level error.
+    expect((await dockerFailure(adapter.stat("/"))).reason).toBe("container_not_running");
+    await engine.start();
+    expect((await adapter.stat("/")).type).toBe("directory");
+    expect(adapter.homeDir).toBeDefined();
+    await adapter.dispose();
   });
 
   it("a user the container does not know is user_not_found (code invalid_argument)", async () => {
@@ -94,7 +122,7 @@ describe("engine and container errors", () => {
         container: ops.containerId,
         user: "nobody-here",
         docker: { socketPath: inject("dockerSocket") },
-      }),
+      }).connect(),
     );
     expect(error.reason).toBe("user_not_found");
     expect(error.code).toBe("invalid_argument");

@@ -136,7 +136,7 @@ describe("faults on a real engine", () => {
 
   it("dispose() cancels a running command: status cancelled, confirmed, no process of its group left", async () => {
     const ops = await session();
-    const adapter = await createDockerOperations({
+    const adapter = createDockerOperations({
       container: ops.containerId,
       docker: { socketPath: inject("dockerSocket") },
     });

@@ -14,7 +14,7 @@ const decoder = new TextDecoder();
  * pattern is split with quotes so the probe's own command line does not match it).
  */
 async function residentLoops(containerId: string): Promise<number> {
-  const probe = await createDockerOperations({
+  const probe = createDockerOperations({
     container: containerId,
     docker: { socketPath: inject("dockerSocket") },
     residentShells: false,
@@ -68,7 +68,7 @@ describe("resident shells", () => {
     expect((await ops.stat("/tmp")).type).toBe("directory");
     expect((await ops.readdir("/tmp")).some((entry) => entry.name.includes(".tmp"))).toBe(false);
     // Dispose of the adapter's shells only (the container stays, to look inside it).
-    const adapter = await createDockerOperations({
+    const adapter = createDockerOperations({
       container: ops.containerId,
       docker: { socketPath: inject("dockerSocket") },
     });

@@ -3,7 +3,7 @@
  * per name, so callers never restate a tool's parameters or details.
  */
 import type { Static } from "@sinclair/typebox";
-import type { AgentTool } from "@tackle/agent-core";
+import { type AgentTool, invokeTool } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
 import { expectTypeOf } from "vitest";
 import type { ToolContext } from "../src/context/create-tool-context.js";
@@ -85,3 +85,9 @@ const local = createLocalToolContext({ cwd: "/tmp" });
 expectTypeOf(local).toEqualTypeOf<ToolContext>();
 expectTypeOf(local.dispose).returns.toEqualTypeOf<Promise<void>>();
 expectTypeOf(local).toExtend<ExtensionContext>();
+
+// invokeTool follows the tool: written arguments checked, details typed on success.
+const outcome = await invokeTool(read, { path: "a.ts", limit: 20 });
+if (!outcome.isError) expectTypeOf(outcome.details).toEqualTypeOf<ReadDetails>();
+// @ts-expect-error edits is an array of { oldText, newText }
+await invokeTool(edit, { path: "a.ts", edits: "replace a with b" });
