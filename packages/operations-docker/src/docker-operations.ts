@@ -159,7 +159,6 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
     return raceAbort(connecting, signal, "connect");
   };
   /** `call` once the container was checked (the signal of its last argument bounds the wait). */
-  // biome-ignore lint/suspicious/noExplicitAny: any function returning a promise
   const afterConnect = <F extends (...args: any[]) => Promise<unknown>>(call: F): F =>
     (async (...args: Parameters<F>) => {
       if (!known) await ready((args[args.length - 1] as CallOptions | undefined)?.signal);
