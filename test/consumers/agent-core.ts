@@ -13,7 +13,9 @@ const add: AgentTool<typeof params, { sum: number }> = {
   },
 };
 
-const direct = await invokeTool(add, { a: "2", b: 3 }); // "2" is repaired to 2
+// Arguments as a model sends them are `unknown` to the compiler; "2" is repaired to 2 at run time.
+const fromModel: unknown = JSON.parse('{ "a": "2", "b": 3 }');
+const direct = await invokeTool(add, fromModel);
 const agent = new Agent({
   ...createFauxModel([{ content: [fauxToolCall("add", { a: 20, b: 22 })] }, "The sum is 42."]),
   tools: [add],

@@ -11,14 +11,15 @@ import { textOf } from "./shared.js";
 
 export async function main(container: string, connection?: DockerConnection): Promise<string> {
   try {
-    const operations = await createDockerOperations(
+    const operations = createDockerOperations(
       connection === undefined ? { container } : { container, docker: connection },
     );
+    await operations.connect(); // a wrong container fails here, with its reason
     const context = createToolContext({ cwd: "/", operations });
     const { read } = createReadOnlyTools({ context });
     const outcome = await invokeTool(read, { path: "/etc/hostname" });
     await context.dispose();
-    await operations.dispose?.();
+    await operations.dispose();
     return textOf(outcome);
   } catch (error) {
     if (error instanceof DockerOperationError) return `docker: ${error.reason}`;

@@ -94,8 +94,10 @@ export type {
   AnyAgentTool,
   InvokeToolOutcome,
   ToolArguments,
+  ToolDetails,
   ToolFailure,
   ToolOutcome,
+  ToolParams,
   ToolSuccess,
 } from "./tool.js";
 export type { CallScope, ToolCallConfig } from "./tool-call.js";

@@ -15,12 +15,12 @@ import { type AuditRecorder, NO_AUDIT } from "./audit/recorder.js";
 import { normalizeArguments } from "./normalize-arguments.js";
 import { boundText, shortenInput, wellFormed } from "./quote-input.js";
 import type {
-  AgentTool,
   AgentToolResult,
   AgentToolUpdateCallback,
   AnyAgentTool,
   InvokeToolOutcome,
   ToolArguments,
+  ToolDetails,
   ToolOutcome,
 } from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
@@ -77,18 +77,19 @@ export type PreparedArguments =
  * await invokeTool(readTool, fromModel); // raw input: validated when it runs
  * ```
  */
-export async function invokeTool<TParams extends TSchema, TDetails, TArgs = unknown>(
-  tool: AgentTool<TParams, TDetails>,
-  rawArgs: ToolArguments<TParams, TArgs>,
+export async function invokeTool<TTool extends AnyAgentTool, TArgs = unknown>(
+  tool: TTool,
+  rawArgs: ToolArguments<TTool, TArgs>,
   options: InvokeToolOptions = {},
-): Promise<InvokeToolOutcome<TDetails>> {
+): Promise<InvokeToolOutcome<ToolDetails<TTool>>> {
+  type Outcome = InvokeToolOutcome<ToolDetails<TTool>>;
   try {
     const toolCallId = options.toolCallId ?? newToolCallId();
     if (options.audit === undefined) {
       const prepared = prepareToolArguments(tool, rawArgs);
-      if (!prepared.ok) return prepared.outcome as InvokeToolOutcome<TDetails>;
+      if (!prepared.ok) return prepared.outcome as Outcome;
       // executeTool sets errorCode on every failure and returns the tool's own details on success.
-      return (await executeTool(tool, toolCallId, prepared.args, options)) as InvokeToolOutcome<TDetails>;
+      return (await executeTool(tool, toolCallId, prepared.args, options)) as Outcome;
     }
     const startedAt = Date.now();
     const audit = startCallAudit(options.audit, {
@@ -102,13 +103,13 @@ export async function invokeTool<TParams extends TSchema, TDetails, TArgs = unkn
       ? await executeTool(tool, toolCallId, prepared.args, options)
       : prepared.outcome;
     recordCallEnd(audit, outcome, startedAt, "invoke");
-    return outcome as InvokeToolOutcome<TDetails>;
+    return outcome as Outcome;
   } catch (error) {
     // Both halves promise not to throw; this keeps the promise if one of them breaks it.
     return errorOutcome(
       "execution_failed",
       `Tool ${safeName(tool)} failed unexpectedly: ${reasonOf(error)}.`,
-    ) as InvokeToolOutcome<TDetails>;
+    ) as Outcome;
   }
 }
 

@@ -89,8 +89,15 @@ export type ToolFailure = ToolOutcome<unknown> & { isError: true; errorCode: Too
  */
 export type InvokeToolOutcome<TDetails = unknown> = ToolSuccess<TDetails> | ToolFailure;
 
+/** The parameter type of a tool (of each member, for a union of tools). */
+export type ToolParams<T extends AnyAgentTool> = T extends AgentTool<infer P, any> ? Static<P> : never;
+
+/** The details type of a tool (of each member, for a union of tools); `unknown` for `AnyAgentTool`. */
+export type ToolDetails<T extends AnyAgentTool> =
+  T extends AgentTool<any, infer D> ? (0 extends 1 & D ? unknown : D) : never;
+
 /**
  * The arguments a caller may hand to `invokeTool`: raw input typed `unknown` (model or MCP JSON,
  * checked at run time), or, when the caller writes them, the tool's own parameter type.
  */
-export type ToolArguments<TParams extends TSchema, TArgs> = unknown extends TArgs ? TArgs : Static<TParams>;
+export type ToolArguments<T extends AnyAgentTool, TArgs> = unknown extends TArgs ? TArgs : ToolParams<T>;

@@ -52,3 +52,18 @@ if (outcome.isError) {
 // Still a ToolOutcome wherever one is expected.
 expectTypeOf(outcome).toExtend<ToolOutcome>();
 expectTypeOf(await invokeTool(anyTool, fromModel)).toExtend<ToolOutcome>();
+
+// A tool picked from a set at run time (a union of tool types): raw input works, details are
+// the union, and written arguments must fit one of the tools.
+const otherParameters = Type.Object({ command: Type.String() });
+declare const shell: AgentTool<typeof otherParameters, { exitCode: number }>;
+const picked = [read, shell][Math.floor(Math.random() * 2)]!;
+const pickedOutcome = await invokeTool(picked, fromModel);
+if (!pickedOutcome.isError)
+  expectTypeOf(pickedOutcome.details).toEqualTypeOf<ReadLikeDetails | { exitCode: number }>();
+await invokeTool(picked, { command: "ls" });
+// @ts-expect-error fits neither tool
+await invokeTool(picked, { command: 1 });
+// Any tool: details unknown.
+const anyOutcome = await invokeTool(anyTool, fromModel);
+if (!anyOutcome.isError) expectTypeOf(anyOutcome.details).toEqualTypeOf<unknown>();
