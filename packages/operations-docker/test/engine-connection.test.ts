@@ -34,13 +34,13 @@ describe("reaching the engine", () => {
       cert: readFileSync(join(clientCertDir, "cert.pem")),
       key: readFileSync(join(clientCertDir, "key.pem")),
     };
-    const ops = await createDockerOperations({ container: session.containerId, docker: { host, tls } });
+    const ops = createDockerOperations({ container: session.containerId, docker: { host, tls } });
     try {
       expect(text(await ops.readFile("/tmp/hello.txt"))).toBe("hello engine\n");
       const run = await ops.exec("echo over tls", { shell: "sh", cwd: "/", onChunk: () => {} });
       expect(run.status).toBe("completed");
     } finally {
-      await ops.dispose?.();
+      await ops.dispose();
     }
   });
 
@@ -50,7 +50,7 @@ describe("reaching the engine", () => {
       createDockerOperations({
         container: session.containerId,
         docker: { host, tls: { ca: readFileSync(join(clientCertDir, "ca.pem")) } },
-      }),
+      }).connect(),
     );
     expect(error.endpoint?.url).toBe(host);
   });
@@ -62,7 +62,7 @@ describe("reaching the engine", () => {
       // A real stream to the engine: the private engine's socket stands in for the remote one.
       return connect(inject("dockerSocket"));
     };
-    const ops = await createDockerOperations({
+    const ops = createDockerOperations({
       container: session.containerId,
       docker: { host: "ssh://tester@build.example:2222/run/engine.sock", dial },
     });
@@ -79,7 +79,7 @@ describe("reaching the engine", () => {
       expect(dialed.length).toBeGreaterThan(1);
       expect(new Set(dialed)).toEqual(new Set(["/run/engine.sock"]));
     } finally {
-      await ops.dispose?.();
+      await ops.dispose();
     }
   });
 
@@ -89,7 +89,7 @@ describe("reaching the engine", () => {
       createDockerOperations({
         container: "x",
         docker: { host: "ssh://me@build.example", dial: () => Promise.reject(refusal) },
-      }),
+      }).connect(),
     );
     expect(error.reason).toBe("engine_unreachable");
     expect(error.endpoint).toEqual({
@@ -100,10 +100,15 @@ describe("reaching the engine", () => {
     expect(error.cause).toBe(refusal);
   });
 
-  it("ssh:// without a dial is engine_config saying what to pass", async () => {
-    const error = await rejection(
-      createDockerOperations({ container: "x", docker: { host: "ssh://me@build.example" } }),
-    );
+  it("ssh:// without a dial is engine_config saying what to pass, thrown at creation", () => {
+    let error: unknown;
+    try {
+      createDockerOperations({ container: "x", docker: { host: "ssh://me@build.example" } });
+    } catch (caught) {
+      error = caught;
+    }
+    if (!(error instanceof DockerOperationError))
+      throw new Error(`expected a DockerOperationError, got ${error}`);
     expect(error.reason).toBe("engine_config");
     expect(error.code).toBe("invalid_argument");
     expect(error.message).toContain("docker: { dial }");
