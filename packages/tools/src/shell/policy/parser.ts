@@ -1,10 +1,12 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
- * The tree-sitter runtime and the bash and PowerShell grammars, loaded from the files that
- * `@vscode/tree-sitter-wasm` ships (its bundled `tree-sitter.js` is the web-tree-sitter
- * runtime, so no second package is needed). Nothing is downloaded: the WASM files are local.
+ * The tree-sitter runtime and the bash and PowerShell grammars, from the package's own `wasm/`
+ * directory (the build copies exactly these files there; see `scripts/copy-wasm.mjs`). They are
+ * loaded on the first command a shell policy checks, never at import; nothing is downloaded.
  */
 
 /** The subset of a tree-sitter syntax node the rules use. */
@@ -42,13 +44,19 @@ interface TreeSitterModule {
 export type GrammarName = "bash" | "powershell";
 
 const require = createRequire(import.meta.url);
+/** `<package>/wasm/`: this file is `src/shell/policy/parser.ts` or `dist/shell/policy/parser.js`. */
+const WASM_DIR = fileURLToPath(new URL("../../../wasm/", import.meta.url));
 let runtime: Promise<{ module: TreeSitterModule; wasmDir: string }> | undefined;
 const languages = new Map<GrammarName, Promise<unknown>>();
 
 function loadRuntime(): Promise<{ module: TreeSitterModule; wasmDir: string }> {
   runtime ??= (async () => {
-    const wasmDir = join(dirname(require.resolve("@vscode/tree-sitter-wasm/package.json")), "wasm");
-    const module = require(join(wasmDir, "tree-sitter.js")) as TreeSitterModule;
+    const wasmDir = WASM_DIR;
+    const entry = join(wasmDir, "tree-sitter.cjs");
+    // Only a source checkout that was never built lacks it; the published package ships it.
+    if (!existsSync(entry))
+      throw new Error(`tree-sitter runtime missing at ${entry}: run the tools package's build`);
+    const module = require(entry) as TreeSitterModule;
     await module.Parser.init({ locateFile: (file) => join(wasmDir, file) });
     return { module, wasmDir };
   })();
