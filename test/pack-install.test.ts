@@ -93,20 +93,15 @@ function install_(name: keyof typeof COMBINATIONS): Promise<string> {
   });
 }
 
-/**
- * The installed combination with the consumer's source and a strict tsconfig. `lib` adds to
- * ES2022 (the MCP SDK's published types, reached through @tackle/cli, name DOM's `HeadersInit`).
- */
-async function consumerProject(name: keyof typeof COMBINATIONS, consumer: string, lib: string[] = []) {
+/** The installed combination with the consumer's source and a strict tsconfig (lib ES2022 only, no DOM). */
+async function consumerProject(name: keyof typeof COMBINATIONS, consumer: string) {
   const installed = installs.get(name);
   if (!installed) throw new Error(`no install started for ${name}`);
   const dir = await installed;
   fs.mkdirSync(path.join(dir, "src"), { recursive: true });
   fs.copyFileSync(path.join(root, "test", "consumers", consumer), path.join(dir, "src", "main.ts"));
   fs.copyFileSync(path.join(root, "test", "consumers", "shared.ts"), path.join(dir, "src", "shared.ts"));
-  const tsconfig = structuredClone(CONSUMER_TSCONFIG);
-  tsconfig.compilerOptions.lib.push(...lib);
-  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
   return dir;
 }
 
@@ -128,6 +123,23 @@ async function runConsumer(dir: string, env: NodeJS.ProcessEnv = {}): Promise<un
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "null");
 }
 
+/**
+ * The tree-sitter files of the installed tools package: the runtime and the two grammars the
+ * shell policy parses with, nothing else; and no package of prebuilt grammars installed.
+ */
+function expectOnlyUsedGrammars(dir: string): void {
+  const wasm = path.join(dir, "node_modules", "@tackle", "tools", "wasm");
+  expect(fs.readdirSync(wasm).sort()).toEqual([
+    "LICENSE",
+    "README.md",
+    "tree-sitter-bash.wasm",
+    "tree-sitter-powershell.wasm",
+    "tree-sitter.cjs",
+    "tree-sitter.wasm",
+  ]);
+  expect(installedPackages(dir).filter((name: string) => name.includes("tree-sitter"))).toEqual([]);
+}
+
 /** Every installed @tackle package: LICENSE, README, maps that resolve, no test files. */
 function expectTackleContents(dir: string): string[] {
   const tackle = installedPackages(dir).filter((name: string) => name.startsWith("@tackle/"));
@@ -143,6 +155,7 @@ describe("packed packages installed a la carte", () => {
       expect.arrayContaining(["@tackle/tools", "@tackle/operations-local", "@tackle/agent-core"]),
     );
     expect(installedPackages(dir)).toContain("@vscode/ripgrep");
+    expectOnlyUsedGrammars(dir);
     await compile(dir);
     expect(await runConsumer(dir)).toEqual({ found: true, ran: true });
   }, 300_000);
@@ -171,6 +184,8 @@ describe("packed packages installed a la carte", () => {
       ]);
       // No local adapter and no ripgrep binary for an SSH-only user.
       expect(installedPackages(dir).filter((name: string) => name.includes("ripgrep"))).toEqual([]);
+      // Nor grammars the shell policy does not parse with (bash runs below, so the two it uses load).
+      expectOnlyUsedGrammars(dir);
       await compile(dir);
       const result = await runConsumer(dir, {
         TACKLE_SSH_HOST: server.host,
@@ -201,8 +216,8 @@ describe("packed packages installed a la carte", () => {
     expect(await runConsumer(dir)).toEqual({ direct: { sum: 5 }, answer: "The sum is 42.", toolRan: true });
   }, 300_000);
 
-  it("cli: the binary runs a tool, and the programmatic entry type-checks", async () => {
-    const dir = await consumerProject("cli", "cli.ts", ["DOM"]);
+  it("cli: the binary runs a tool, and the programmatic entry type-checks without the DOM lib", async () => {
+    const dir = await consumerProject("cli", "cli.ts");
     expectTackleContents(dir);
     await compile(dir);
     expect(await runConsumer(dir)).toEqual({ kind: "ssh", codes: [0, 1, 2] });

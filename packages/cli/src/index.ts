@@ -4,8 +4,6 @@ export type { EnvironmentOptions, OpenEnvironment } from "./environment.js";
 export { openEnvironment } from "./environment.js";
 export type { CliIO } from "./io.js";
 export { main } from "./main.js";
-export type { McpServerOptions } from "./mcp-server.js";
-export { createMcpServer, toMcpResult } from "./mcp-server.js";
 export type { AgentScript, ScriptReply } from "./script.js";
 export { loadScript, toFauxReplies } from "./script.js";
 export {

@@ -6,9 +6,20 @@ import {
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { errorOutcome, invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import { toJsonSchema } from "@tackle/extensions";
-import { auditOptionsOf, type CliSession } from "./session.js";
+import { type AnyAgentTool, type AuditSink, errorOutcome, invokeTool, type ToolOutcome } from "@tackle/agent-core";
+import { definitionOf, toJsonSchema } from "@tackle/extensions";
+import type { ToolContext } from "@tackle/tools";
+import { auditOptionsOf } from "./session.js";
+
+/** What {@link createMcpServer} serves: tools by name and the context they were made on. */
+export interface McpSession {
+  /** The tools' shared context (its workspace roots follow the client's MCP roots, for the local adapter). */
+  context: ToolContext;
+  /** The tools by the names the client calls them (annotations come from their definitions). */
+  tools: ReadonlyMap<string, AnyAgentTool>;
+  /** Where each call is recorded (`requestedBy: "model"`); none when absent. */
+  audit?: AuditSink | undefined;
+}
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -53,8 +64,9 @@ function lastLine(outcome: { content: ToolOutcome["content"] }): string | undefi
  * JSON Schemas and annotations and runs calls through `invokeTool`: progress notifications
  * from streaming tool updates, client cancellation reaching the tool's AbortSignal, and the
  * workspace roots following the client's MCP roots when it offers them (local environment).
+ * Connect it to a transport of the SDK (`server.connect(new StdioServerTransport())`).
  */
-export function createMcpServer(session: CliSession, options: McpServerOptions): Server {
+export function createMcpServer(session: McpSession, options: McpServerOptions): Server {
   const log = options.log ?? (() => {});
   const server = new Server(
     { name: options.name ?? "tackle", version: options.version },
@@ -66,12 +78,12 @@ export function createMcpServer(session: CliSession, options: McpServerOptions):
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...session.definitions.values()].map((definition) => ({
-      name: definition.name,
-      title: definition.label,
-      description: definition.description,
-      inputSchema: toJsonSchema(definition.parameters) as { type: "object"; [key: string]: unknown },
-      annotations: { title: definition.label, ...definition.annotations },
+    tools: [...session.tools].map(([name, tool]) => ({
+      name,
+      title: tool.label,
+      description: tool.description,
+      inputSchema: toJsonSchema(tool.parameters) as { type: "object"; [key: string]: unknown },
+      annotations: { title: tool.label, ...definitionOf(tool)?.annotations },
     })),
   }));
 

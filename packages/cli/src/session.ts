@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AnyAgentTool, RequestedBy, ToolCallAuditOptions } from "@tackle/agent-core";
+import type { AnyAgentTool, AuditSink, RequestedBy, ToolCallAuditOptions } from "@tackle/agent-core";
 import type { AnyToolDefinition } from "@tackle/extensions";
 import { definitionOf } from "@tackle/extensions";
 import {
@@ -124,7 +124,7 @@ export async function openCliSession(
 
 /** The audit options of calls made in `session` (none with `--audit off`). */
 export function auditOptionsOf(
-  session: CliSession,
+  session: { audit?: AuditSink | undefined; context: ToolContext },
   requestedBy: RequestedBy,
 ): { audit?: ToolCallAuditOptions } {
   if (!session.audit) return {};
