@@ -5,6 +5,7 @@
 import type { Static } from "@sinclair/typebox";
 import { type AgentTool, invokeTool } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
+import type { Operations } from "@tackle/operations";
 import { expectTypeOf } from "vitest";
 import type { ToolContext } from "../src/context/create-tool-context.js";
 import {
@@ -13,6 +14,7 @@ import {
   type createCodingTools,
   type createReadOnlyTools,
   createTool,
+  createToolContext,
   createToolDefinition,
   createTools,
   type ToolByName,
@@ -79,6 +81,13 @@ expectTypeOf<keyof ReturnType<typeof createAllTools>>().toEqualTypeOf<
 const available = await createAvailableTools({ context });
 expectTypeOf(available.bash).toEqualTypeOf<ToolByName["bash"]>();
 expectTypeOf(available.powershell).toEqualTypeOf<ToolByName["powershell"] | undefined>();
+
+// Contexts: createToolContext needs the environment; the adapter is any Operations.
+declare const operations: Operations;
+expectTypeOf(createToolContext({ cwd: "/work", operations })).toEqualTypeOf<ToolContext>();
+createToolContext({ cwd: "/work", operations, disposeOperations: true, roots: ["/work", "/shared"] });
+// @ts-expect-error operations is required: the root entry never picks this machine for you
+createToolContext({ cwd: "/work" });
 
 // Contexts: the local one-liner is a ToolContext with dispose().
 const local = createLocalToolContext({ cwd: "/tmp" });
