@@ -66,6 +66,13 @@ afterAll(() => {
   fs.rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
+/**
+ * Time for one case, its install included: the installs run three at a time in the order of
+ * COMBINATIONS, so the last case (cli, the largest install) waits for the others; on a loaded
+ * 2-core machine that took over 300 s.
+ */
+const CASE_MS = 600_000;
+
 const CONSUMER_TSCONFIG = {
   compilerOptions: {
     target: "ES2022",
@@ -149,16 +156,20 @@ function expectTackleContents(dir: string): string[] {
 }
 
 describe("packed packages installed a la carte", () => {
-  it("tools + operations-local: installs, type-checks strictly, runs every kind of tool here", async () => {
-    const dir = await consumerProject("tools + operations-local", "local.ts");
-    expect(expectTackleContents(dir)).toEqual(
-      expect.arrayContaining(["@tackle/tools", "@tackle/operations-local", "@tackle/agent-core"]),
-    );
-    expect(installedPackages(dir)).toContain("@vscode/ripgrep");
-    expectOnlyUsedGrammars(dir);
-    await compile(dir);
-    expect(await runConsumer(dir)).toEqual({ found: true, ran: true });
-  }, 300_000);
+  it(
+    "tools + operations-local: installs, type-checks strictly, runs every kind of tool here",
+    async () => {
+      const dir = await consumerProject("tools + operations-local", "local.ts");
+      expect(expectTackleContents(dir)).toEqual(
+        expect.arrayContaining(["@tackle/tools", "@tackle/operations-local", "@tackle/agent-core"]),
+      );
+      expect(installedPackages(dir)).toContain("@vscode/ripgrep");
+      expectOnlyUsedGrammars(dir);
+      await compile(dir);
+      expect(await runConsumer(dir)).toEqual({ found: true, ran: true });
+    },
+    CASE_MS,
+  );
 
   describe("tools + operations-ssh", () => {
     let server: TestSshServer | undefined;
@@ -172,62 +183,78 @@ describe("packed packages installed a la carte", () => {
       if (remoteDir) fs.rmSync(remoteDir, { recursive: true, force: true });
     });
 
-    it("installs, type-checks strictly, runs the tools against a real sshd", async () => {
-      if (!server) throw new Error("sshd did not start: see the beforeAll error");
-      const dir = await consumerProject("tools + operations-ssh", "ssh.ts");
-      expect(expectTackleContents(dir)).toEqual([
-        "@tackle/agent-core",
-        "@tackle/extensions",
-        "@tackle/operations",
-        "@tackle/operations-ssh",
-        "@tackle/tools",
-      ]);
-      // No local adapter and no ripgrep binary for an SSH-only user.
-      expect(installedPackages(dir).filter((name: string) => name.includes("ripgrep"))).toEqual([]);
-      // Nor grammars the shell policy does not parse with (bash runs below, so the two it uses load).
-      expectOnlyUsedGrammars(dir);
-      await compile(dir);
-      const result = await runConsumer(dir, {
-        TACKLE_SSH_HOST: server.host,
-        TACKLE_SSH_PORT: String(server.port),
-        TACKLE_SSH_USER: server.username,
-        TACKLE_SSH_KEY: server.privateKeyPath,
-        TACKLE_SSH_KNOWN_HOSTS: server.knownHostsPath,
-        TACKLE_SSH_DIR: remoteDir,
-      });
-      expect(result).toEqual({ read: true, found: true, ran: true });
-      expect(fs.readFileSync(path.join(remoteDir, "remote.txt"), "utf8")).toBe("written over ssh\n");
-    }, 300_000);
+    it(
+      "installs, type-checks strictly, runs the tools against a real sshd",
+      async () => {
+        if (!server) throw new Error("sshd did not start: see the beforeAll error");
+        const dir = await consumerProject("tools + operations-ssh", "ssh.ts");
+        expect(expectTackleContents(dir)).toEqual([
+          "@tackle/agent-core",
+          "@tackle/extensions",
+          "@tackle/operations",
+          "@tackle/operations-ssh",
+          "@tackle/tools",
+        ]);
+        // No local adapter and no ripgrep binary for an SSH-only user.
+        expect(installedPackages(dir).filter((name: string) => name.includes("ripgrep"))).toEqual([]);
+        // Nor grammars the shell policy does not parse with (bash runs below, so the two it uses load).
+        expectOnlyUsedGrammars(dir);
+        await compile(dir);
+        const result = await runConsumer(dir, {
+          TACKLE_SSH_HOST: server.host,
+          TACKLE_SSH_PORT: String(server.port),
+          TACKLE_SSH_USER: server.username,
+          TACKLE_SSH_KEY: server.privateKeyPath,
+          TACKLE_SSH_KNOWN_HOSTS: server.knownHostsPath,
+          TACKLE_SSH_DIR: remoteDir,
+        });
+        expect(result).toEqual({ read: true, found: true, ran: true });
+        expect(fs.readFileSync(path.join(remoteDir, "remote.txt"), "utf8")).toBe("written over ssh\n");
+      },
+      CASE_MS,
+    );
   });
 
-  it("tools + operations-docker: installs and type-checks without dockerode's types", async () => {
-    const dir = await consumerProject("tools + operations-docker", "docker.ts");
-    const installed = installedPackages(dir);
-    expect(installed).toContain("dockerode");
-    expect(installed).not.toContain("@types/dockerode");
-    expectTackleContents(dir);
-    await compile(dir);
-  }, 300_000);
+  it(
+    "tools + operations-docker: installs and type-checks without dockerode's types",
+    async () => {
+      const dir = await consumerProject("tools + operations-docker", "docker.ts");
+      const installed = installedPackages(dir);
+      expect(installed).toContain("dockerode");
+      expect(installed).not.toContain("@types/dockerode");
+      expectTackleContents(dir);
+      await compile(dir);
+    },
+    CASE_MS,
+  );
 
-  it("agent-core alone: nothing else of Tackle, type-checks, runs the loop with the faux model", async () => {
-    const dir = await consumerProject("agent-core", "agent-core.ts");
-    expect(expectTackleContents(dir)).toEqual(["@tackle/agent-core"]);
-    await compile(dir);
-    expect(await runConsumer(dir)).toEqual({ direct: { sum: 5 }, answer: "The sum is 42.", toolRan: true });
-  }, 300_000);
+  it(
+    "agent-core alone: nothing else of Tackle, type-checks, runs the loop with the faux model",
+    async () => {
+      const dir = await consumerProject("agent-core", "agent-core.ts");
+      expect(expectTackleContents(dir)).toEqual(["@tackle/agent-core"]);
+      await compile(dir);
+      expect(await runConsumer(dir)).toEqual({ direct: { sum: 5 }, answer: "The sum is 42.", toolRan: true });
+    },
+    CASE_MS,
+  );
 
-  it("cli: the binary runs a tool, and the programmatic entry type-checks without the DOM lib", async () => {
-    const dir = await consumerProject("cli", "cli.ts");
-    expectTackleContents(dir);
-    await compile(dir);
-    expect(await runConsumer(dir)).toEqual({ kind: "ssh", codes: [0, 1, 2] });
-    const { stdout } = await run(path.join(dir, "node_modules", ".bin", "tackle"), [
-      "tool",
-      "ls",
-      '{"path":"."}',
-      "--cwd",
-      dir,
-    ]);
-    expect(stdout).toContain("package.json");
-  }, 300_000);
+  it(
+    "cli: the binary runs a tool, and the programmatic entry type-checks without the DOM lib",
+    async () => {
+      const dir = await consumerProject("cli", "cli.ts");
+      expectTackleContents(dir);
+      await compile(dir);
+      expect(await runConsumer(dir)).toEqual({ kind: "ssh", codes: [0, 1, 2] });
+      const { stdout } = await run(path.join(dir, "node_modules", ".bin", "tackle"), [
+        "tool",
+        "ls",
+        '{"path":"."}',
+        "--cwd",
+        dir,
+      ]);
+      expect(stdout).toContain("package.json");
+    },
+    CASE_MS,
+  );
 });
