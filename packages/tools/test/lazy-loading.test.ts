@@ -38,6 +38,8 @@ async function modulesLoadedBy(code: string): Promise<string[]> {
 
 const fromPackage = (modules: string[], name: string) =>
   modules.filter((path) => path.includes(`/node_modules/${name}/`));
+/** The shell policy's tree-sitter runtime, shipped in the package's `wasm/` directory. */
+const treeSitter = (modules: string[]) => modules.filter((path) => path.endsWith("/wasm/tree-sitter.cjs"));
 
 const createAll = `
   const tools = await import(${JSON.stringify(dist("index.js"))});
@@ -50,9 +52,10 @@ describe("lazy loading", () => {
   it("importing the tools and creating all of them loads no glob, ignore-file, diff, extension-loader or parser library", async () => {
     const modules = await modulesLoadedBy(createAll.replace('"DIR"', JSON.stringify(dir)));
     expect(modules.length).toBeGreaterThan(0);
-    for (const name of ["picomatch", "ignore", "diff", "jiti", "@vscode/tree-sitter-wasm"]) {
+    for (const name of ["picomatch", "ignore", "diff", "jiti"]) {
       expect(fromPackage(modules, name), name).toEqual([]);
     }
+    expect(treeSitter(modules), "tree-sitter").toEqual([]);
   });
 
   it("the calls that need them load them", async () => {
@@ -61,9 +64,14 @@ describe("lazy loading", () => {
       const { invokeTool } = await import("@tackle/agent-core");
       const edit = await invokeTool(created.edit, { path: "a.txt", edits: [{ oldText: "two", newText: "2" }] });
       const find = await invokeTool(created.find, { pattern: "x/**/*.txt" });
-      if (edit.isError || find.isError) throw new Error(JSON.stringify([edit.content, find.content]));
+      const bash = await invokeTool(created.bash, { command: "echo checked" });
+      if (edit.isError || find.isError || bash.isError)
+        throw new Error(JSON.stringify([edit.content, find.content, bash.content]));
+      await context.dispose();
     `);
     expect(fromPackage(modules, "diff").length).toBeGreaterThan(0);
     expect(fromPackage(modules, "picomatch").length).toBeGreaterThan(0);
+    // The shell policy parses the command with the runtime shipped in the package.
+    expect(treeSitter(modules).length).toBeGreaterThan(0);
   });
 });
