@@ -12,7 +12,7 @@ describe("invokeTool audit", () => {
     const sink = createMemoryAuditSink();
     const outcome = await invokeTool(
       echoTool(),
-      { text: "hi", count: "2" },
+      { text: "hi", count: "2" } as unknown, // a model's string count, repaired
       { toolCallId: "c1", audit: { sink, requestedBy: "user", sessionId: "s1" } },
     );
     expect(outcome.isError).toBe(false);
@@ -34,7 +34,7 @@ describe("invokeTool audit", () => {
 
   it("records a refused call: the validation problem, and an end that says failed", async () => {
     const sink = createMemoryAuditSink();
-    await invokeTool(echoTool(), { count: 1 }, { toolCallId: "c2", audit: { sink } });
+    await invokeTool(echoTool(), { count: 1 } as unknown, { toolCallId: "c2", audit: { sink } });
     const [record] = assembleAuditRecords(sink.events);
     expect(record?.intent?.requestedBy).toBe("model");
     expect(record?.decisions[0]).toMatchObject({
