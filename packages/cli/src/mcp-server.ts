@@ -6,7 +6,13 @@ import {
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type AnyAgentTool, type AuditSink, errorOutcome, invokeTool, type ToolOutcome } from "@tackle/agent-core";
+import {
+  type AnyAgentTool,
+  type AuditSink,
+  errorOutcome,
+  invokeTool,
+  type ToolOutcome,
+} from "@tackle/agent-core";
 import { definitionOf, toJsonSchema } from "@tackle/extensions";
 import type { ToolContext } from "@tackle/tools";
 import { auditOptionsOf } from "./session.js";
