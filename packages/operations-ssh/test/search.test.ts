@@ -33,12 +33,12 @@ describe("remote ripgrep", () => {
   });
 
   it("maxMatches stops the remote rg: an endless input is not drained", async () => {
-    // 5,000 matches (enough to flush rg's output buffer: with fewer it may write nothing before
-    // reading on), then a hole of 1 TiB: rg reads a named file to its end, taking the zeros as
-    // lines without a match (hours of reading), so only a killed rg lets go of the file. (A FIFO
-    // would be endless too, but a search refuses one given by name: special_file.)
+    // 20,000 matching lines (120 KB: more than rg's first read, so the NUL bytes of the hole are
+    // not in it; a NUL in the first read makes rg answer "binary file matches" with no lines), then
+    // a hole of 1 TiB: only an rg that stops at maxMatches, or is killed, lets go of the file. (A
+    // FIFO would be endless too, but a search refuses one given by name: special_file.)
     const endless = join(server.dir, "endless.txt");
-    writeFileSync(endless, "MATCH\n".repeat(5000));
+    writeFileSync(endless, "MATCH\n".repeat(20_000));
     truncateSync(endless, 2 ** 40);
     try {
       const matches: unknown[] = [];
