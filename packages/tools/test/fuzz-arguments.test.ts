@@ -12,7 +12,13 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
-import { type AgentTool, ERROR_TEXT_MAX_CHARS, invokeTool, type ToolOutcome } from "@tackle/agent-core";
+import {
+  type AgentTool,
+  ERROR_TEXT_MAX_CHARS,
+  invokeTool,
+  TOOL_ERROR_CODES,
+  type ToolOutcome,
+} from "@tackle/agent-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolContext } from "../src/context/create-tool-context.js";
 import { DEFAULTS } from "../src/defaults.js";
@@ -24,30 +30,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed19);
 const CALLS = Number(process.env.FUZZ_CALLS ?? 300);
 
 /** Every code a tool error may carry (the closed set of `ToolErrorCode`). */
-const TYPED_CODES = new Set([
-  "invalid_arguments",
-  "blocked",
-  "aborted",
-  "timeout",
-  "not_found",
-  "outside_workspace",
-  "permission_denied",
-  "is_directory",
-  "not_directory",
-  "binary_file",
-  "special_file",
-  "too_large",
-  "stale_read",
-  "no_match",
-  "ambiguous_match",
-  "overlapping_edits",
-  "encoding",
-  "not_supported",
-  "connection_lost",
-  "interactive_prompt",
-  "policy_denied",
-  "execution_failed",
-]);
+const TYPED_CODES = new Set<string>(TOOL_ERROR_CODES);
 
 /** Tools whose `execution_failed` is a command's own failure (its exit code), not an exception. */
 const COMMAND_TOOLS = new Set(["bash", "powershell"]);
