@@ -70,7 +70,7 @@ describe("exec over ssh", () => {
     expect(await codeOf(ops.exec("true", { shell: "sh", cwd: `${server.dir}/plain.txt` }))).toBe(
       "not_directory",
     );
-    // pwsh is not installed on this machine kind (see ENVIRONMENT.md).
+    // The test sshd runs on this machine, which has no pwsh: asking for it is not_supported.
     expect(await codeOf(ops.exec("Write-Output 1", { shell: "pwsh", cwd: "/" }))).toBe("not_supported");
   });
 
