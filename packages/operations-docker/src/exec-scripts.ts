@@ -50,7 +50,15 @@ run() {
   exec setsid "$_sh" -c "$_cmd"
 }
 # After the command: members of its group left behind (background children) do not outlive it.
-reap() { kill -TERM "-$_pid" 2>/dev/null && { sleep 0.05; kill -KILL "-$_pid" 2>/dev/null; }; }
+# While the host stops the group (CTL/stop) the stop script ends them, with the grace before
+# KILL, and reports the signals it sent: wait (bounded) until it is done (CTL/stopped) instead.
+reap() {
+  if [ -e "$_ctl/stop" ]; then
+    _i=0; while [ ! -e "$_ctl/stopped" ] && [ "$_i" -lt $((_grace / 50 + 60)) ]; do sleep 0.05; _i=$((_i + 1)); done
+    return
+  fi
+  kill -TERM "-$_pid" 2>/dev/null && { sleep 0.05; kill -KILL "-$_pid" 2>/dev/null; }
+}
 # Processes that left the group (setsid, double forks) still carry the marker in their
 # environment: one grep over every /proc/PID/environ (-z: NUL-separated entries, exact match).
 escaped() { grep -lzxF "TACKLE_EXEC_ID=$_tok" /proc/[0-9]*/environ 2>/dev/null; }
@@ -115,9 +123,11 @@ exit "$_st"
 
 /**
  * Stops a command's process group: `sh -c STOP sh CTL GRACE_MS`. Waits (briefly) for the group
- * id, sends TERM to the whole group, polls until the group is gone or the grace ends, then sends
- * KILL and polls again (reading /proc, as busybox has no pgrep). Prints `<pgid> <term 0|1> <kill 0|1> <gone 0|1>`; prints `- 0 0 1`
- * when the command already finished (its control directory is gone).
+ * id, marks the stop (CTL/stop: the wrapper's own reap then leaves the group to it), sends TERM
+ * to the whole group, polls until the group is gone or the grace ends, then sends KILL and polls
+ * again (reading /proc, as busybox has no pgrep), and marks the stop done (CTL/stopped). Prints
+ * `<pgid> <term 0|1> <kill 0|1> <gone 0|1>`; prints `- 0 0 1` when the command already finished
+ * (its control directory is gone).
  */
 export const STOP_SCRIPT = shellText`
 _ctl=$1; _grace=$2; _i=0
@@ -137,8 +147,13 @@ gone() {
   return 0
 }
 settle() { _n=$1; while [ "$_n" -gt 0 ]; do gone && return 0; sleep 0.02; _n=$((_n - 1)); done; gone; }
+touch "$_ctl/stop" 2>/dev/null
 kill -TERM "-$_pg" 2>/dev/null
-if settle $((_grace / 20 + 1)); then echo "$_pg 1 0 1"; exit 0; fi
-kill -KILL "-$_pg" 2>/dev/null
-if settle 100; then echo "$_pg 1 1 1"; else echo "$_pg 1 1 0"; fi
+if settle $((_grace / 20 + 1)); then _r="$_pg 1 0 1"
+else
+  kill -KILL "-$_pg" 2>/dev/null
+  if settle 100; then _r="$_pg 1 1 1"; else _r="$_pg 1 1 0"; fi
+fi
+touch "$_ctl/stopped" 2>/dev/null
+echo "$_r"
 `;

@@ -160,6 +160,22 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
       30_000,
     );
     check(
+      "a child ignoring SIGTERM whose parent SIGTERM ended gets SIGKILL after the grace, reported",
+      async () => {
+        // The shell itself dies of the SIGTERM; its child (pid line printed once its trap is set)
+        // lives on: the adapter must still give it the grace, send SIGKILL and say so.
+        const { result, stdout } = await run(`sh -c 'trap "" TERM; echo $$; exec sleep 60' & sleep 60`, {
+          killGraceMs: 500,
+          ...abortAfterLines(1),
+        });
+        expect(result.status).toBe("cancelled");
+        expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
+        expect(stdout).toMatch(/^\d+\n$/);
+        expect(await isRunning(stdout.trim())).toBe(false);
+      },
+      30_000,
+    );
+    check(
       "a background child holding stdout does not hang the call and does not outlive it",
       async () => {
         const { result, stdout } = await run("sleep 100 & echo $!");
