@@ -47,9 +47,9 @@ const MAP_COMMENT = /^\s*\/\/# sourceMappingURL=(\S+)\s*$/m;
 
 /**
  * Problems with an unpacked package directory: a missing or different LICENSE, no README, a
- * source map whose `sources` are not in the package, a `sourceMappingURL` naming a missing map,
- * a `workspace:` range left in package.json, or a test file. Paths in messages are relative to
- * the package.
+ * source map whose `sources` are not in the package (nor embedded in the map), a
+ * `sourceMappingURL` naming a missing map, a `workspace:` range left in package.json, or a test
+ * file. Paths in messages are relative to the package.
  */
 export function inspectPackageDir(dir, { license } = {}) {
   const problems = [];
@@ -71,10 +71,13 @@ export function inspectPackageDir(dir, { license } = {}) {
         continue;
       }
       const base = path.join(path.dirname(file), map.sourceRoot ?? "");
-      for (const source of map.sources ?? []) {
+      (map.sources ?? []).forEach((source, i) => {
+        // A source whose text is embedded in the map (a bundle's code from other packages) is
+        // readable without the file.
+        if (typeof map.sourcesContent?.[i] === "string") return;
         const target = path.normalize(path.join(base, source));
         if (!files.has(target)) problems.push(`${file}: points at ${target}, which is not in the package`);
-      }
+      });
     } else if (/\.(m|c)?js$|\.d\.(m|c)?ts$/.test(file)) {
       const comment = MAP_COMMENT.exec(fs.readFileSync(path.join(dir, file), "utf8"));
       if (comment && !comment[1].startsWith("data:")) {

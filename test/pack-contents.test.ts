@@ -31,6 +31,22 @@ describe("packed package contents", () => {
     expect(inspectPackageDir(dir, { license: "MIT\n" })).toEqual([]);
   });
 
+  it("accepts a map whose sources from other packages are embedded in it (a bundle)", () => {
+    const bundleMap = JSON.stringify({
+      version: 3,
+      sources: ["../src/a.ts", "../node_modules/y/src/b.ts"],
+      sourcesContent: [null, "export const b = 1;\n"],
+      mappings: "",
+    });
+    const dir = unpacked({
+      ...base,
+      "dist/a.js": "export {};\n//# sourceMappingURL=a.js.map\n",
+      "dist/a.js.map": bundleMap,
+      "src/a.ts": "export {};\n",
+    });
+    expect(inspectPackageDir(dir, { license: "MIT\n" })).toEqual([]);
+  });
+
   it("reports a map pointing at a file not shipped, and a comment naming a missing map", () => {
     const dir = unpacked({
       ...base,

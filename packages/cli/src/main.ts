@@ -8,7 +8,7 @@ import {
   EXIT_USAGE,
   UsageError,
 } from "./usage-error.js";
-import { VERSION } from "./version.js";
+import { cliVersion } from "./version.js";
 
 type Command = (argv: string[], io: CliIO) => Promise<number>;
 
@@ -37,7 +37,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_OK;
   }
   if (command === "--version" || command === "-v") {
-    io.stdout(`${VERSION}\n`);
+    io.stdout(`${cliVersion()}\n`);
     return EXIT_OK;
   }
   const load = COMMANDS[command];

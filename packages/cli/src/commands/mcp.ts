@@ -7,7 +7,7 @@ import { createMcpServer } from "../mcp-server.js";
 import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { chooseToolNames, dropUnavailablePowershell, openCliSession } from "../session.js";
 import { EXIT_OK, UsageError } from "../usage-error.js";
-import { VERSION } from "../version.js";
+import { cliVersion } from "../version.js";
 
 /** The flags of `tackle mcp`. */
 export const MCP_OPTIONS = {
@@ -39,7 +39,7 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
   // Offer powershell only where it can run, unless the user asked for it by name.
   await dropUnavailablePowershell(session, values.tools !== undefined);
   const log = (message: string) => io.stderr(`tackle mcp: ${message}\n`);
-  const server = createMcpServer(session, { version: VERSION, log });
+  const server = createMcpServer(session, { version: cliVersion(), log });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 
 /**
  * The tree-sitter runtime and the bash and PowerShell grammars, from the package's own `wasm/`
@@ -44,14 +43,19 @@ interface TreeSitterModule {
 export type GrammarName = "bash" | "powershell";
 
 const require = createRequire(import.meta.url);
-/** `<package>/wasm/`: this file is `src/shell/policy/parser.ts` or `dist/shell/policy/parser.js`. */
-const WASM_DIR = fileURLToPath(new URL("../../../wasm/", import.meta.url));
+/**
+ * `<package>/wasm/`, found by the package's own name rather than this file's place: the CLI's
+ * bundled binary runs this code from its own `dist/`, and reaches the installed tools package.
+ */
+function packageWasmDir(): string {
+  return join(dirname(require.resolve("@tackle/tools/package.json")), "wasm");
+}
 let runtime: Promise<{ module: TreeSitterModule; wasmDir: string }> | undefined;
 const languages = new Map<GrammarName, Promise<unknown>>();
 
 function loadRuntime(): Promise<{ module: TreeSitterModule; wasmDir: string }> {
   runtime ??= (async () => {
-    const wasmDir = WASM_DIR;
+    const wasmDir = packageWasmDir();
     const entry = join(wasmDir, "tree-sitter.cjs");
     // Only a source checkout that was never built lacks it; the published package ships it.
     if (!existsSync(entry))
