@@ -22,6 +22,7 @@ export type {
   AuditGate,
   AuditIntent,
   AuditOutput,
+  AuditResultSize,
   AuditSideEffect,
   AuditSpawn,
   RequestedBy,

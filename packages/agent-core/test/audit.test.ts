@@ -32,6 +32,46 @@ describe("invokeTool audit", () => {
     expect(record?.ended).toBe(true);
   });
 
+  it("records a plain call in three events, the result's size with the end; files with an output event still read", async () => {
+    const sink = createMemoryAuditSink();
+    await invokeTool(echoTool(), { text: "hi" }, { toolCallId: "c0", audit: { sink } });
+    expect(sink.events.map((event) => event.kind)).toEqual(["intent", "decision", "end"]);
+    const end = sink.events[2];
+    expect(end).toMatchObject({ scope: "call", result: { blocks: 1, images: 0 } });
+    const at = end?.at ?? "";
+    const older = assembleAuditRecords([
+      {
+        v: 1,
+        kind: "intent",
+        callId: "o",
+        at,
+        source: "invoke",
+        tool: "echo",
+        args: "{}",
+        requestedBy: "model",
+      },
+      {
+        v: 1,
+        kind: "output",
+        callId: "o",
+        at,
+        source: "invoke",
+        result: { blocks: 2, textBytes: 5, images: 0 },
+      },
+      {
+        v: 1,
+        kind: "end",
+        callId: "o",
+        at,
+        source: "invoke",
+        scope: "call",
+        status: "completed",
+        durationMs: 1,
+      },
+    ]);
+    expect(older[0]?.output?.result).toEqual({ blocks: 2, textBytes: 5, images: 0 });
+  });
+
   it("records a refused call: the validation problem, and an end that says failed", async () => {
     const sink = createMemoryAuditSink();
     await invokeTool(echoTool(), { count: 1 } as unknown, { toolCallId: "c2", audit: { sink } });

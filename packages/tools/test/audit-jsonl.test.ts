@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type AuditEvent, createAuditRecorder } from "@tackle/agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createJsonlAuditSink, parseAuditLines, readAuditFile } from "../src/audit/jsonl-sink.js";
+import { auditEventJson } from "../src/audit/redact.js";
 
 let dir: string;
 beforeEach(() => {
@@ -70,6 +71,53 @@ describe("createJsonlAuditSink", () => {
     expect(text).toContain("[REDACTED:");
     expect(text).not.toContain("\\u001b");
     expect((statSync(path).mode & 0o777).toString(8)).toBe("600");
+  });
+});
+
+describe("auditEventJson", () => {
+  const decision = (reason: string, data?: Record<string, unknown>): AuditEvent => ({
+    v: 1,
+    kind: "decision",
+    callId: "c",
+    at: "2026-12-01T00:00:00.000Z",
+    source: "test",
+    gate: "hook",
+    verdict: "allow",
+    reason,
+    ...(data ? { data } : {}),
+  });
+
+  it("keeps an event with nothing to clean as its plain JSON", () => {
+    const event = decision("allowed: src/app.ts", { files: ["a.txt"] });
+    expect(auditEventJson(event)).toBe(JSON.stringify(event));
+  });
+
+  it("removes each kind of control character, alone in a string", () => {
+    const controls = [
+      "\u0000",
+      "\u0008",
+      "\u000b",
+      "\u000c",
+      "\u001b[31m",
+      "\u007f",
+      "\u0085",
+      "\u009b31m",
+      "\u202e",
+      "\u2066",
+    ];
+    for (const control of controls) {
+      const line = auditEventJson(decision(`a${control}b`));
+      expect(JSON.parse(line).reason, JSON.stringify(control)).toBe("ab");
+    }
+    expect(JSON.parse(auditEventJson(decision("tab\tand\nnewline stay"))).reason).toBe(
+      "tab\tand\nnewline stay",
+    );
+  });
+
+  it("redacts a secret in a nested field", () => {
+    const line = auditEventJson(decision("ok", { found: { value: `ghp_${"x".repeat(36)}` } }));
+    expect(line).not.toContain("ghp_");
+    expect(JSON.parse(line).data.found.value).toBe("[REDACTED:github-token]");
   });
 });
 

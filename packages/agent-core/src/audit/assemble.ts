@@ -83,6 +83,11 @@ function add(record: AuditCallRecord, event: AuditEvent): void {
       if (event.scope === "call") {
         record.end = event;
         record.ended = true;
+        // The result size is output evidence, recorded with the end (see AuditEnd.result).
+        if (event.result !== undefined) {
+          const { v, callId, at } = event;
+          record.output = { v, kind: "output", callId, at, ...record.output, result: event.result };
+        }
       } else {
         record.processEnd = event;
       }

@@ -96,7 +96,10 @@ export function outcomeStatus(outcome: ToolOutcome): AuditEnd["status"] {
   return "failed";
 }
 
-/** Records what the model got (`output`, size only) and how the call ended (`end`, scope `call`). */
+/**
+ * Records how the call ended (`end`, scope `call`) with the size of what the model got
+ * (`result`): one event, written with the end.
+ */
 export function recordCallEnd(
   audit: AuditRecorder,
   outcome: ToolOutcome,
@@ -110,11 +113,6 @@ export function recordCallEnd(
     if (block.type === "text") textBytes += Buffer.byteLength(block.text, "utf8");
     else images++;
   }
-  audit.record({
-    kind: "output",
-    source,
-    result: { blocks: outcome.content.length, textBytes, images },
-  });
   const end: AuditEventInput = {
     kind: "end",
     source,
@@ -122,6 +120,7 @@ export function recordCallEnd(
     status: outcomeStatus(outcome),
     durationMs: Date.now() - startedAt,
     isError: outcome.isError,
+    result: { blocks: outcome.content.length, textBytes, images },
   };
   if (outcome.errorCode !== undefined) end.errorCode = outcome.errorCode;
   audit.record(end);

@@ -112,8 +112,18 @@ export interface AuditOutput extends AuditEventBase {
   artifact?: { id: string; path: string; size: number; sha256?: string };
   /** Secrets redacted from what the model saw, counted by kind (never the secret). */
   redactions?: Record<string, number>;
-  /** Content blocks and text bytes of the result the model got (every tool). */
-  result?: { blocks: number; textBytes: number; images: number };
+  /**
+   * Content blocks and text bytes of the result the model got. Recorded on the call's `end`
+   * since that is where it is known; files written before that hold it here.
+   */
+  result?: AuditResultSize;
+}
+
+/** Content blocks, text bytes and images of the result the model got. */
+export interface AuditResultSize {
+  blocks: number;
+  textBytes: number;
+  images: number;
 }
 
 /**
@@ -129,6 +139,8 @@ export interface AuditEnd extends AuditEventBase {
   durationMs: number;
   isError?: boolean;
   errorCode?: string;
+  /** Call end: the size of the result the model got (the output piece of every tool). */
+  result?: AuditResultSize;
   /** Kill steps sent and confirmed (shell tools). */
   cleanup?: {
     timedOut?: boolean;

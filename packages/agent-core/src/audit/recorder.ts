@@ -40,7 +40,7 @@ export function createAuditRecorder(
       full.v = AUDIT_EVENT_VERSION;
       full.callId = callId;
       if (sessionId !== undefined) full.sessionId = sessionId;
-      full.at = new Date().toISOString();
+      full.at = auditTime();
       try {
         sink.append(full);
       } catch {
@@ -48,6 +48,23 @@ export function createAuditRecorder(
       }
     },
   };
+}
+
+let lastMs = Number.NaN;
+let lastIso = "";
+
+/**
+ * Now as an ISO 8601 string (ms). Events of the same millisecond share one string: a call
+ * records several events within a millisecond, and a `Date` plus `toISOString` per event is a
+ * good part of what recording costs.
+ */
+export function auditTime(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 /** Longest string kept whole in an argument summary; longer ones are cut and their length named. */
