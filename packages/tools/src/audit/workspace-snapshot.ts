@@ -7,10 +7,17 @@ export const SNAPSHOT_MAX_ENTRIES = 2000;
 export const SNAPSHOT_TIME_BUDGET_MS = 300;
 /** Directories never walked: large, and changed by tools on their own (git, package managers). */
 export const SNAPSHOT_SKIPPED_DIRECTORIES: readonly string[] = [".git", "node_modules"];
-/** Entries looked at concurrently (over SSH each `lstat` is a round trip). */
-const CONCURRENCY = 16;
+/**
+ * Listings and `lstat`s in flight at once, over the whole walk (over SSH each is a round trip;
+ * locally they share libuv's thread pool).
+ */
+const CONCURRENCY = 32;
 
-/** What a snapshot saw: size and mtime per path relative to the root. */
+/**
+ * What a snapshot saw per path relative to the root: type, and for everything but directories
+ * size and mtime. Directories are known from their parent's listing and not `lstat`ed (size and
+ * mtime 0): what changes in them shows in their entries.
+ */
 export interface WorkspaceSnapshot {
   root: string;
   entries: Map<string, { type: string; size: number; mtimeMs: number }>;
@@ -26,10 +33,12 @@ export interface SnapshotOptions {
 }
 
 /**
- * Lists `root` breadth first through `ops` (so it works the same over SSH and in a container):
- * type, size and mtime of each entry, at most `maxEntries` entries and `timeBudgetMs` of
- * walking, skipping {@link SNAPSHOT_SKIPPED_DIRECTORIES}. Links are listed, not followed. Never
- * throws: an entry that cannot be read is left out.
+ * Lists `root` through `ops` (so it works the same over SSH and in a container): type of each
+ * entry, size and mtime of each non-directory, at most `maxEntries` entries and `timeBudgetMs`
+ * of walking, skipping {@link SNAPSHOT_SKIPPED_DIRECTORIES}. Links are listed, not followed.
+ * Directories are listed as soon as they are found and files `lstat`ed meanwhile,
+ * {@link CONCURRENCY} calls at a time. Never throws: an entry that cannot be read is left out.
+ * Which entries a walk cut by a bound still saw depends on the order calls complete.
  */
 export async function snapshotWorkspace(
   ops: Pick<Operations, "readdir" | "lstat" | "platform">,
@@ -38,45 +47,67 @@ export async function snapshotWorkspace(
 ): Promise<WorkspaceSnapshot> {
   const maxEntries = options.maxEntries ?? SNAPSHOT_MAX_ENTRIES;
   const deadline = Date.now() + (options.timeBudgetMs ?? SNAPSHOT_TIME_BUDGET_MS);
+  const signal = options.signal;
   const sep = ops.platform === "win32" ? "\\" : "/";
   const entries: WorkspaceSnapshot["entries"] = new Map();
-  const queue: string[] = [""];
+  const full = (relative: string) => (relative === "" ? root : `${root}${sep}${relative}`);
+  // Directories to list and files to lstat, relative paths; directories go first (they find work).
+  const directories: string[] = [""];
+  const files: string[] = [];
+  /** Entries found so far (listed or waiting for their lstat): the cap counts these. */
+  let found = 0;
   let complete = true;
-  while (queue.length > 0) {
-    if (Date.now() > deadline || entries.size >= maxEntries || options.signal?.aborted) {
-      complete = false;
-      break;
-    }
-    const relative = queue.shift() as string;
-    const dir = relative === "" ? root : `${root}${sep}${relative}`;
+  let running = 0;
+
+  const list = async (relative: string) => {
     let names: { name: string; type: string }[];
     try {
-      names = await ops.readdir(dir, { signal: options.signal });
+      names = await ops.readdir(full(relative), { signal });
     } catch {
-      continue;
+      return;
     }
+    // Sorted: a walk cut by the cap keeps the same first names of a directory.
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (let i = 0; i < names.length; i += CONCURRENCY) {
-      if (Date.now() > deadline || entries.size >= maxEntries) {
+    for (const entry of names) {
+      if (found >= maxEntries) {
         complete = false;
-        break;
+        return;
       }
-      const batch = names.slice(i, i + CONCURRENCY);
-      const stats = await Promise.all(
-        batch.map((entry) =>
-          ops.lstat(`${dir}${sep}${entry.name}`, { signal: options.signal }).catch(() => undefined),
-        ),
-      );
-      batch.forEach((entry, index) => {
-        const stat = stats[index];
-        if (!stat || entries.size >= maxEntries) return;
-        const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
-        entries.set(path, { type: stat.type, size: stat.size, mtimeMs: stat.mtimeMs });
-        if (stat.type === "directory" && !SNAPSHOT_SKIPPED_DIRECTORIES.includes(entry.name)) queue.push(path);
-      });
+      found++;
+      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.type !== "directory") files.push(path);
+      else {
+        entries.set(path, { type: "directory", size: 0, mtimeMs: 0 });
+        if (!SNAPSHOT_SKIPPED_DIRECTORIES.includes(entry.name)) directories.push(path);
+      }
     }
-    if (!complete) break;
-  }
+  };
+  const inspect = async (path: string) => {
+    const stat = await ops.lstat(full(path), { signal }).catch(() => undefined);
+    if (stat) entries.set(path, { type: stat.type, size: stat.size, mtimeMs: stat.mtimeMs });
+  };
+
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      while (running < CONCURRENCY && (directories.length > 0 || files.length > 0)) {
+        if (Date.now() > deadline || signal?.aborted) {
+          complete = false;
+          directories.length = 0;
+          files.length = 0;
+          break;
+        }
+        const directory = directories.shift();
+        const work = directory !== undefined ? list(directory) : inspect(files.shift() as string);
+        running++;
+        void work.finally(() => {
+          running--;
+          pump();
+        });
+      }
+      if (running === 0) resolve();
+    };
+    pump();
+  });
   return { root, entries, complete };
 }
 
