@@ -5,6 +5,7 @@ import { chmod, lstat, mkdir, readdir, readlink, realpath, remove, rename, stat,
 import { openRead } from "./open-read.js";
 import { readFile } from "./read-file.js";
 import { createRipgrepSearch } from "./search.js";
+import { listTree } from "./tree-listing.js";
 import { writeFile } from "./write-file.js";
 
 /** Options for {@link createLocalOperations}. */
@@ -74,6 +75,7 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
     writeFile,
     mkdir,
     readdir,
+    listTree,
     remove,
     symlink,
     rename,

@@ -36,6 +36,7 @@ export type {
   GrepEvent,
   GrepOperations,
   GrepRequest,
+  ListTreeOptions,
   LsOperations,
   MkdirOptions,
   OpenReadOptions,
@@ -47,6 +48,8 @@ export type {
   SearchOperations,
   ShellKind,
   ShellOperations,
+  TreeEntry,
+  TreeListing,
   WriteFileOptions,
   WriteOperations,
 } from "./types.js";

@@ -19,6 +19,24 @@ export interface DirEntry {
   type: FileType;
 }
 
+/** One entry of {@link Operations.listTree}. */
+export interface TreeEntry {
+  /** Path relative to the listed root, `/`-separated. */
+  path: string;
+  /** The entry's own type: links are not followed. */
+  type: FileType;
+  /** `lstat` size and mtime (ms since the epoch); 0 for directories, which are not `lstat`ed. */
+  size: number;
+  mtimeMs: number;
+}
+
+/** What {@link Operations.listTree} saw. */
+export interface TreeListing {
+  entries: TreeEntry[];
+  /** False when the listing stopped at `maxEntries` or at `timeBudgetMs`. */
+  complete: boolean;
+}
+
 /** Options every call accepts. */
 export interface CallOptions {
   /**
@@ -26,6 +44,16 @@ export interface CallOptions {
    * accepted so a caller can pass its own optional signal along (`exactOptionalPropertyTypes`).
    */
   signal?: AbortSignal | undefined;
+}
+
+/** Options of {@link Operations.listTree}. */
+export interface ListTreeOptions extends CallOptions {
+  /** Most entries listed (files, links and directories). */
+  maxEntries: number;
+  /** Longest the listing may take, ms. */
+  timeBudgetMs: number;
+  /** Directory names (e.g. `.git`, `node_modules`) listed as entries but not entered. */
+  skipDirectories?: readonly string[];
 }
 
 /** Options for `readFile`. */
@@ -342,6 +370,16 @@ export interface Operations {
    * `ExecCleanup`): a command's processes do not outlive the call.
    */
   exec(command: string, options: ExecOptions): Promise<ExecResult>;
+
+  /**
+   * Lists the tree under the directory `root` in one call, breadth first: every entry's own type,
+   * size and mtime of every non-directory, links not followed, directories named in
+   * `skipDirectories` listed but not entered, at most `maxEntries` entries and `timeBudgetMs` of
+   * listing (then `complete: false`). An entry that cannot be read is left out; `root` itself
+   * failing rejects (`not_found`, `not_directory`, ...). Optional: callers that find it absent
+   * walk with `readdir` + `lstat`, one call per entry.
+   */
+  listTree?(root: string, options: ListTreeOptions): Promise<TreeListing>;
 
   /** Native search, when the environment has it. Tools fall back to a portable walk otherwise. */
   readonly search?: SearchOperations;

@@ -81,6 +81,14 @@ describe("snapshotWorkspace", () => {
     ]);
   });
 
+  it("sees the same entries through the environment's listTree as through the walk", async () => {
+    expect(local.listTree).toBeDefined();
+    const native = await snapshotWorkspace(local, dir);
+    const walked = await snapshotWorkspace(counting().ops, dir);
+    expect(native.complete).toBe(true);
+    expect([...native.entries].sort()).toEqual([...walked.entries].sort());
+  });
+
   it("finds created, changed and removed files between two snapshots", async () => {
     const before = await snapshotWorkspace(local, dir);
     await writeFile(join(dir, "a/deep/two.txt"), "longer than before");

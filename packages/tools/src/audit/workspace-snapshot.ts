@@ -36,18 +36,35 @@ export interface SnapshotOptions {
  * Lists `root` through `ops` (so it works the same over SSH and in a container): type of each
  * entry, size and mtime of each non-directory, at most `maxEntries` entries and `timeBudgetMs`
  * of walking, skipping {@link SNAPSHOT_SKIPPED_DIRECTORIES}. Links are listed, not followed.
- * Directories are listed as soon as they are found and files `lstat`ed meanwhile,
- * {@link CONCURRENCY} calls at a time. Never throws: an entry that cannot be read is left out.
- * Which entries a walk cut by a bound still saw depends on the order calls complete.
+ * In one call where the environment has `listTree`; otherwise directories are listed as soon as
+ * they are found and files `lstat`ed meanwhile, {@link CONCURRENCY} calls at a time (which
+ * entries a walk cut by a bound still saw then depends on the order calls complete). Never
+ * throws: an entry that cannot be read is left out.
  */
 export async function snapshotWorkspace(
-  ops: Pick<Operations, "readdir" | "lstat" | "platform">,
+  ops: Pick<Operations, "readdir" | "lstat" | "platform" | "listTree">,
   root: string,
   options: SnapshotOptions = {},
 ): Promise<WorkspaceSnapshot> {
   const maxEntries = options.maxEntries ?? SNAPSHOT_MAX_ENTRIES;
-  const deadline = Date.now() + (options.timeBudgetMs ?? SNAPSHOT_TIME_BUDGET_MS);
+  const timeBudgetMs = options.timeBudgetMs ?? SNAPSHOT_TIME_BUDGET_MS;
   const signal = options.signal;
+  if (ops.listTree !== undefined) {
+    try {
+      const listing = await ops.listTree(root, {
+        maxEntries,
+        timeBudgetMs,
+        skipDirectories: SNAPSHOT_SKIPPED_DIRECTORIES,
+        signal,
+      });
+      const entries: WorkspaceSnapshot["entries"] = new Map();
+      for (const { path, type, size, mtimeMs } of listing.entries) entries.set(path, { type, size, mtimeMs });
+      return { root, entries, complete: listing.complete };
+    } catch {
+      // The walk below tells what it can (and fails the same way for a missing root).
+    }
+  }
+  const deadline = Date.now() + timeBudgetMs;
   const sep = ops.platform === "win32" ? "\\" : "/";
   const entries: WorkspaceSnapshot["entries"] = new Map();
   const full = (relative: string) => (relative === "" ? root : `${root}${sep}${relative}`);
