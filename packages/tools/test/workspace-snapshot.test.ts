@@ -1,4 +1,5 @@
 /** The shell's bounded workspace comparison, on a real directory through the local adapter. */
+import { getEventListeners } from "node:events";
 import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,5 +110,51 @@ describe("snapshotWorkspace", () => {
     await writeFile(join(dir, "b/new.txt"), "new");
     const after = await snapshotWorkspace(local, dir, { maxEntries: 3 });
     expect(compareSnapshots(before, after).filter((change) => change.change !== "changed")).toEqual([]);
+  });
+
+  it("keeps the caller's signal to one listener however many calls are in flight, and aborts them with it", async () => {
+    for (let i = 0; i < 60; i++) await writeFile(join(dir, `many-${i}.txt`), "x");
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    /** Like a remote adapter: each call listens on the signal it is given while it runs. */
+    const listening = (caller: AbortController, abortAtCall?: number) => {
+      const seen = { mostOnCaller: 0, calls: 0, signals: new Set<AbortSignal>() };
+      const listen = <T>(signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> => {
+        const onAbort = () => {};
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (signal) seen.signals.add(signal);
+        seen.mostOnCaller = Math.max(seen.mostOnCaller, getEventListeners(caller.signal, "abort").length);
+        if (++seen.calls === abortAtCall) caller.abort();
+        return call().finally(() => signal?.removeEventListener("abort", onAbort));
+      };
+      const ops: Pick<Operations, "readdir" | "lstat" | "platform"> = {
+        platform: local.platform,
+        readdir: (path, options) => listen(options?.signal, () => local.readdir(path, options)),
+        lstat: (path, options) => listen(options?.signal, () => local.lstat(path, options)),
+      };
+      return { ops, seen };
+    };
+    try {
+      const caller = new AbortController();
+      const whole = listening(caller);
+      const snapshot = await snapshotWorkspace(whole.ops, dir, { signal: caller.signal });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(snapshot.complete).toBe(true);
+      expect(snapshot.entries.has("many-59.txt")).toBe(true);
+      expect(whole.seen.calls).toBeGreaterThan(60);
+      expect(whole.seen.mostOnCaller).toBe(1);
+      expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+
+      const aborting = new AbortController();
+      const cut = listening(aborting, 20);
+      const partial = await snapshotWorkspace(cut.ops, dir, { signal: aborting.signal });
+      expect(partial.complete).toBe(false);
+      expect(cut.seen.calls).toBeLessThan(whole.seen.calls);
+      expect([...cut.seen.signals].every((signal) => signal.aborted)).toBe(true);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { AuditFileChange, AuditRecorder } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
 
@@ -48,14 +49,13 @@ export async function snapshotWorkspace(
 ): Promise<WorkspaceSnapshot> {
   const maxEntries = options.maxEntries ?? SNAPSHOT_MAX_ENTRIES;
   const timeBudgetMs = options.timeBudgetMs ?? SNAPSHOT_TIME_BUDGET_MS;
-  const signal = options.signal;
   if (ops.listTree !== undefined) {
     try {
       const listing = await ops.listTree(root, {
         maxEntries,
         timeBudgetMs,
         skipDirectories: SNAPSHOT_SKIPPED_DIRECTORIES,
-        signal,
+        signal: options.signal,
       });
       const entries: WorkspaceSnapshot["entries"] = new Map();
       for (const { path, type, size, mtimeMs } of listing.entries) entries.set(path, { type, size, mtimeMs });
@@ -64,6 +64,30 @@ export async function snapshotWorkspace(
       // The walk below tells what it can (and fails the same way for a missing root).
     }
   }
+  // The walk's calls share one signal of their own, aborted with the caller's: an adapter that
+  // listens per call (SSH, Docker) never puts CONCURRENCY listeners on the caller's signal (a
+  // MaxListenersExceededWarning at 11). Unlimited on this one: at most CONCURRENCY calls hold
+  // listeners on it at once, each removed as its call ends.
+  const walk = new AbortController();
+  setMaxListeners(0, walk.signal);
+  const forward = () => walk.abort(options.signal?.reason);
+  if (options.signal?.aborted) forward();
+  else options.signal?.addEventListener("abort", forward, { once: true });
+  try {
+    return await walkTree(ops, root, maxEntries, timeBudgetMs, walk.signal);
+  } finally {
+    options.signal?.removeEventListener("abort", forward);
+  }
+}
+
+/** The walk of {@link snapshotWorkspace} for environments without `listTree`. */
+async function walkTree(
+  ops: Pick<Operations, "readdir" | "lstat" | "platform">,
+  root: string,
+  maxEntries: number,
+  timeBudgetMs: number,
+  signal: AbortSignal,
+): Promise<WorkspaceSnapshot> {
   const deadline = Date.now() + timeBudgetMs;
   const sep = ops.platform === "win32" ? "\\" : "/";
   const entries: WorkspaceSnapshot["entries"] = new Map();
@@ -107,7 +131,7 @@ export async function snapshotWorkspace(
   await new Promise<void>((resolve) => {
     const pump = () => {
       while (running < CONCURRENCY && (directories.length > 0 || files.length > 0)) {
-        if (Date.now() > deadline || signal?.aborted) {
+        if (Date.now() > deadline || signal.aborted) {
           complete = false;
           directories.length = 0;
           files.length = 0;
