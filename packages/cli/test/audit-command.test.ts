@@ -9,6 +9,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AUDIT_FILE_ROTATE_BYTES } from "../src/audit-file.js";
 import { BIN, EXIT, isAlive, tackle, tempDir } from "./helpers.js";
 
 let workspace: { dir: string; cleanup: () => void };
@@ -106,6 +107,27 @@ describe("tackle audit", () => {
     expect((await tackle(["audit", "purge"])).code).toBe(EXIT.usage);
     const help = await tackle(["audit", "--help"]);
     expect(help.stdout).toContain("tackle audit show <callId|last>");
+  });
+
+  it("sets a full audit file aside as FILE.1 and still lists and shows the calls of both", async () => {
+    const cwd = workspace.dir;
+    expect((await tackle(["tool", "ls", "{}", "--cwd", cwd, "--audit", auditFile])).code).toBe(EXIT.ok);
+    const [first] = idsOf((await tackle(["audit", "list", "--audit", auditFile])).stdout);
+    // Blank lines are skipped on reading: the file is full without foreign lines.
+    fs.appendFileSync(auditFile, `${" ".repeat(AUDIT_FILE_ROTATE_BYTES)}\n`);
+    const read = await tackle(["tool", "read", '{"path":"notes.txt"}', "--cwd", cwd, "--audit", auditFile]);
+    expect(read.code).toBe(EXIT.ok);
+    expect(fs.statSync(`${auditFile}.1`).size).toBeGreaterThan(AUDIT_FILE_ROTATE_BYTES);
+    expect(fs.statSync(auditFile).size).toBeLessThan(AUDIT_FILE_ROTATE_BYTES);
+    const list = await tackle(["audit", "list", "--audit", auditFile]);
+    expect(list.stderr).toBe("");
+    const ids = idsOf(list.stdout);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe(first);
+    expect(list.stdout.trim().split("\n")[1]).toContain("read");
+    const shown = await tackle(["audit", "show", first as string, "--audit", auditFile]);
+    expect(shown.code).toBe(EXIT.ok);
+    expect(shown.stdout).toContain("ls");
   });
 
   it("records nothing with --audit off", async () => {

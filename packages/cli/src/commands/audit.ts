@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { type AuditCallRecord, assembleAuditRecords } from "@tackle/agent-core";
 import { type AuditFileContents, readAuditFile } from "@tackle/tools/audit";
-import { AUDIT_OFF, defaultAuditFile } from "../audit-file.js";
+import { AUDIT_OFF, defaultAuditFile, previousAuditFile } from "../audit-file.js";
 import { formatAuditList, formatAuditRecord } from "../audit-format.js";
 import { auditHelp } from "../help.js";
 import type { CliIO } from "../io.js";
@@ -81,7 +81,10 @@ export async function auditCommand(argv: string[], io: CliIO): Promise<number> {
     );
   }
   const file = values.audit ?? defaultAuditFile();
-  const contents = await load(file, io);
+  const previous = await load(previousAuditFile(file), io);
+  const current = await load(file, io);
+  const contents =
+    previous && current ? { events: [...previous.events, ...current.events] } : (current ?? previous);
   if (!contents) {
     io.stderr(`tackle: no audit file at ${file}: no call was recorded there yet.\n`);
     return action === "list" ? EXIT_OK : EXIT_TOOL_ERROR;
