@@ -102,14 +102,32 @@ export interface ArtifactStore {
 export interface ReadRecord {
   /** Real path. */
   path: string;
-  /** Hex sha256 of the full file content when it was read. */
+  /**
+   * Hex sha256 of the full file content when it was read, or, with `window`, of the bytes the
+   * shown lines came from.
+   */
   sha256: string;
+  /** Set for a file too large to hash whole on every read: what `sha256` covers, and the file's size and mtime. */
+  window?: ReadWindow;
   readAt: number;
+}
+
+/**
+ * A read of part of a large file: `sha256` covers bytes `start` to `end` (exclusive) of a file
+ * of `size` bytes last modified at `mtimeMs`. The file counts as unchanged while its size, its
+ * mtime and those bytes are.
+ */
+export interface ReadWindow {
+  start: number;
+  end: number;
+  size: number;
+  mtimeMs: number;
 }
 
 /** Ledger of what the model has read, keyed by real path. */
 export interface ReadLedger {
-  record(path: string, sha256: string): void;
+  /** Records a read: `sha256` of the whole content, or of `window`'s bytes when given. */
+  record(path: string, sha256: string, window?: ReadWindow): void;
   get(path: string): ReadRecord | undefined;
   forget(path: string): void;
 }

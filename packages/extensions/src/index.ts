@@ -9,6 +9,7 @@ export type {
   PathAccess,
   ReadLedger,
   ReadRecord,
+  ReadWindow,
   ResolvedPath,
   SessionInfo,
   ToolUI,

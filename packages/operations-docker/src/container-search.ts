@@ -39,6 +39,8 @@ export function createContainerSearch(
   rgPath: string,
 ): SearchOperations {
   return {
+    // planGrep/planFiles pass `--sort path` for `sortByPath`.
+    sortsByPath: true,
     grep: (request, options) => grep(client, files, rgPath, request, options),
     files: (request, options) => listFiles(client, files, rgPath, request, options),
   };

@@ -3,12 +3,20 @@ import { type OpenReadOptions, OperationError, throwIfAborted, toOperationError 
 import { checkPath } from "./guard.js";
 import { openRegularFile } from "./open-regular.js";
 
-const CHUNK_BYTES = 64 * 1024;
+/** The first chunk: enough for a small file or a sniff of a large one. */
+const FIRST_CHUNK_BYTES = 64 * 1024;
+/**
+ * The largest chunk, reached by doubling: a reader that goes on through a large file pays one
+ * read and one buffer per MiB, not per 64 KiB (a 1 GiB read in 64 KiB chunks spent more time in
+ * 16,000 thread-pool round trips and their garbage than in the bytes).
+ */
+const MAX_CHUNK_BYTES = 1024 * 1024;
 
 /**
- * Streams a file from `start` in chunks of at most 64 KiB with positional reads: the start of a
- * huge file is never read, and memory stays one chunk whatever the size. Errors (and an abort
- * before or between chunks) surface from the iterator as `OperationError`s.
+ * Streams a file from `start` in chunks of 64 KiB growing to 1 MiB with positional reads, one
+ * chunk read ahead: the start of a huge file is never read, and memory stays two chunks whatever
+ * the size. Errors (and an abort before or between chunks) surface from the iterator as
+ * `OperationError`s.
  */
 export async function* openRead(path: string, options: OpenReadOptions = {}): AsyncGenerator<Uint8Array> {
   const { signal } = options;
@@ -31,23 +39,38 @@ export async function* openRead(path: string, options: OpenReadOptions = {}): As
   } catch (error) {
     throw toOperationError(error, { operation: "openRead", path });
   }
+  // The next chunk is read while the consumer works on this one (one read ahead): on a large
+  // file the copy from the page cache and the consumer's work overlap.
+  let ahead: Promise<{ buffer: Buffer; bytesRead: number }> | undefined;
+  const readAt = (position: number, size: number) => {
+    // A fresh buffer per chunk: the consumer may keep the previous one.
+    const buffer = Buffer.allocUnsafe(size);
+    const read = handle.read(buffer, 0, size, position).then(({ bytesRead }) => ({ buffer, bytesRead }));
+    // Awaited below, or dropped when the consumer stops early: never an unhandled rejection.
+    read.catch(() => {});
+    return read;
+  };
   try {
     let position = start;
+    let size = FIRST_CHUNK_BYTES;
+    ahead = readAt(position, size);
     for (;;) {
       throwIfAborted(signal, "openRead");
-      // A fresh buffer per chunk: the consumer may keep the previous one.
-      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-      let bytesRead: number;
+      let chunk: { buffer: Buffer; bytesRead: number };
       try {
-        ({ bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position));
+        chunk = await ahead;
       } catch (error) {
         throw toOperationError(error, { operation: "openRead", path });
       }
-      if (bytesRead === 0) return;
-      position += bytesRead;
-      yield new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
+      if (chunk.bytesRead === 0) return;
+      position += chunk.bytesRead;
+      size = Math.min(size * 2, MAX_CHUNK_BYTES);
+      ahead = readAt(position, size);
+      yield new Uint8Array(chunk.buffer.buffer, chunk.buffer.byteOffset, chunk.bytesRead);
     }
   } finally {
+    // Closing waits for a read in flight; its result is not wanted.
+    await ahead?.catch(() => {});
     await handle.close();
   }
 }

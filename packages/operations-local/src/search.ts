@@ -41,6 +41,8 @@ export async function bundledRgPath(): Promise<string> {
 export function createRipgrepSearch(rgPath?: string): SearchOperations {
   const binary = () => (rgPath ? Promise.resolve(rgPath) : bundledRgPath());
   return {
+    // planGrep/planFiles pass `--sort path` for `sortByPath`.
+    sortsByPath: true,
     grep: (request, options) => grep(binary, request, options),
     files: (request, options) => files(binary, request, options),
   };

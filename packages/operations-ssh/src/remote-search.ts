@@ -174,6 +174,8 @@ async function stopRemote(session: Session, channel: ClientChannel, stderr: stri
 /** `search` on a remote ripgrep binary (`rgPath`, e.g. "rg"). */
 export function createRemoteSearch(connection: SshConnection, rgPath: string): SearchOperations {
   return {
+    // planGrep/planFiles pass `--sort path` for `sortByPath`.
+    sortsByPath: true,
     async *grep(request: GrepRequest, options?: CallOptions): AsyncIterable<GrepEvent> {
       const signal = options?.signal;
       checkRemotePath(request.path, "grep");

@@ -241,6 +241,11 @@ export interface GrepRequest {
    * search through a file with one 100 MB line costs what the search costs, not the line.
    */
   maxLineLength?: number;
+  /**
+   * Deliver the files in path order (see `SearchOperations.sortsByPath`), so a caller that wants
+   * the first results by path can stop reading early. A search that does not sort ignores it.
+   */
+  sortByPath?: boolean;
 }
 
 /**
@@ -268,6 +273,8 @@ export interface FilesRequest {
   limit?: number;
   /** Include files that .gitignore excludes. */
   includeIgnored?: boolean;
+  /** Deliver the paths in path order (see `SearchOperations.sortsByPath`). */
+  sortByPath?: boolean;
 }
 
 /** Optional native search of an environment (ripgrep where available). */
@@ -288,6 +295,13 @@ export interface SearchOperations {
    * separators, with the same ignore and link rules as `grep`.
    */
   files(request: FilesRequest, options?: CallOptions): AsyncIterable<string>;
+  /**
+   * True when `sortByPath` is honoured: the files then arrive in the order of a sorted directory
+   * walk (segment by segment, each segment by Unicode code point, which is ripgrep's
+   * `--sort path`), each file's lines in line order. Whoever stops early on that order relies on
+   * it, so a search that cannot keep it must leave this unset.
+   */
+  readonly sortsByPath?: boolean;
 }
 
 /**

@@ -168,6 +168,17 @@ describe("globSelection", () => {
     expect(globSelection("src/[!a].ts", "directory").args).toEqual([]);
   });
 
+  it("passes **/NAME as the type NAME: the same files at any depth, no matcher per path", () => {
+    const deep = globSelection("**/*.ts", "directory");
+    expect(deep.args).toEqual(globSelection("*.ts", "directory").args);
+    expect(deep.keeps("a/b/c.js")).toBe(true);
+    expect(globSelection("**/**/*.ts", "directory").args).toEqual(deep.args);
+    // A glob with a / after the prefix is still matched per path.
+    const nested = globSelection("**/src/*.ts", "directory");
+    expect(nested.keeps("a/src/b.ts")).toBe(true);
+    expect(nested.keeps("a/lib/b.ts")).toBe(false);
+  });
+
   it("ignores an empty glob", () => {
     expect(globSelection("  ", "directory").args).toEqual([]);
   });
@@ -342,11 +353,11 @@ describe("grepEventsOf and filePathsOf", () => {
   });
 
   it("yields request-relative paths, skipping empty records, up to the limit", async () => {
-    const plan = planFiles({ path: "/r", glob: "**/b*", limit: 2 }, dir);
+    const plan = planFiles({ path: "/r", glob: "x/**/b*", limit: 2 }, dir);
     const paths = await collect(
-      filePathsOf(batches(["./a/b1", "", "./c"], ["./b2", "./b3"]), plan, undefined),
+      filePathsOf(batches(["./x/a/b1", "", "./x/c"], ["./x/b2", "./x/b3"]), plan, undefined),
     );
-    expect(paths).toEqual(["a/b1", "b2"]);
+    expect(paths).toEqual(["x/a/b1", "x/b2"]);
   });
 
   it("yields nothing for a limit of 0", async () => {

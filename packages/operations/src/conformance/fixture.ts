@@ -91,7 +91,17 @@ export const SEARCH_TREE: Record<string, string> = {
   "nested/kept.txt": "NEEDLE kept in the nested repo\n",
   "space dir/ünï.txt": "NEEDLE unicode path\n",
   "crlf.txt": "NEEDLE crlf\r\nnext\r\n",
+  // Path order (`sortsByPath`): upper case first, a directory before a longer name it starts
+  // (`a/` before `a-b/`, though "-" < "/"), and code points past ASCII last.
+  "order/z.txt": "ORDER 5\n",
+  "order/a-b/x.txt": "ORDER 4\n",
+  "order/é.txt": "ORDER 6\n",
+  "order/a/x.txt": "ORDER 2\nORDER 3\n",
+  "order/B.txt": "ORDER 1\n",
 };
+
+/** The files of `order/` in path order (a sorted walk's order, ripgrep's `--sort path`). */
+export const ORDERED_FILES = ["B.txt", "a/x.txt", "a-b/x.txt", "z.txt", "é.txt"];
 
 /** Paths (relative, POSIX) that `grep NEEDLE` finds by default, with their line numbers. */
 export const NEEDLE_MATCHES = [

@@ -8,7 +8,7 @@ import {
   scaledIt,
   sorted,
 } from "./context.js";
-import { IGNORED_NEEDLE_FILES, LINKS_TREE, NEEDLE_MATCHES, SEARCH_TREE } from "./fixture.js";
+import { IGNORED_NEEDLE_FILES, LINKS_TREE, NEEDLE_MATCHES, ORDERED_FILES, SEARCH_TREE } from "./fixture.js";
 
 /** Checks of `ops.search` against the search fixture (a repo with a nested repo). */
 export function describeSearchChecks(get: () => SuiteContext, options: Required<ConformanceOptions>): void {
@@ -193,6 +193,29 @@ export function describeSearchChecks(get: () => SuiteContext, options: Required<
       },
       60_000,
     );
+  });
+
+  describe("search: sortByPath (when the search sorts)", () => {
+    // A search that leaves `sortsByPath` unset may deliver in any order; nothing to check then.
+    check("grep delivers files in path order, each in line order", async () => {
+      if (!search().sortsByPath) return;
+      const events = await grep({ pattern: "ORDER", path: dir("order"), sortByPath: true });
+      expect(events.map((event) => `${event.path}:${event.lineNumber}`)).toEqual([
+        "B.txt:1",
+        "a/x.txt:1",
+        "a/x.txt:2",
+        "a-b/x.txt:1",
+        "z.txt:1",
+        "é.txt:1",
+      ]);
+    });
+    check("files delivers paths in path order, a glob kept", async () => {
+      if (!search().sortsByPath) return;
+      expect(await collect(search().files({ path: dir("order"), sortByPath: true }))).toEqual(ORDERED_FILES);
+      expect(
+        await collect(search().files({ path: dir(), glob: "order/**/*.txt", sortByPath: true })),
+      ).toEqual(ORDERED_FILES.map((name) => `order/${name}`));
+    });
   });
 
   describe("search: symbolic links are not followed", () => {

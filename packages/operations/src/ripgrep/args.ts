@@ -47,6 +47,13 @@ export interface RipgrepPlan<T = unknown> {
 export const COMMON_RIPGREP_ARGS: readonly string[] = ["--hidden", "--no-require-git", "--no-config"];
 
 /**
+ * `sortByPath`: rg walks directories in sorted order, one file after another (`--sort path`
+ * makes it single-threaded), so the first files by path come first and the caller can stop
+ * there: a page of a common word is answered after its first files, not after the whole tree.
+ */
+const SORT_BY_PATH_ARGS = ["--sort", "path"];
+
+/**
  * Output flags of a grep run: the standard printer, one line per result with its path ended by
  * a NUL (see `GrepOutputReader`), no colours, and long lines cut to a preview by rg itself.
  */
@@ -71,6 +78,7 @@ export function planGrep(request: GrepRequest, target: RipgrepTarget): RipgrepPl
   if (request.literal) args.push("--fixed-strings");
   if (request.context) args.push("--context", String(request.context));
   if (request.includeIgnored) args.push("--no-ignore");
+  if (request.sortByPath) args.push(...SORT_BY_PATH_ARGS);
   args.push(...glob.args);
   args.push("--glob", "!.git");
   args.push("--regexp", request.pattern, "--", targetArg(target));
@@ -88,6 +96,7 @@ export function planFiles(request: FilesRequest, target: RipgrepTarget): Ripgrep
   const glob = globSelection(request.glob, target.kind);
   const args = ["--files", "--null", ...COMMON_RIPGREP_ARGS];
   if (request.includeIgnored) args.push("--no-ignore");
+  if (request.sortByPath) args.push(...SORT_BY_PATH_ARGS);
   args.push(...glob.args);
   args.push("--glob", "!.git");
   args.push("--", targetArg(target));

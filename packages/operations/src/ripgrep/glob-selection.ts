@@ -31,13 +31,24 @@ const PLAIN_SEGMENT = /^[\w.*?-]+$/;
  * given by name: then no glob applies.
  */
 export function globSelection(glob: string | undefined, target: "directory" | "file"): GlobSelection {
-  const trimmed = glob?.trim() ?? "";
+  const trimmed = anyDepthPrefixDropped(glob?.trim() ?? "");
   if (trimmed === "" || target === "file") return { args: [], keeps: KEEP_ALL };
   if (trimmed.startsWith("!")) return { args: ["--glob", trimmed], keeps: KEEP_ALL };
   if (!trimmed.includes("/") && !trimmed.includes(":")) return { args: typeArgs(trimmed), keeps: KEEP_ALL };
   const last = trimmed.slice(trimmed.lastIndexOf("/") + 1);
   const narrow = PLAIN_SEGMENT.test(last) && !last.includes("**");
   return { args: narrow ? typeArgs(last) : [], keeps: compileGlob(trimmed) };
+}
+
+/**
+ * `**\/*.ts` means what `*.ts` means (a name at any depth; `**` also matches no directory), so
+ * it takes the same path: a file type rg applies while it walks, instead of a matcher run on
+ * every path rg lists.
+ */
+function anyDepthPrefixDropped(glob: string): string {
+  let rest = glob;
+  while (rest.startsWith("**/")) rest = rest.slice(3);
+  return rest !== "" && !rest.includes("/") && !rest.includes("**") ? rest : glob;
 }
 
 function typeArgs(glob: string): string[] {

@@ -1,17 +1,28 @@
 /**
  * The read ledger: what the model last read of each file, by real path and sha256 of the whole
- * content, so write and edit can refuse to overwrite changes the model has not seen.
+ * content, so write and edit can refuse to overwrite changes the model has not seen. A read of a
+ * file larger than {@link READ_WHOLE_HASH_MAX_BYTES} records the hash of the bytes it showed with
+ * the file's size and mtime instead (a `ReadWindow`): hashing a 1 GiB file to show its last 50
+ * lines would cost more than finding them.
  */
 import { createHash } from "node:crypto";
 import { ToolError } from "@tackle/agent-core";
-import type { ExtensionContext, ReadLedger, ReadRecord } from "@tackle/extensions";
+import type { ExtensionContext, ReadLedger, ReadRecord, ReadWindow } from "@tackle/extensions";
+
+/**
+ * Largest file whose every read hashes all of it (64 MiB, about 40 ms of hashing). Files up to
+ * this size, which is where edits happen, are compared by content: a touch without a change
+ * passes. A larger file is unchanged while its size, mtime and the bytes read are; a touch of it
+ * counts as a change (the model reads it again), never the reverse.
+ */
+export const READ_WHOLE_HASH_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Creates an in-memory {@link ReadLedger}. */
 export function createReadLedger(): ReadLedger {
   const records = new Map<string, ReadRecord>();
   return {
-    record(path, sha256) {
-      records.set(path, { path, sha256, readAt: Date.now() });
+    record(path, sha256, window) {
+      records.set(path, { path, sha256, ...(window ? { window: { ...window } } : {}), readAt: Date.now() });
     },
     get(path) {
       return records.get(path);
@@ -29,18 +40,22 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 /**
  * Fails with `stale_read` when the model read `realPath` before and its content changed since
- * (compared by hash, so a touch without a change passes). A file the model never read passes:
- * the caller decides whether that is acceptable.
+ * (compared by hash, so a touch without a change passes; for a read of part of a large file,
+ * see {@link READ_WHOLE_HASH_MAX_BYTES}, by size, mtime and the hash of the part read, which
+ * needs `currentMtimeMs`, the mtime of a stat taken before `currentBytes` were read). A file the
+ * model never read passes: the caller decides whether that is acceptable.
  */
 export function assertNotStale(
   ctx: Pick<ExtensionContext, "reads">,
   realPath: string,
   currentBytes: Uint8Array,
   displayPath: string = realPath,
+  currentMtimeMs?: number,
 ): void {
   const record = ctx.reads.get(realPath);
   if (!record) return;
-  const current = sha256Hex(currentBytes);
+  const window = record.window;
+  const current = window ? windowHash(currentBytes, window, currentMtimeMs) : sha256Hex(currentBytes);
   if (current !== record.sha256) {
     throw new ToolError(
       "stale_read",
@@ -50,6 +65,12 @@ export function assertNotStale(
       },
     );
   }
+}
+
+/** The hash of `window`'s bytes in `bytes`, or "" when the size or mtime alone tell a change. */
+function windowHash(bytes: Uint8Array, window: ReadWindow, mtimeMs: number | undefined): string {
+  if (bytes.length !== window.size || mtimeMs !== window.mtimeMs) return "";
+  return sha256Hex(bytes.subarray(window.start, window.end));
 }
 
 /** Records that the model now knows `bytes` as the content of `realPath` (after a read or its own write). */

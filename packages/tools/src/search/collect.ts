@@ -2,8 +2,8 @@
  * Collecting search results for one page, in one pass. Both tools want the first
  * `offset + limit + 1` results in path order (one more tells whether another page exists). An
  * engine that delivers in that order (the portable walk; any engine searching one file) is
- * stopped there. A native engine over a directory may deliver in any order (ripgrep walks in
- * parallel unless told to sort), and results that happen to arrive in order are no proof: a
+ * stopped there. An engine that does not may deliver in any order (ripgrep walks in parallel
+ * unless told to sort), and results that happen to arrive in order are no proof: a
  * smaller path may still come. So its search is read to the end, keeping only what can still be
  * among the first results by path: pages stay exact and deterministic, offsets never skip or
  * repeat a result, and memory stays bounded by the page. Results inside `.git`, which the tools
@@ -11,14 +11,32 @@
  */
 import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
+import { raceSortedScan } from "./race-sorted.js";
 import { isHiddenFromTools, type ToolSearch } from "./search-for.js";
 
 /**
  * Grep events of the first `wanted` matches in path then line order, with their context: the
  * lines within `request.context` after the page's last match (the match before the `wanted`-th)
- * too, which may hold further matches shown as context.
+ * too, which may hold further matches shown as context. `ordered`: the search delivers in path
+ * order as it is; otherwise an engine that can sort races a sorted scan against a full one
+ * (see `raceSortedScan`).
  */
 export async function collectGrepEvents(
+  search: ToolSearch,
+  request: GrepRequest,
+  wanted: number,
+  signal: AbortSignal | undefined,
+  ordered: boolean,
+): Promise<GrepEvent[]> {
+  if (ordered || !search.sorts) return collectGrepRun(search, request, wanted, signal, ordered);
+  return raceSortedScan(
+    signal,
+    (sortedSignal) => collectGrepRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true),
+    (fullSignal) => collectGrepRun(search, request, wanted, fullSignal, false),
+  );
+}
+
+async function collectGrepRun(
   search: ToolSearch,
   request: GrepRequest,
   wanted: number,
@@ -138,7 +156,13 @@ function insertionIndex(order: readonly string[], path: string): number {
   return low;
 }
 
-/** The first `wanted` paths in sorted order, in one pass (see {@link collectGrepEvents}). */
+/**
+ * The first `wanted` paths in sorted order, in one pass (see {@link collectGrepEvents}; an engine
+ * that can sort races a sorted scan against a full one the same way). Once `wanted` paths are
+ * kept, a path is compared once, with the largest kept one, and dropped when it sorts after it:
+ * over a large tree almost every path is, so a whole-tree listing costs one comparison per path,
+ * not a sort.
+ */
 export async function collectFiles(
   search: ToolSearch,
   request: { path: string; glob?: string },
@@ -146,17 +170,40 @@ export async function collectFiles(
   signal: AbortSignal | undefined,
   ordered: boolean,
 ): Promise<string[]> {
+  if (ordered || !search.sorts) return collectFilesRun(search, request, wanted, signal, ordered);
+  return raceSortedScan(
+    signal,
+    (sortedSignal) => collectFilesRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true),
+    (fullSignal) => collectFilesRun(search, request, wanted, fullSignal, false),
+  );
+}
+
+async function collectFilesRun(
+  search: ToolSearch,
+  request: { path: string; glob?: string; sortByPath?: boolean },
+  wanted: number,
+  signal: AbortSignal | undefined,
+  ordered: boolean,
+): Promise<string[]> {
   let kept: string[] = [];
   let sorted = ordered;
   let last: string | undefined;
+  // The largest path that can still be on the page, once `wanted` paths were kept and sorted.
+  let bound: string | undefined;
   for await (const path of search.scanFiles(request, wanted, { signal })) {
     if (isHiddenFromTools(path)) continue;
-    if (sorted && last !== undefined && comparePaths(last, path) >= 0) sorted = false;
-    last = path;
+    if (sorted) {
+      if (last !== undefined && comparePaths(last, path) >= 0) sorted = false;
+      last = path;
+    }
+    if (bound !== undefined && comparePaths(path, bound) >= 0) continue;
     kept.push(path);
     if (sorted && kept.length >= wanted) break;
     // Trim now and then, not on every path: sorting 2x the page is cheap, memory stays bounded.
-    if (kept.length >= wanted * 2) kept = kept.sort(comparePaths).slice(0, wanted);
+    if (kept.length >= wanted * 2) {
+      kept = kept.sort(comparePaths).slice(0, wanted);
+      bound = kept[wanted - 1];
+    }
   }
   return sorted ? kept : kept.sort(comparePaths).slice(0, wanted);
 }

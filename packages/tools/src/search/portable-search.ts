@@ -42,6 +42,8 @@ export function createPortableSearch(
     requireGit: options.requireGit === true,
   };
   return {
+    // The walk visits directories in sorted order whatever the request says.
+    sortsByPath: true,
     grep: (request, callOptions) => portableGrep(ops, request, callOptions, settings),
     files: (request, callOptions) => portableFiles(ops, request, callOptions, settings),
   };

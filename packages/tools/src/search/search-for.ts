@@ -13,14 +13,18 @@ import { createPortableSearch, type PortableSearchOperations } from "./portable-
 /**
  * A search as the tools run it: `search` keeps the `SearchOperations` contract; `scanGrep` and
  * `scanFiles` take the number of results the caller wants instead of a hard cap. The portable
- * walk, which delivers in path order, gets it as its cap. A native engine gets none: it may
- * deliver out of order, and then the caller needs every result in one pass (see
- * `collectGrepEvents`); the caller stops the iteration itself when it has enough, which ends the
- * engine's run. A native search that falls back to the portable walk passes the cap on to it.
+ * walk, which delivers in path order, gets it as its cap. A native engine gets none: the caller
+ * stops the iteration itself when it has enough, which ends the engine's run. A native engine
+ * that sorts (`sorts`) does so when the request says `sortByPath`: the caller can then stop after
+ * the first results by path. Otherwise it may deliver in any order, and the caller needs every
+ * result in one pass (see `collectGrepEvents`). A native search that falls back to the portable
+ * walk passes the cap on to it.
  */
 export interface ToolSearch {
   search: SearchOperations;
   engine: "native" | "portable";
+  /** A native engine that honours `sortByPath` (`SearchOperations.sortsByPath`). */
+  sorts: boolean;
   scanGrep(request: GrepRequest, wanted: number, options?: CallOptions): AsyncIterable<GrepEvent>;
   scanFiles(request: FilesRequest, wanted: number, options?: CallOptions): AsyncIterable<string>;
 }
@@ -37,6 +41,8 @@ export function searchFor(ops: PortableSearchOperations & Pick<Operations, "sear
     return {
       search: portable,
       engine: "portable",
+      // The walk is always in path order; nothing to ask for.
+      sorts: false,
       scanGrep: (request, wanted, options) => portable.grep({ ...request, maxMatches: wanted }, options),
       scanFiles: (request, wanted, options) => portable.files({ ...request, limit: wanted }, options),
     };
@@ -49,6 +55,8 @@ export function searchFor(ops: PortableSearchOperations & Pick<Operations, "sear
         orPortable(native.files(request, options), () => portable.files(request, options)),
     },
     engine: "native",
+    // The portable walk a native search may fall back to is in path order too.
+    sorts: native.sortsByPath === true,
     scanGrep: (request, wanted, options) =>
       orPortable(native.grep(uncapped(request, "maxMatches"), options), () =>
         portable.grep({ ...request, maxMatches: wanted }, options),

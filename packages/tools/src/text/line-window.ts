@@ -1,7 +1,8 @@
 /**
  * Streams a text file once with constant memory: keeps the lines of a window (from a 1-based
- * line, up to a line and byte budget), counts every line of the file exactly and hashes all of
- * it. Past the window no content is kept; UTF-8 lines are counted on raw bytes.
+ * line, up to a line and byte budget), counts every line of the file exactly, hashes the bytes
+ * the window came from and, unless told not to, all of it. Past the window no content is kept;
+ * UTF-8 lines are counted on raw bytes.
  */
 import { createHash } from "node:crypto";
 import { sliceUtf8Start, utf8ByteLength } from "../truncate.js";
@@ -17,6 +18,19 @@ export interface LineWindowOptions {
   maxBytes: number;
   /** A longer line is kept only up to this many UTF-8 bytes and reported in `cutLines`. */
   maxLineBytes: number;
+  /** Hash every byte of the file (`sha256`); false leaves it to `window` (default true). */
+  hashWholeFile?: boolean;
+}
+
+/**
+ * The bytes the kept lines were decoded from, as a byte range of the file and its hash: from the
+ * first kept line's start to the end of the chunk in which keeping stopped (the range depends on
+ * the chunks, so it is stated, not implied).
+ */
+export interface WindowBytes {
+  start: number;
+  end: number;
+  sha256: string;
 }
 
 /** What {@link readLineWindow} found. */
@@ -29,8 +43,10 @@ export interface LineWindow {
   totalLines: number;
   /** Bytes of the file. */
   totalBytes: number;
-  /** Hex sha256 of every byte of the file. */
-  sha256: string;
+  /** Hex sha256 of every byte of the file (undefined with `hashWholeFile: false`). */
+  sha256: string | undefined;
+  /** Where the kept lines came from, hashed. */
+  window: WindowBytes;
   encoding: TextEncodingName;
   hasBom: boolean;
   /** Invalid UTF-8 was replaced by U+FFFD in the kept lines. */
@@ -50,7 +66,10 @@ export async function readLineWindow(
 ): Promise<LineWindow> {
   const bom = detectBom(head);
   const encoding = bom?.encoding ?? guessBomlessUtf16(head) ?? "utf8";
-  const hash = createHash("sha256");
+  const hash = options.hashWholeFile === false ? undefined : createHash("sha256");
+  const windowHash = createHash("sha256");
+  let windowStart = -1;
+  let windowEnd = 0;
   const lines: string[] = [];
   const cutLines = new Map<number, number>();
   const label = encoding === "utf8" ? "utf-8" : encoding === "utf16le" ? "utf-16le" : "utf-16be";
@@ -136,7 +155,8 @@ export async function readLineWindow(
 
   const consumeBytes = (chunk: Uint8Array) => {
     if (chunk.length === 0) return;
-    hash.update(chunk);
+    hash?.update(chunk);
+    const chunkStart = totalBytes;
     totalBytes += chunk.length;
     sawContent = true;
     let rest = chunk;
@@ -158,6 +178,11 @@ export async function readLineWindow(
       if (from >= chunk.length) return;
       rest = chunk.subarray(from);
     }
+    if (collecting) {
+      if (windowStart < 0) windowStart = chunkStart + (chunk.length - rest.length);
+      windowHash.update(rest);
+      windowEnd = totalBytes;
+    }
     const text = decode(rest);
     if (text.length > 0) lastWasNewline = text.endsWith("\n");
     consumeText(text);
@@ -165,7 +190,7 @@ export async function readLineWindow(
 
   const body = bom ? head.subarray(bom.length) : head;
   if (bom) {
-    hash.update(head.subarray(0, bom.length));
+    hash?.update(head.subarray(0, bom.length));
     totalBytes += bom.length;
   }
   consumeBytes(body);
@@ -186,7 +211,8 @@ export async function readLineWindow(
     cutLines,
     totalLines: lineNumber - 1,
     totalBytes,
-    sha256: hash.digest("hex"),
+    sha256: hash?.digest("hex"),
+    window: { start: Math.max(windowStart, 0), end: windowEnd, sha256: windowHash.digest("hex") },
     encoding,
     hasBom: bom !== null,
     lossy,

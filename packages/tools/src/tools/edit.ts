@@ -142,7 +142,7 @@ export function createEditToolDefinition(
     }
     if (stat.type === "other") throw specialFileError(target.display);
     const bytes = await ops.readFile(target.real, { signal });
-    assertNotStale(ctx, target.real, bytes, target.display);
+    assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
     const decoded = decodeText(bytes);
     if (decoded.lossy || !sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes)) {
       throw new ToolError("encoding", undecodableMessage(target.display, encodingLabel(decoded.encoding)), {

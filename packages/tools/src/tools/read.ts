@@ -8,7 +8,7 @@ import type { ImageContent, TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
-import { recordRead } from "../context/read-ledger.js";
+import { READ_WHOLE_HASH_MAX_BYTES, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { explainMissingPath } from "../path/near-miss.js";
 import { encodingLabel } from "../text/encoding.js";
@@ -78,6 +78,11 @@ export interface ReadToolOptions {
   /** Lines and bytes one call shows (defaults from `DEFAULTS`). */
   maxLines?: number;
   maxBytes?: number;
+  /**
+   * Largest file a read hashes whole for the read ledger (default `READ_WHOLE_HASH_MAX_BYTES`);
+   * a larger one is recorded by size, mtime and the hash of the bytes shown.
+   */
+  wholeHashMaxBytes?: number;
 }
 
 /** Creates the read tool. Its environment comes from the context of each call. */
@@ -87,6 +92,7 @@ export function createReadToolDefinition(
   checkOptions("read tool", options, { maxLines: "positive-integer", maxBytes: "positive-integer" });
   const maxLines = options.maxLines ?? DEFAULTS.maxLines;
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+  const wholeHashMaxBytes = options.wholeHashMaxBytes ?? READ_WHOLE_HASH_MAX_BYTES;
   return {
     name: "read",
     label: "Read",
@@ -103,7 +109,7 @@ export function createReadToolDefinition(
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "read", { signal });
       try {
-        return await readResolved(ctx, resolved, params, { maxLines, maxBytes }, signal);
+        return await readResolved(ctx, resolved, params, { maxLines, maxBytes, wholeHashMaxBytes }, signal);
       } catch (error) {
         if (isOperationError(error, "not_found")) throw await notFound(ctx, resolved, signal);
         throw toToolError(error, resolved.display);
@@ -116,7 +122,7 @@ async function readResolved(
   ctx: ExtensionContext,
   resolved: ResolvedPath,
   params: ReadParams,
-  limits: { maxLines: number; maxBytes: number },
+  limits: { maxLines: number; maxBytes: number; wholeHashMaxBytes: number },
   signal: AbortSignal | undefined,
 ) {
   const ops = ctx.operations;
@@ -153,16 +159,24 @@ async function readResolved(
     const startLine = params.offset ?? 1;
     const lineLimit = Math.min(params.limit ?? limits.maxLines, limits.maxLines);
     const rest = head.done ? emptyStream() : { [Symbol.asyncIterator]: () => stream };
+    // The stat was taken before the read: a change during it leaves a record that no longer
+    // matches, never one that matches a content the model did not see.
+    const hashWholeFile = stat.size <= limits.wholeHashMaxBytes;
     const window = await readLineWindow(head.bytes, rest, {
       startLine,
       maxLines: lineLimit,
       maxBytes: limits.maxBytes,
       maxLineBytes: limits.maxBytes,
+      hashWholeFile,
     });
     finished = true;
     const result = formatText(resolved, window, startLine, lineLimit, limits, hasTool(ctx, "bash"));
     // Only a read that showed content counts as having seen the file (not an offset past its end).
-    ctx.reads.record(resolved.real, window.sha256);
+    if (window.sha256 !== undefined) ctx.reads.record(resolved.real, window.sha256);
+    else {
+      const { start, end, sha256 } = window.window;
+      ctx.reads.record(resolved.real, sha256, { start, end, size: stat.size, mtimeMs: stat.mtimeMs });
+    }
     return result;
   } finally {
     if (!finished) await stream.return?.().catch(() => {});

@@ -77,8 +77,9 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
           async () => {
             const target = await recheckWriteTarget(ctx, resolved, signal);
             const lsHint = hintFor(ctx, [["ls", ", or use ls to list it"]]);
-            const existing = await readExisting(ops, target.real, target.display, lsHint, signal);
-            if (existing) assertNotStale(ctx, target.real, existing, target.display);
+            const found = await readExisting(ops, target.real, target.display, lsHint, signal);
+            const existing = found?.bytes ?? null;
+            if (found) assertNotStale(ctx, target.real, found.bytes, target.display, found.mtimeMs);
             const existingText = existing ? decodeText(existing).text : "";
             assertNoPlaceholders(params.content, existingText, target.display);
             const style = existing
@@ -151,7 +152,7 @@ async function readExisting(
   /** Said after "Name a file inside it" when the model has ls. */
   lsHint: string,
   signal: AbortSignal | undefined,
-): Promise<Uint8Array | null> {
+): Promise<{ bytes: Uint8Array; mtimeMs: number } | null> {
   try {
     const stat = await ops.stat(real, { signal });
     if (stat.type === "directory") {
@@ -161,7 +162,7 @@ async function readExisting(
       );
     }
     if (stat.type === "other") throw specialFileError(display);
-    return await ops.readFile(real, { signal });
+    return { bytes: await ops.readFile(real, { signal }), mtimeMs: stat.mtimeMs };
   } catch (error) {
     if (isOperationError(error, "not_found")) return null;
     throw error;
