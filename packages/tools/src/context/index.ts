@@ -11,4 +11,4 @@ export { ARTIFACT_RETENTION_MS, createArtifactStore } from "./artifacts.js";
 export type { DisposeToolContextOptions } from "./dispose-tool-context.js";
 export { disposeToolContext } from "./dispose-tool-context.js";
 export { createFileMutationQueue, getFileMutationQueue } from "./mutation-queue.js";
-export { assertNotStale, createReadLedger, recordRead } from "./read-ledger.js";
+export { assertNotStale, createReadLedger, READ_WHOLE_HASH_MAX_BYTES, recordRead } from "./read-ledger.js";
