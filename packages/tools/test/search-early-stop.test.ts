@@ -1,15 +1,16 @@
 /**
  * Paged grep and find stop reading once the page is known when the native search sorts
  * (ripgrep's `--sort path`), and read everything when it does not: the same pages either way,
- * in path order, .gitignore honoured. A sorted scan that is slow to answer is overtaken by the
- * full one. The native search here is the real local ripgrep search, wrapped only to count what
- * the tools take from it (and, in one test, to hold the sorted scan back).
+ * in path order, .gitignore honoured. Only one scan runs at a time: a sorted scan that stalls is
+ * stopped before the full one starts. The native search here is the real local ripgrep search,
+ * wrapped only to count what the tools take from it and how many scans run (and, in some tests,
+ * to hold the first sorted scan back).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invokeTool } from "@tackle/agent-core";
-import type { Operations, SearchOperations } from "@tackle/operations";
+import { OperationError, type Operations, type SearchOperations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
@@ -42,31 +43,52 @@ afterAll(async () => {
 
 /**
  * The local operations with their real ripgrep search, counting what the tools take from sorted
- * and from full scans. `holdSorted`: a sorted scan yields nothing until a full scan started.
+ * and from full scans, how many scans of each kind started and the most that ran at once.
+ * `holdFirstSorted`: the first sorted scan yields nothing until it is stopped (a start stalled by
+ * a loaded machine); later ones run as they are.
  */
-function counted(sorts: boolean, holdSorted = false) {
+function counted(sorts: boolean, holdFirstSorted = false) {
   const ops = createLocalOperations();
   const native = ops.search as SearchOperations;
   const taken = { events: 0, paths: 0, fullEvents: 0, fullPaths: 0 };
-  let fullStarted: () => void = () => {};
-  const fullStart = new Promise<void>((resolve) => {
-    fullStarted = resolve;
-  });
+  const scans = { sorted: 0, full: 0, running: 0, mostAtOnce: 0 };
+  async function* tracked<T>(
+    sortByPath: boolean | undefined,
+    signal: AbortSignal | undefined,
+    run: () => AsyncIterable<T>,
+  ): AsyncGenerator<T> {
+    if (sortByPath) scans.sorted++;
+    else scans.full++;
+    scans.running++;
+    scans.mostAtOnce = Math.max(scans.mostAtOnce, scans.running);
+    try {
+      if (sortByPath && holdFirstSorted && scans.sorted === 1) {
+        await new Promise<void>((resolve) => {
+          if (signal?.aborted) resolve();
+          else signal?.addEventListener("abort", () => resolve(), { once: true });
+        });
+        throw new OperationError("aborted", "search aborted", { operation: "search" });
+      }
+      yield* run();
+    } finally {
+      scans.running--;
+    }
+  }
   const search: SearchOperations = {
     ...(sorts ? { sortsByPath: true } : {}),
     async *grep(request, options) {
-      if (!request.sortByPath) fullStarted();
-      else if (holdSorted) await fullStart;
-      for await (const event of native.grep(request, options)) {
+      for await (const event of tracked(request.sortByPath, options?.signal, () =>
+        native.grep(request, options),
+      )) {
         if (request.sortByPath) taken.events++;
         else taken.fullEvents++;
         yield event;
       }
     },
     async *files(request, options) {
-      if (!request.sortByPath) fullStarted();
-      else if (holdSorted) await fullStart;
-      for await (const path of native.files(request, options)) {
+      for await (const path of tracked(request.sortByPath, options?.signal, () =>
+        native.files(request, options),
+      )) {
         if (request.sortByPath) taken.paths++;
         else taken.fullPaths++;
         yield path;
@@ -78,7 +100,7 @@ function counted(sorts: boolean, holdSorted = false) {
     context: createToolContext({ cwd: root, operations }),
     names: ["grep", "find"],
   });
-  return { grep, find, taken };
+  return { grep, find, taken, scans };
 }
 
 const text = (outcome: { content: unknown[] }) => (outcome.content[0] as { text: string }).text;
@@ -132,18 +154,46 @@ describe("paged search on a sorting engine", () => {
     expect(unsorted.taken.fullPaths).toBeGreaterThanOrEqual(2 * DIRS);
   });
 
-  it("a sorted scan that has not answered is overtaken by the full scan: the same page", async () => {
-    const held = counted(true, true);
+  it("a sorted scan that stalls is stopped before the full scan starts; a page that fills runs it again", async () => {
     const unsorted = counted(false);
+    // A dense page: the full scan's results prove the page fills, so it is stopped early too.
+    const held = counted(true, true);
     const grepArgs = { pattern: "word", limit: 15, offset: 20 };
     const early = await invokeTool(held.grep, grepArgs);
     expect(text(early)).toBe(text(await invokeTool(unsorted.grep, grepArgs)));
-    expect(held.taken.fullEvents).toBeGreaterThanOrEqual(DIRS * LINES);
-    // A fresh wrapper: this one's full scan has started already.
+    expect(held.scans).toMatchObject({ sorted: 2, full: 1, mostAtOnce: 1 });
+    expect(held.taken.fullEvents).toBeGreaterThan(0);
+    expect(held.taken.fullEvents).toBeLessThan(DIRS * LINES);
     const heldFind = counted(true, true);
     const findArgs = { pattern: "*.txt", limit: 5 };
     const found = await invokeTool(heldFind.find, findArgs);
     expect(text(found)).toBe(text(await invokeTool(unsorted.find, findArgs)));
-    expect(heldFind.taken.fullPaths).toBeGreaterThanOrEqual(DIRS);
+    expect(heldFind.scans).toMatchObject({ sorted: 2, full: 1, mostAtOnce: 1 });
+    expect(heldFind.taken.fullPaths).toBeLessThan(DIRS);
+  });
+
+  it("a search with few results is answered by the full scan alone once the sorted one is stopped", async () => {
+    const unsorted = counted(false);
+    const held = counted(true, true);
+    // "after" is in the four d?5-x files: the page never fills, the full scan reads everything.
+    const args = { pattern: "after", limit: 15 };
+    const answer = await invokeTool(held.grep, args);
+    expect(text(answer)).toBe(text(await invokeTool(unsorted.grep, args)));
+    expect(text(answer)).toContain("d35-x/f.txt:1: word after the directory");
+    expect(held.scans).toMatchObject({ sorted: 1, full: 1, mostAtOnce: 1 });
+    expect(held.taken.fullEvents).toBe(4);
+  });
+
+  it("runs one scan at a time whatever the page", async () => {
+    const search = counted(true);
+    for (const args of [
+      { pattern: "word", limit: 15 },
+      { pattern: "after", limit: 15 },
+      { pattern: "nowhere", limit: 15 },
+    ]) {
+      expect((await invokeTool(search.grep, args)).isError).toBe(false);
+    }
+    expect((await invokeTool(search.find, { pattern: "*.txt", limit: 100 })).isError).toBe(false);
+    expect(search.scans.mostAtOnce).toBe(1);
   });
 });

@@ -11,15 +11,15 @@
  */
 import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
-import { raceSortedScan } from "./race-sorted.js";
 import { isHiddenFromTools, type ToolSearch } from "./search-for.js";
+import { sortedFirst } from "./sorted-first.js";
 
 /**
  * Grep events of the first `wanted` matches in path then line order, with their context: the
  * lines within `request.context` after the page's last match (the match before the `wanted`-th)
  * too, which may hold further matches shown as context. `ordered`: the search delivers in path
- * order as it is; otherwise an engine that can sort races a sorted scan against a full one
- * (see `raceSortedScan`).
+ * order as it is; otherwise an engine that can sort runs a sorted scan first and a full one
+ * only when the sorted one would be slow (see `sortedFirst`).
  */
 export async function collectGrepEvents(
   search: ToolSearch,
@@ -29,10 +29,13 @@ export async function collectGrepEvents(
   ordered: boolean,
 ): Promise<GrepEvent[]> {
   if (ordered || !search.sorts) return collectGrepRun(search, request, wanted, signal, ordered);
-  return raceSortedScan(
+  return sortedFirst(
+    search.engineKey,
     signal,
-    (sortedSignal) => collectGrepRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true),
-    (fullSignal) => collectGrepRun(search, request, wanted, fullSignal, false),
+    wanted,
+    (sortedSignal, onMatch) =>
+      collectGrepRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true, onMatch),
+    (fullSignal, onMatch) => collectGrepRun(search, request, wanted, fullSignal, false, onMatch),
   );
 }
 
@@ -42,6 +45,7 @@ async function collectGrepRun(
   wanted: number,
   signal: AbortSignal | undefined,
   ordered: boolean,
+  onMatch?: () => void,
 ): Promise<GrepEvent[]> {
   const context = Math.max(0, Math.floor(request.context ?? 0));
   const kept = new SmallestFiles(wanted, context);
@@ -52,6 +56,7 @@ async function collectGrepRun(
   // At most `context` further matches fall in that context: a sorted engine may stop after them.
   for await (const event of search.scanGrep(request, wanted + context, { signal })) {
     if (isHiddenFromTools(event.path)) continue;
+    if (event.type === "match") onMatch?.();
     // Once out of order, the order no longer matters: the whole search is read.
     if (sorted && previous && !inOrder(previous, event)) sorted = false;
     previous = event;
@@ -158,7 +163,7 @@ function insertionIndex(order: readonly string[], path: string): number {
 
 /**
  * The first `wanted` paths in sorted order, in one pass (see {@link collectGrepEvents}; an engine
- * that can sort races a sorted scan against a full one the same way). Once `wanted` paths are
+ * that can sort runs a sorted scan first the same way). Once `wanted` paths are
  * kept, a path is compared once, with the largest kept one, and dropped when it sorts after it:
  * over a large tree almost every path is, so a whole-tree listing costs one comparison per path,
  * not a sort.
@@ -171,10 +176,13 @@ export async function collectFiles(
   ordered: boolean,
 ): Promise<string[]> {
   if (ordered || !search.sorts) return collectFilesRun(search, request, wanted, signal, ordered);
-  return raceSortedScan(
+  return sortedFirst(
+    search.engineKey,
     signal,
-    (sortedSignal) => collectFilesRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true),
-    (fullSignal) => collectFilesRun(search, request, wanted, fullSignal, false),
+    wanted,
+    (sortedSignal, onPath) =>
+      collectFilesRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true, onPath),
+    (fullSignal, onPath) => collectFilesRun(search, request, wanted, fullSignal, false, onPath),
   );
 }
 
@@ -184,6 +192,7 @@ async function collectFilesRun(
   wanted: number,
   signal: AbortSignal | undefined,
   ordered: boolean,
+  onPath?: () => void,
 ): Promise<string[]> {
   let kept: string[] = [];
   let sorted = ordered;
@@ -192,6 +201,7 @@ async function collectFilesRun(
   let bound: string | undefined;
   for await (const path of search.scanFiles(request, wanted, { signal })) {
     if (isHiddenFromTools(path)) continue;
+    onPath?.();
     if (sorted) {
       if (last !== undefined && comparePaths(last, path) >= 0) sorted = false;
       last = path;

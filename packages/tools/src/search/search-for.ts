@@ -25,6 +25,8 @@ export interface ToolSearch {
   engine: "native" | "portable";
   /** A native engine that honours `sortByPath` (`SearchOperations.sortsByPath`). */
   sorts: boolean;
+  /** The same object for every call on the same engine (what `sortedFirst` remembers). */
+  engineKey: object;
   scanGrep(request: GrepRequest, wanted: number, options?: CallOptions): AsyncIterable<GrepEvent>;
   scanFiles(request: FilesRequest, wanted: number, options?: CallOptions): AsyncIterable<string>;
 }
@@ -43,6 +45,7 @@ export function searchFor(ops: PortableSearchOperations & Pick<Operations, "sear
       engine: "portable",
       // The walk is always in path order; nothing to ask for.
       sorts: false,
+      engineKey: ops,
       scanGrep: (request, wanted, options) => portable.grep({ ...request, maxMatches: wanted }, options),
       scanFiles: (request, wanted, options) => portable.files({ ...request, limit: wanted }, options),
     };
@@ -57,6 +60,7 @@ export function searchFor(ops: PortableSearchOperations & Pick<Operations, "sear
     engine: "native",
     // The portable walk a native search may fall back to is in path order too.
     sorts: native.sortsByPath === true,
+    engineKey: native,
     scanGrep: (request, wanted, options) =>
       orPortable(native.grep(uncapped(request, "maxMatches"), options), () =>
         portable.grep({ ...request, maxMatches: wanted }, options),

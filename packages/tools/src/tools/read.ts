@@ -89,7 +89,11 @@ export interface ReadToolOptions {
 export function createReadToolDefinition(
   options: ReadToolOptions = {},
 ): ToolDefinition<typeof readParameters, ReadDetails> {
-  checkOptions("read tool", options, { maxLines: "positive-integer", maxBytes: "positive-integer" });
+  checkOptions("read tool", options, {
+    maxLines: "positive-integer",
+    maxBytes: "positive-integer",
+    wholeHashMaxBytes: "positive-integer",
+  });
   const maxLines = options.maxLines ?? DEFAULTS.maxLines;
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   const wholeHashMaxBytes = options.wholeHashMaxBytes ?? READ_WHOLE_HASH_MAX_BYTES;
