@@ -11,6 +11,9 @@
 //   to the end (target <= 1.10).
 // - find-ts: `**/*.ts` with the largest page (2000) vs `rg --files -g '*.ts'` to the end. Target <= 1.10.
 // - find-md: `*.md` (one file in a hundred, so the whole tree is walked) vs `rg --files -g '*.md'`.
+// - find-md-rules: the same call vs rg with the flags the tools pass (`planFiles`: ignore rules
+//   applied to every file, the glob as a file type; `-g` is an override that skips them), so
+//   the ratio is the tools' own cost (information).
 //
 // Run `pnpm --filter @tackle/tools build` first. SEARCH_FILES and SEARCH_RUNS change the size and
 // the rounds; --json prints JSON lines (docs/performance.md).
@@ -21,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { invokeTool } from "@tackle/agent-core";
+import { planFiles } from "@tackle/operations/ripgrep";
 import { createBenchReport } from "../../../scripts/bench/report.mjs";
 import { interleave, median } from "../../../scripts/bench/stats.mjs";
 import { createTools } from "../dist/index.js";
@@ -97,6 +101,12 @@ try {
       raw: () => rgLines(["--files", "-g", "*.md"], root),
       baseline: "rg --files -g '*.md' (whole tree)",
       target: 1.1,
+    },
+    {
+      case: "find-md-rules",
+      tool: call(find, { pattern: "*.md", limit: 2000 }),
+      raw: () => rgLines(planFiles({ path: root, glob: "*.md" }, { kind: "directory" }).args, root),
+      baseline: "rg with the tools' flags for find *.md (whole tree)",
     },
   ];
   // Warm the page cache and the JIT for both sides.

@@ -50,11 +50,8 @@ export const COMMON_RIPGREP_ARGS: readonly string[] = ["--hidden", "--no-require
  * `sortByPath`: rg walks directories in sorted order, one file after another (`--sort path`
  * makes it single-threaded), so the first files by path come first and the caller can stop
  * there: a page of a common word is answered after its first files, not after the whole tree.
- * Each result is written as it is found (`--line-buffered`; into a pipe rg otherwise holds 8 KiB
- * of output back), so a caller stopping early waits for no more than its page, and one that
- * judges the scan's pace sees it.
  */
-const SORT_BY_PATH_ARGS = ["--sort", "path", "--line-buffered"];
+const SORT_BY_PATH_ARGS = ["--sort", "path"];
 
 /**
  * Output flags of a grep run: the standard printer, one line per result with its path ended by

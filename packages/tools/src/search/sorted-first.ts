@@ -8,10 +8,13 @@
  *
  * - the unit is the sorted scan's start-up, the time to its first result (a loaded machine slows
  *   the start-up and the results after it alike, so the judgement does not depend on the load);
- * - after a window as long as the start-up, the time to the page is projected from the results so
- *   far; beyond {@link SORTED_BUDGET_STARTUPS} start-ups, the sorted scan is stopped;
- * - with no result at all, it is stopped after that many of the engine's earlier start-ups
- *   ({@link DEFAULT_STARTUP_MS} before any), since a search that finds nothing reads the whole tree;
+ * - from half a start-up after the first result on, the time to the page is projected from the
+ *   pace of the results so far; beyond {@link SORTED_BUDGET_STARTUPS} start-ups, the sorted scan
+ *   is stopped;
+ * - with no result at all, it is stopped after {@link NO_RESULT_STARTUPS} start-ups of its engine
+ *   (the shortest of its last {@link STARTUPS_REMEMBERED}; {@link DEFAULT_STARTUP_MS} before any):
+ *   a page of a common word starts with its first files, and a search that finds nothing early
+ *   reads much of the tree;
  * - the full scan then runs alone; when it has found {@link FULL_EVIDENCE_PAGES} pages of results,
  *   the page is known to fill and it was the judgement that erred (a stalled start): the full scan
  *   is stopped and the sorted scan runs again, to its page.
@@ -25,8 +28,14 @@ import { linkedSignal } from "./linked-signal.js";
 /** The sorted scan's budget: projected time to the page, in start-ups (see the module comment). */
 export const SORTED_BUDGET_STARTUPS = 20;
 
-/** The start-up assumed before an engine's first result was ever seen, and the smallest one used. */
-export const DEFAULT_STARTUP_MS = 5;
+/** A sorted scan with no result after this many of its engine's start-ups is stopped. */
+export const NO_RESULT_STARTUPS = 3;
+
+/** The start-up assumed before an engine's first result was ever seen. */
+export const DEFAULT_STARTUP_MS = 20;
+
+/** The smallest start-up used (a clock's resolution, a result already buffered). */
+export const MIN_STARTUP_MS = 5;
 
 /** Results of the full scan, in pages, that prove the page fills: the sorted scan runs again. */
 export const FULL_EVIDENCE_PAGES = 4;
@@ -34,8 +43,23 @@ export const FULL_EVIDENCE_PAGES = 4;
 /** A scan of one page: reports each result it takes (`onResult`), ends when `signal` aborts. */
 export type PageScan<T> = (signal: AbortSignal, onResult: () => void) => Promise<T>;
 
-/** Start-up of each engine (smallest time to a first result seen), for scans that find nothing. */
-const startups = new WeakMap<object, number>();
+/** Start-ups remembered per engine: the shortest of the last ones is the no-result unit. */
+export const STARTUPS_REMEMBERED = 8;
+
+/** Each engine's last start-ups (times to a first result), for scans that find nothing. */
+const startups = new WeakMap<object, number[]>();
+
+function knownStartup(engine: object): number {
+  const seen = startups.get(engine);
+  return seen && seen.length > 0 ? Math.min(...seen) : DEFAULT_STARTUP_MS;
+}
+
+function rememberStartup(engine: object, ms: number): void {
+  const seen = startups.get(engine) ?? [];
+  seen.push(ms);
+  if (seen.length > STARTUPS_REMEMBERED) seen.shift();
+  startups.set(engine, seen);
+}
 
 /**
  * The page from `sorted`, or from `full` when `sorted` would be slow (see the module comment).
@@ -118,19 +142,24 @@ function sortedJudge(engine: object, wanted: number, stop: () => void): Judge {
     timer = undefined;
     const elapsed = performance.now() - started;
     if (firstAt === undefined) {
-      const budget = SORTED_BUDGET_STARTUPS * Math.max(DEFAULT_STARTUP_MS, startups.get(engine) ?? 0);
+      const budget = NO_RESULT_STARTUPS * Math.max(MIN_STARTUP_MS, knownStartup(engine));
       if (elapsed >= budget) stop();
       else arm(budget - elapsed);
       return;
     }
-    const startup = Math.max(DEFAULT_STARTUP_MS, firstAt);
+    const startup = Math.max(MIN_STARTUP_MS, firstAt);
+    // The pace needs a window after the first result (half a start-up) to be measured.
+    const windowEnd = firstAt + startup / 2;
+    if (elapsed < windowEnd) return arm(windowEnd - elapsed);
     const budget = SORTED_BUDGET_STARTUPS * startup;
-    // The pace needs a window as long as the start-up to be measured.
-    if (elapsed < 2 * startup) return arm(2 * startup - elapsed);
-    const projected = firstAt + ((elapsed - firstAt) * wanted) / count;
-    if (projected > budget) return stop();
+    // Results still missing, at the pace so far counted as if the next one were arriving now
+    // (a scan preempted right after a burst is not judged by the pause alone).
+    const perResult = (elapsed - firstAt) / count;
+    const remaining = Math.max(1, wanted - count);
+    if (elapsed + remaining * perResult > budget) return stop();
     // With no further result, the projection reaches the budget at this time.
-    arm(firstAt + ((budget - firstAt) * count) / wanted - elapsed);
+    const k = remaining / count;
+    arm((budget + firstAt * k) / (1 + k) - elapsed);
   };
   check();
   return {
@@ -138,9 +167,8 @@ function sortedJudge(engine: object, wanted: number, stop: () => void): Judge {
       count++;
       if (firstAt !== undefined) return;
       firstAt = performance.now() - started;
-      const known = startups.get(engine);
-      if (known === undefined || firstAt < known) startups.set(engine, firstAt);
-      // Re-judge with the start-up now known (the no-result budget no longer applies).
+      rememberStartup(engine, firstAt);
+      // Judged from now on by its own start-up, not the engine's.
       if (timer !== undefined) clearTimeout(timer);
       check();
     },
