@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { sliceUtf8Start, utf8ByteLength } from "../truncate.js";
 import { detectBom, guessBomlessUtf16, type TextEncodingName } from "./encoding.js";
+import { countNewlines } from "./newline-count.js";
 
 /** Options for {@link readLineWindow}. */
 export interface LineWindowOptions {
@@ -163,16 +164,22 @@ export async function readLineWindow(
     if (encoding === "utf8" && (!collecting || lineNumber < options.startLine)) {
       // Before and after the window, UTF-8 lines are counted on raw bytes (0x0a never occurs
       // inside a multi-byte sequence), without decoding. Stop at the window's first line.
-      const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      let at = buffer.indexOf(NEWLINE);
       let from = chunk.length;
-      while (at !== -1) {
-        lineNumber++;
-        if (collecting && lineNumber >= options.startLine) {
-          from = at + 1;
-          break;
+      // A chunk wholly before the window or after it is counted in bulk (see countNewlines).
+      const newlines = countNewlines(chunk);
+      if (!collecting || lineNumber + newlines < options.startLine) {
+        lineNumber += newlines;
+      } else {
+        const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        let at = buffer.indexOf(NEWLINE);
+        while (at !== -1) {
+          lineNumber++;
+          if (lineNumber >= options.startLine) {
+            from = at + 1;
+            break;
+          }
+          at = buffer.indexOf(NEWLINE, at + 1);
         }
-        at = buffer.indexOf(NEWLINE, at + 1);
       }
       lastWasNewline = chunk[chunk.length - 1] === NEWLINE;
       if (from >= chunk.length) return;
