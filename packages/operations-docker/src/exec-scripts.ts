@@ -2,7 +2,9 @@ import { shellText } from "./shell-text.js";
 /**
  * Shell text for running a command inside the container (POSIX sh; busybox ash runs it).
  *
- * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS LIMIT [UNSET...]`:
+ * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS HEAD TAIL CAPPER
+ * ASSEMBLE FORMAT [UNSET...]` (the output budget's parts, "" for no limit, and its scripts from
+ * `@tackle/operations`):
  * - checks the working directory and the shell, and reports a setup failure as a marker line on
  *   stderr (`\0tackle:err:<class>\n`) instead of an exit code, which belongs to the command;
  * - otherwise writes `\0tackle:ok\n` to stderr (always the first stderr bytes: nothing else runs
@@ -16,24 +18,25 @@ import { shellText } from "./shell-text.js";
  *   command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
  *   redirection when not, so nothing is streamed back);
- * - with LIMIT set too, the output goes through the FIFO CTL/c to a capper, `cat` appending to
- *   OUTPUT (unbuffered, so the output shows while the command runs) under a file-size limit
- *   (`ulimit -f`, 512-byte blocks of the whole file) where LIMIT ends, so the container's disk
- *   never takes more; when its writes stop there it writes `\0tackle:full:<token>\n` to stderr
- *   and the host stops the command as on a timeout.
- *   The capper ignores SIGTERM (the group's stop must not cut off output it has not yet copied)
- *   and is waited for, at most a second, once the command's group is gone;
+ * - with HEAD set too, the output goes through the FIFO CTL/c to the capper (CAPPER, see
+ *   `OUTPUT_CAPPER_SCRIPT`): the head into OUTPUT as it comes, the tail in pieces in CTL, so the
+ *   container's disk holds no more than the budget allows however long the command prints. It
+ *   is not in the command's group (the group's stop must not cut off output it has not yet
+ *   copied) and is waited for, at most a second, once the command's group is gone; then ASSEMBLE
+ *   appends the marker (FORMAT) and the tail to OUTPUT;
  * - gives the command `TACKLE_EXEC_ID=<token>` in its environment; at the end, processes that
  *   left the group but still carry it (`setsid`, double forks) get TERM, KILL after GRACE_MS,
  *   and a check that they are gone;
- * - ends with `\0tackle:end:<token>:<n>:<status>:<escapes>\n` on stderr (token: the random end
- *   of CTL's name; n: bytes appended to OUTPUT; status: the command's exit
+ * - ends with `\0tackle:end:<token>:<n>:<status>:<escapes>:<dropped>\n` on stderr (token: the
+ *   random end of CTL's name; n: bytes appended to OUTPUT; dropped: bytes the budget dropped
+ *   between head and tail, empty for none; status: the command's exit
  *   status, the wrapper's own exit code, so the host needs no exec inspect; escapes: what the
  *   marker sweep found, see `WrapperOutput.ended`).
  *   A wrapper that ends without it was killed, i.e. the container went down under it.
  */
 export const WRAPPER_SCRIPT = shellText`
-_count=; _cap=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7; _lim=$8; shift 8
+_count=; _cap=; _drop=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7; _head=$8
+_tail=$9; _capper=\${10}; _assemble=\${11}; _fmt=\${12}; shift 12
 _tok=\${_ctl##*-}
 for _n in "$@"; do unset "$_n"; done
 if ! cd "$_cwd" 2>/dev/null; then
@@ -77,22 +80,19 @@ sweep() {
 # The capper (see above): started first, it opens CTL/c for reading and waits for the writers.
 cap() {
   mkfifo "$_ctl/c"
-  _k=$(( (_before + _lim) / 512 ))
-  ( trap '' TERM XFSZ; ulimit -f "$_k"; cat >>"$_out" 2>/dev/null
-    _n=$(stat -c %s "$_out" 2>/dev/null || echo 0)
-    [ "$_n" -ge $((_k * 512)) ] && printf '\0tackle:full:%s\n' "$_tok" >&2 ) < "$_ctl/c" &
+  ( trap '' TERM; exec sh -c "$_capper" capper "$_out" "$_head" "$_tail" "$_ctl/tail" ) < "$_ctl/c" &
   _cap=$!
 }
 [ -n "$_out" ] && _before=$(stat -c %s "$_out" 2>/dev/null || echo 0)
 if [ -n "$_out" ] && [ "$_stream" != 1 ]; then
-  if [ -n "$_lim" ]; then cap; run > "$_ctl/c" 2>&1 </dev/null &
+  if [ -n "$_head" ]; then cap; run > "$_ctl/c" 2>&1 </dev/null &
   else run >>"$_out" 2>&1 </dev/null &
   fi
   _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
   reap
 else
   mkfifo "$_ctl/o" "$_ctl/e"
-  if [ -n "$_out" ] && [ -n "$_lim" ]; then
+  if [ -n "$_out" ] && [ -n "$_head" ]; then
     cap
     tee "$_ctl/c" < "$_ctl/o" & _r1=$!
     tee "$_ctl/c" < "$_ctl/e" >&2 & _r2=$!
@@ -106,18 +106,22 @@ else
   run > "$_ctl/o" 2> "$_ctl/e" </dev/null &
   _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
   # Idle grace for pipes still held by background children, then end them and the relays.
-  ( sleep 0.1; reap; sleep 0.1; kill "$_r1" "$_r2" ) >/dev/null 2>&1 </dev/null & _g=$!
+  # With a budget the relays may still be copying into the capper: they get longer.
+  _rg=0.1; [ -z "$_cap" ] || _rg=1
+  ( sleep 0.1; reap; sleep "$_rg"; kill "$_r1" "$_r2" ) >/dev/null 2>&1 </dev/null & _g=$!
   wait "$_r1" "$_r2"; kill "$_g" 2>/dev/null
   reap
 fi
 if [ -n "$_cap" ]; then
   ( sleep 1; kill -KILL "$_cap" ) >/dev/null 2>&1 </dev/null & _g=$!
   wait "$_cap"; kill "$_g" 2>/dev/null
+  _drop=$(sh -c "$_assemble" assemble "$_out" "$_tail" "$_ctl/tail" "$_fmt"); _drop=\${_drop%% *}
+  [ "$_drop" != - ] && [ "$_drop" != 0 ] || _drop=
 fi
 [ -n "$_out" ] && _count=$(( $(stat -c %s "$_out" 2>/dev/null || echo 0) - _before ))
 sweep
 rm -rf "$_ctl"
-printf '\0tackle:end:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" >&2
+printf '\0tackle:end:%s:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" "$_drop" >&2
 exit "$_st"
 `;
 

@@ -6,6 +6,13 @@ import {
   type ExecResult,
   OperationError,
   type OperationErrorCode,
+  OUTPUT_ASSEMBLE_SCRIPT,
+  OUTPUT_CAPPER_SCRIPT,
+  type OutputCut,
+  outputCutMarker,
+  outputCutMarkerFormat,
+  outputHeadBytes,
+  outputTailBytes,
   throwIfAborted,
 } from "@tackle/operations";
 import type { ContainerClient } from "./container-client.js";
@@ -55,6 +62,16 @@ export async function runCommand(
     options.outputPath !== undefined && options.outputLimitBytes !== undefined
       ? Math.max(0, Math.floor(options.outputLimitBytes))
       : undefined;
+  const budget =
+    outputLimit === undefined
+      ? ["", "", "", "", ""]
+      : [
+          String(outputHeadBytes(outputLimit)),
+          String(outputTailBytes(outputLimit)),
+          OUTPUT_CAPPER_SCRIPT,
+          OUTPUT_ASSEMBLE_SCRIPT,
+          outputCutMarkerFormat(outputLimit),
+        ];
   const process = await client.start(
     [
       "sh",
@@ -68,16 +85,15 @@ export async function runCommand(
       streamChunks ? "1" : "",
       options.cwd,
       String(graceMs),
-      outputLimit === undefined ? "" : String(outputLimit),
+      ...budget,
       ...unset,
     ],
     { env, operation: "exec", path: options.cwd },
   );
-  let stopReason: "timed-out" | "cancelled" | "output-limited" | undefined;
+  let stopReason: "timed-out" | "cancelled" | undefined;
   let stopping: Promise<ExecCleanup> | undefined;
-  // The capper stopped appending at the limit: stop the command as on a timeout.
-  const output = new WrapperOutput(token, options.onChunk, () => stop("output-limited"));
-  const stop = (reason: "timed-out" | "cancelled" | "output-limited") => {
+  const output = new WrapperOutput(token, options.onChunk);
+  const stop = (reason: "timed-out" | "cancelled") => {
     if (stopReason) return;
     stopReason = reason;
     stopping = output.started.then(async () => {
@@ -149,12 +165,26 @@ export async function runCommand(
     ? await stopping
     : { termSent: false, killSent: false, confirmed: true };
   const cleanup = withEscapeSweep(groupCleanup, output.ended?.escapes);
+  const dropped = output.ended?.dropped ?? 0;
+  const outputCut: OutputCut | undefined =
+    outputLimit !== undefined && dropped > 0
+      ? {
+          headBytes: outputHeadBytes(outputLimit),
+          droppedBytes: dropped,
+          tailBytes: outputTailBytes(outputLimit),
+        }
+      : undefined;
   const counts = {
     elapsedMs: Date.now() - startedAt,
     // Not streaming: the file holds both streams interleaved; the split is not known, so the
-    // appended byte count the wrapper reported all counts as stdout.
-    stdoutBytes: streamChunks ? output.stdoutBytes : (output.ended?.appended ?? 0),
+    // output the wrapper appended (the marker taken out, the dropped bytes put back) all counts
+    // as stdout.
+    stdoutBytes: streamChunks
+      ? output.stdoutBytes
+      : (output.ended?.appended ?? 0) +
+        (outputCut ? dropped - outputCutMarker(outputLimit as number, dropped).length : 0),
     stderrBytes: streamChunks ? output.stderrBytes : 0,
+    ...(outputCut ? { outputCut } : {}),
   };
 
   if (lost !== undefined) {
@@ -163,12 +193,6 @@ export async function runCommand(
   if (!cleanup.confirmed) {
     // Something of the command survived SIGKILL: its outcome cannot be called complete.
     return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
-  }
-  // Output that reached the limit stopped the command, also when SIGPIPE ended it before the
-  // host's stop did (the capper closing its FIFO breaks the command's next write).
-  if (output.full) {
-    const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
-    return { status: "output-limited", ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
   }
   // A stop that found the command already finished leaves its own exit code to speak.
   // (Judged on the group stop alone: escaped processes ended by the sweep do not make a command

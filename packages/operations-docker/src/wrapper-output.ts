@@ -23,9 +23,7 @@ const ESCAPE_SWEEPS: Record<string, EscapeSweep> = {
  *
  * - Start: `\0tackle:ok\n`, or `\0tackle:err:<code>\n` when the command could not start. It is
  *   always the first stderr bytes (nothing else runs yet), possibly split across frames.
- * - Full: `\0tackle:full:<token>\n`, from the output capper when the output reached the limit;
- *   taken out of the stream and reported to `onFull`.
- * - End: `\0tackle:end:<token>:<count>:<status>\n`, the wrapper's last write, one atomic pipe
+ * - End: `\0tackle:end:<token>:<count>:<status>:<escapes>:<dropped>\n`, the wrapper's last write, one atomic pipe
  *   write, so inside one frame. `token` is random per command, so output that happens to contain
  *   a marker is not mistaken for it.
  */
@@ -38,12 +36,11 @@ export class WrapperOutput {
   setupError: OperationErrorCode | undefined;
   /**
    * The end marker's fields, once seen (the wrapper ended by itself): bytes appended to the
-   * output file when not streaming, the command's exit status (the wrapper's exit code), and
-   * what the sweep for processes that left the group found (`undefined`: it could not look).
+   * output file, the command's exit status (the wrapper's exit code), what the sweep for
+   * processes that left the group found (`undefined`: it could not look), and the bytes the
+   * output budget dropped between head and tail (0 for none).
    */
-  ended: { appended: number; status: number; escapes: EscapeSweep | undefined } | undefined;
-  /** The capper reported that the output reached its limit. */
-  full = false;
+  ended: { appended: number; status: number; escapes: EscapeSweep | undefined; dropped: number } | undefined;
   /** Settles when the command has started, or when it is known it never will. */
   readonly started: Promise<void>;
 
@@ -51,16 +48,12 @@ export class WrapperOutput {
   private startText = "";
   private seq = 0;
   private readonly endMarker: Buffer;
-  private readonly fullMarker: Buffer;
 
-  /** `onFull`: the capper reported that the output reached the limit (see `WRAPPER_SCRIPT`). */
   constructor(
     token: string,
     private readonly onChunk: ((chunk: OutputChunk) => void) | undefined,
-    private readonly onFull: () => void = () => undefined,
   ) {
     this.endMarker = Buffer.from(`\0tackle:end:${token}:`, "latin1");
-    this.fullMarker = Buffer.from(`\0tackle:full:${token}\n`, "latin1");
     this.started = new Promise<void>((resolve) => {
       this.markStarted = resolve;
     });
@@ -89,27 +82,18 @@ export class WrapperOutput {
   }
 
   private deliver(stream: "stdout" | "stderr", bytes: Uint8Array): void {
-    if (stream === "stderr") {
-      // One short write of the capper, so inside one frame like the end marker.
-      const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const at = view.indexOf(this.fullMarker);
-      if (at !== -1) {
-        bytes = Buffer.concat([view.subarray(0, at), view.subarray(at + this.fullMarker.length)]);
-        this.full = true;
-        this.onFull();
-      }
-    }
     if (stream === "stderr" && this.ended === undefined) {
       const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(this.endMarker);
       if (at !== -1) {
         const rest = Buffer.from(bytes.subarray(at + this.endMarker.length)).toString("latin1");
-        const [appended = "", status = "", escapes = ""] = rest
+        const [appended = "", status = "", escapes = "", dropped = ""] = rest
           .slice(0, Math.max(0, rest.indexOf("\n")))
           .split(":");
         this.ended = {
           appended: Number(appended) || 0,
           status: Number(status),
           escapes: ESCAPE_SWEEPS[escapes],
+          dropped: Number(dropped) || 0,
         };
         bytes = bytes.subarray(0, at);
       }

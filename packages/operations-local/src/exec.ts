@@ -10,11 +10,13 @@ import {
   type ExecStatus,
   OperationError,
   type OutputChunk,
+  type OutputCut,
   type ShellKind,
   throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
 import { checkPath } from "./guard.js";
+import { OutputFile } from "./output-file.js";
 import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
 
 /** Host-side settings of the local `exec`. */
@@ -58,10 +60,14 @@ export async function exec(
   throwIfAborted(options.signal, "exec");
   checkOptions(command, options);
   await checkCwd(options.cwd);
-  const output = options.outputPath ? await openOutput(options.outputPath) : undefined;
-  const limited = output !== undefined && options.outputLimitBytes !== undefined;
+  const limited = options.outputPath !== undefined && options.outputLimitBytes !== undefined;
   // The fast path hands the file to the shell; with a limit the host must count every byte.
-  const direct = output !== undefined && options.streamChunks === false && !limited;
+  const direct = options.outputPath !== undefined && options.streamChunks === false && !limited;
+  const output = options.outputPath
+    ? direct
+      ? await openDirect(options.outputPath)
+      : await openFile(options.outputPath, options.outputLimitBytes)
+    : undefined;
   const [shellFile, shellArgs] = SHELL_ARGS[options.shell](command);
   const env = { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue() };
   // Counted and not streamed: both streams through one pipe keeps their order, as the file
@@ -80,10 +86,11 @@ export async function exec(
     child = await spawnShell(file, args, {
       cwd: options.cwd,
       env,
-      stdio: direct ? ["ignore", output!.handle.fd, output!.handle.fd] : ["ignore", "pipe", "pipe"],
+      stdio: output && "fd" in output ? ["ignore", output.fd, output.fd] : ["ignore", "pipe", "pipe"],
     });
   } catch (error) {
-    await output?.handle.close();
+    if (output && "fd" in output) await output.handle.close();
+    else await output?.close();
     throw error;
   }
   // Construct first: it attaches the exit listener synchronously, before any other await.
@@ -93,21 +100,33 @@ export async function exec(
     marker: `${EXEC_MARKER_VARIABLE}=${env[EXEC_MARKER_VARIABLE]}`,
     startedAt: started,
   };
-  const run = new RunningCommand(child, tree, options, config, direct ? undefined : output?.handle);
+  const sink = output && !("fd" in output) ? output : undefined;
+  const run = new RunningCommand(child, tree, options, config, sink);
   // The shell holds its own copy of the descriptor; the host's copy is not needed.
-  if (direct) await output!.handle.close();
+  if (output && "fd" in output) await output.handle.close();
   const result = await run.finished;
   let { stdoutBytes, stderrBytes } = result;
-  if (direct) {
+  let outputCut: OutputCut | undefined;
+  if (output && "fd" in output) {
     // One fd for both streams keeps their order but loses the split: report the file's growth.
-    stdoutBytes = (await stat(options.outputPath!)).size - output!.sizeBefore;
+    stdoutBytes = (await stat(options.outputPath!)).size - output.sizeBefore;
     stderrBytes = 0;
-  } else if (limited && options.streamChunks === false) {
-    // As on the fast path (and on every adapter): the bytes appended, not those dropped.
-    stdoutBytes = run.appendedBytes;
-    stderrBytes = 0;
+  } else if (sink) {
+    const written = await sink.close();
+    outputCut = written.cut;
+    if (options.streamChunks === false) {
+      // As on the fast path (and on every adapter): all output in one count.
+      stdoutBytes = written.outputBytes;
+      stderrBytes = 0;
+    }
   }
-  return { ...result, stdoutBytes, stderrBytes, elapsedMs: Date.now() - started };
+  return {
+    ...result,
+    stdoutBytes,
+    stderrBytes,
+    ...(outputCut ? { outputCut } : {}),
+    elapsedMs: Date.now() - started,
+  };
 }
 
 function checkOptions(command: string, options: ExecOptions): void {
@@ -145,14 +164,21 @@ async function checkCwd(cwd: string): Promise<void> {
   }
 }
 
-async function openOutput(path: string) {
+/** The output file for the fast path: its descriptor goes to the shell as stdout and stderr. */
+async function openDirect(path: string) {
   checkPath(path, "exec");
   try {
     const handle = await open(path, "a");
-    return { handle, sizeBefore: (await handle.stat()).size };
+    return { handle, fd: handle.fd, sizeBefore: (await handle.stat()).size };
   } catch (error) {
     throw toOperationError(error, { operation: "exec", path });
   }
+}
+
+/** The output file the host writes (counted, or streamed as well), under the output budget. */
+function openFile(path: string, limit: number | undefined): Promise<OutputFile> {
+  checkPath(path, "exec");
+  return OutputFile.open(path, limit);
 }
 
 /** A fresh random value of {@link EXEC_MARKER_VARIABLE}. */
@@ -215,7 +241,10 @@ function spawnShell(
 
 type RunOutcome = Omit<ExecResult, "elapsedMs">;
 
-type StopReason = "timed-out" | "cancelled" | "output-limited";
+type StopReason = "timed-out" | "cancelled";
+
+/** Output queued for the file above which the command's pipes are paused. */
+const WRITE_HIGH_WATER_BYTES = 1024 * 1024;
 
 /** One spawned command from start to settled result. */
 class RunningCommand {
@@ -223,49 +252,38 @@ class RunningCommand {
   private seq = 0;
   private stdoutBytes = 0;
   private stderrBytes = 0;
-  /** Bytes appended to the output file (bounded by `outputLimitBytes`). */
-  private written = 0;
   private stopReason: StopReason | undefined;
   private stopping: Promise<TreeKillReport> | undefined;
   private readonly pgid: number;
   private lastOutputAt = Date.now();
-
-  /** Bytes appended to the output file by this command. */
-  get appendedBytes(): number {
-    return this.written;
-  }
+  private paused = false;
 
   constructor(
     private readonly child: ChildProcess,
     private readonly tree: CommandTree,
     private readonly options: ExecOptions,
     private readonly config: LocalExecConfig,
-    output: Awaited<ReturnType<typeof open>> | undefined,
+    private readonly sink: OutputFile | undefined,
   ) {
     this.pgid = tree.pgid;
-    // The stream owns the handle from here on and closes it when ended.
-    const sink = output?.createWriteStream();
-    // A failing output file (disk full) must not crash the host; the command's result still counts.
-    sink?.on("error", () => undefined);
-
     for (const [stream, name] of [
       [child.stdout, "stdout"],
       [child.stderr, "stderr"],
     ] as const) {
-      stream?.on("data", (bytes: Buffer) => this.onData(name, bytes, sink));
+      stream?.on("data", (bytes: Buffer) => this.onData(name, bytes));
     }
-    this.finished = this.run(sink);
+    this.finished = this.run();
   }
 
-  private onData(
-    stream: OutputChunk["stream"],
-    bytes: Buffer,
-    sink: NodeJS.WritableStream | undefined,
-  ): void {
+  private onData(stream: OutputChunk["stream"], bytes: Buffer): void {
     this.lastOutputAt = Date.now();
     if (stream === "stdout") this.stdoutBytes += bytes.length;
     else this.stderrBytes += bytes.length;
-    if (sink) this.append(sink, bytes);
+    if (this.sink) {
+      this.sink.write(bytes);
+      // Pipes wait while the file falls behind: the host holds at most this much output.
+      if (this.sink.pending > WRITE_HIGH_WATER_BYTES && !this.paused) this.pause();
+    }
     if (this.options.onChunk && this.options.streamChunks !== false) {
       try {
         const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -276,18 +294,15 @@ class RunningCommand {
     }
   }
 
-  /**
-   * Appends to the output file up to `outputLimitBytes`: output that reaches the limit stops
-   * the command (see `ExecOptions.outputLimitBytes`) and nothing past it is written.
-   */
-  private append(sink: NodeJS.WritableStream, bytes: Buffer): void {
-    const limit = this.options.outputLimitBytes ?? Number.POSITIVE_INFINITY;
-    const room = limit - this.written;
-    if (room <= 0) return;
-    const piece = bytes.length > room ? bytes.subarray(0, room) : bytes;
-    sink.write(piece);
-    this.written += piece.length;
-    if (this.written >= limit) this.stop("output-limited");
+  private pause(): void {
+    this.paused = true;
+    this.child.stdout?.pause();
+    this.child.stderr?.pause();
+    this.sink?.onDrain(() => {
+      this.paused = false;
+      this.child.stdout?.resume();
+      this.child.stderr?.resume();
+    });
   }
 
   private stop(reason: StopReason): void {
@@ -296,7 +311,7 @@ class RunningCommand {
     this.stopping = endTree(this.tree, this.options.killGraceMs ?? this.config.killGraceMs);
   }
 
-  private async run(sink: NodeJS.WritableStream | undefined): Promise<RunOutcome> {
+  private async run(): Promise<RunOutcome> {
     const { signal, timeoutMs } = this.options;
     const grace = this.options.killGraceMs ?? this.config.killGraceMs;
     const stop = (reason: StopReason) => this.stop(reason);
@@ -318,7 +333,6 @@ class RunningCommand {
       // Stopped by us: finish that sequence. Otherwise end what the command left behind in its
       // group (a `cmd &` child); the contract is that nothing outlives the call.
       const report = this.stopping ? await this.stopping : await endTree(this.tree, grace);
-      if (sink) await closeSink(sink);
       return this.outcome(exitCode, exitSignal, report);
     } finally {
       clearTimeout(timer);
@@ -336,6 +350,8 @@ class RunningCommand {
       open = false;
     });
     while (open) {
+      // Paused while the file catches up is not idle: the pipes still hold output.
+      if (this.paused) this.lastOutputAt = Date.now();
       const idleFor = Date.now() - Math.max(this.lastOutputAt, exitAt);
       const remaining = Math.min(
         this.config.idleGraceMs - idleFor,
@@ -375,14 +391,6 @@ class RunningCommand {
       cleanup,
     };
   }
-}
-
-function closeSink(sink: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    sink.once("close", resolve);
-    sink.once("error", () => resolve());
-    sink.end();
-  });
 }
 
 function endOf(stream: Readable): Promise<void> {

@@ -1,11 +1,18 @@
-import type { ExecOptions, ShellKind } from "@tackle/operations";
+import {
+  type ExecOptions,
+  OUTPUT_ASSEMBLE_SCRIPT,
+  OUTPUT_CAPPER_SCRIPT,
+  outputCutMarkerFormat,
+  outputHeadBytes,
+  outputTailBytes,
+  type ShellKind,
+} from "@tackle/operations";
 import { shellQuote } from "./remote-command.js";
 
 /**
  * The wrapper's first stderr line, a control line the adapter strips before any output reaches
  * the caller: `\x01tackle:pg=<pgid>` once the command is about to start, or one of
- * `nocwd` / `notdir` / `denied` / `noshell` / `nolimit` when it could not start. With an output
- * limit, `\x01tackle:full:<marker>` may follow later (see `fullLine`).
+ * `nocwd` / `notdir` / `denied` / `noshell` / `nolimit` when it could not start.
  */
 export const CONTROL_PREFIX = "\x01tackle:";
 
@@ -16,20 +23,19 @@ const SHELL_ARGS: Record<ShellKind, (command: string) => string[]> = {
 };
 
 /**
- * The wrapper, a POSIX sh script. Arguments: cwd, output path ("" for none), output mode, output
- * limit in bytes ("" for none), the command's marker, shell binary, then the command's argv.
+ * The wrapper, a POSIX sh script. Arguments: cwd, output path ("" for none), output mode, head
+ * and tail bytes of the output budget ("" for no limit), the command's marker, shell binary,
+ * then the command's argv. `TACKLE_CAPPER` holds `OUTPUT_CAPPER_SCRIPT` when there is a limit.
  * sshd starts every session as a session and process-group leader, so the wrapper's pid is the
  * group id and `exec` keeps it for the command; if some server does not, the wrapper re-runs
  * itself under `setsid` (which does not fork for a non-leader).
  *
- * With a limit, the output goes through a FIFO to a capper in the background (same group): `cat`
- * appends to the file (unbuffered, so the host can watch it grow) under a file-size limit
- * (`ulimit -f`, 512-byte blocks) of the end the limit allows, so the remote host's disk never
- * takes more; when its writes stop at that size, the capper says so on a control line
- * (`\001tackle:full:<marker>`) and the host stops the command, as on a timeout. (`head -c`
- * would count bytes exactly but holds its output in a buffer, so prompts and job output would
- * not show while the command runs.) The capper ignores SIGTERM so the group's stop does not cut
- * off output it has not yet copied; it ends when the last writer is gone.
+ * With a limit, the output goes through a FIFO to the capper in the background (same group),
+ * which keeps the head in the file and the tail in pieces beside it (see `OUTPUT_CAPPER_SCRIPT`),
+ * so the remote host's disk holds no more than the budget allows however long the command
+ * prints; the host appends the tail with `OUTPUT_ASSEMBLE_SCRIPT` once the command is over. The
+ * capper ignores SIGTERM so the group's stop does not cut off output it has not yet copied; it
+ * ends when the last writer is gone.
  */
 const WRAPPER = [
   `if ! kill -s 0 -- "-$$" 2>/dev/null; then exec setsid sh -c "$TACKLE_WRAPPER" tackle "$@"; fi`,
@@ -38,16 +44,15 @@ const WRAPPER = [
   `  if [ ! -e "$1" ]; then m=nocwd; elif [ ! -d "$1" ]; then m=notdir; else m=denied; fi`,
   `  printf '\\001tackle:%s\\n' "$m" >&2; exit 126`,
   "fi",
-  `out=$2; mode=$3; lim=$4; tok=$5; sh=$6; shift 6`,
+  `out=$2; mode=$3; head=$4; tail=$5; tok=$6; sh=$7; shift 7`,
   `if ! command -v "$sh" >/dev/null 2>&1; then printf '\\001tackle:noshell\\n' >&2; exit 127; fi`,
+  `lim=; [ -z "$head" ] || lim=1`,
   `if [ -n "$lim" ] && [ "$mode" != pipe ]; then`,
   `  p="$out.tackle-$$.fifo"; rm -f "$p"`,
-  `  b=$(wc -c <"$out" 2>/dev/null) || b=0; k=$(( (b + lim) / 512 ))`,
-  `  if ! (ulimit -f "$k") 2>/dev/null || ! mkfifo -m 600 "$p" 2>/dev/null; then printf '\\001tackle:nolimit\\n' >&2; exit 125; fi`,
-  `  ( trap '' TERM XFSZ; ulimit -f "$k"; exec <"$p"; rm -f "$p"; cat >>"$out" 2>/dev/null`,
-  `    n=$(wc -c <"$out" 2>/dev/null) || n=0`,
-  `    if [ "$n" -ge $((k * 512)) ]; then printf '\\001tackle:full:%s\\n' "$tok" >&2; fi ) &`,
+  `  if ! command -v dd >/dev/null 2>&1 || ! mkfifo -m 600 "$p" 2>/dev/null; then printf '\\001tackle:nolimit\\n' >&2; exit 125; fi`,
+  `  ( trap '' TERM; exec <"$p"; rm -f "$p"; exec sh -c "$TACKLE_CAPPER" capper "$out" "$head" "$tail" "$out.tackle-$tok.tail" ) &`,
   "fi",
+  "unset TACKLE_CAPPER",
   `printf '\\001tackle:pg=%s\\n' "$$" >&2`,
   `case $mode$lim in`,
   `  pipe*) exec "$@" </dev/null ;;`,
@@ -56,14 +61,15 @@ const WRAPPER = [
   `  tee) exec bash -c 'exec > >(tee -a "$0") 2> >(tee -a "$0" >&2); exec "$@"' "$out" "$@" </dev/null ;;`,
   `  file*) exec "$@" </dev/null >"$p" 2>&1 ;;`,
   // One open of the FIFO (fd 3) shared by both tees: a second open could come after the capper
-  // removed its name and create a plain file there.
-  `  tee*) exec bash -c 'exec 3>"$0"; exec > >(tee /dev/fd/3) 2> >(tee /dev/fd/3 >&2); exec 3>&-; exec "$@"' "$p" "$@" </dev/null ;;`,
+  // removed its name and create a plain file there. The tees ignore SIGTERM like the capper: the
+  // group's stop must not cut off what they still have to copy (the command gets it back).
+  `  tee*) exec bash -c 'trap "" TERM; exec 3>"$0"; exec > >(tee /dev/fd/3) 2> >(tee /dev/fd/3 >&2); exec 3>&-; trap - TERM; exec "$@"' "$p" "$@" </dev/null ;;`,
   "esac",
 ].join("\n");
 
-/** The control line the capper prints when the output reached the limit (see the wrapper). */
-export function fullLine(marker: string): string {
-  return `${CONTROL_PREFIX}full:${marker}\n`;
+/** Where the capper keeps the output's tail pieces for the command with `marker`. */
+export function tailPrefix(outputPath: string, marker: string): string {
+  return `${outputPath}.tackle-${marker}.tail`;
 }
 
 /**
@@ -88,19 +94,40 @@ export function buildExecCommand(command: string, options: ExecOptions, marker: 
     ...SHELL_ARGS[options.shell](command),
   ];
   const mode = options.outputPath === undefined ? "pipe" : options.streamChunks === false ? "file" : "tee";
-  const limit = options.outputLimitBytes === undefined ? "" : String(Math.floor(options.outputLimitBytes));
+  const limit = options.outputLimitBytes;
   const args = [
     options.cwd,
     options.outputPath ?? "",
     mode,
-    limit,
+    limit === undefined ? "" : String(outputHeadBytes(limit)),
+    limit === undefined ? "" : String(outputTailBytes(limit)),
     marker,
     SHELL_ARGS[options.shell]("")[0] as string,
     ...argv,
   ]
     .map(shellQuote)
     .join(" ");
-  return `export TACKLE_WRAPPER=${shellQuote(WRAPPER)}; exec sh -c "$TACKLE_WRAPPER" tackle ${args}`;
+  const capper = limit === undefined ? "" : `export TACKLE_CAPPER=${shellQuote(OUTPUT_CAPPER_SCRIPT)}; `;
+  return `${capper}export TACKLE_WRAPPER=${shellQuote(WRAPPER)}; exec sh -c "$TACKLE_WRAPPER" tackle ${args}`;
+}
+
+/**
+ * The command that finishes a capped output once the command is over: appends the marker and
+ * the tail (see `OUTPUT_ASSEMBLE_SCRIPT`) and prints `<dropped, or -> <file size>`.
+ */
+export function buildAssembleCommand(outputPath: string, limit: number, marker: string): string {
+  return [
+    "sh",
+    "-c",
+    OUTPUT_ASSEMBLE_SCRIPT,
+    "assemble",
+    outputPath,
+    String(outputTailBytes(limit)),
+    tailPrefix(outputPath, marker),
+    outputCutMarkerFormat(limit),
+  ]
+    .map(shellQuote)
+    .join(" ");
 }
 
 /**

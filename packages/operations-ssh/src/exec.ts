@@ -7,15 +7,19 @@ import {
   OperationError,
   type OperationErrorCode,
   type OutputChunk,
+  type OutputCut,
+  outputCutMarker,
+  outputHeadBytes,
+  outputTailBytes,
   throwIfAborted,
 } from "@tackle/operations";
 import type { ClientChannel } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
 import {
+  buildAssembleCommand,
   buildExecCommand,
   buildKillCommand,
   CONTROL_PREFIX,
-  fullLine,
   type KillStep,
 } from "./exec-script.js";
 import { runRemote } from "./remote-command.js";
@@ -39,7 +43,7 @@ const START_ERRORS: Record<string, [OperationErrorCode, string]> = {
   notdir: ["not_directory", "cwd is not a directory"],
   denied: ["permission_denied", "cwd is not accessible"],
   noshell: ["not_supported", "the shell is not installed on the remote host"],
-  nolimit: ["not_supported", "the remote host cannot limit the output (ulimit -f, mkfifo)"],
+  nolimit: ["not_supported", "the remote host cannot limit the output (dd, mkfifo)"],
 };
 
 /** Commands running now, so `dispose()` can end them before closing the connection. */
@@ -89,19 +93,13 @@ export async function execRemote(
       // belong to someone else by then).
       connection.leftovers.addCommand(marker, outcome.cleanup.pid ?? 0);
     }
-    if ((direct || limited) && !session.isLost) {
-      const appended = (await remoteSize(session, options.outputPath as string)) - sizeBefore;
+    if (limited && !session.isLost) {
+      // The capper is over (it was in the command's group, now gone): finish the file.
+      outcome = await finishCapped(session, options, marker, sizeBefore, outcome);
+    } else if (direct && !session.isLost) {
       // One remote fd for both streams keeps their order but loses the split: report the growth.
-      if (direct) outcome = { ...outcome, stdoutBytes: appended };
-      // The capper stopped appending at the limit: the command was (or is being) stopped for it,
-      // also when SIGPIPE ended it before the host's stop did.
-      if (
-        limited &&
-        appended >= cappedAppend(sizeBefore, options.outputLimitBytes as number) &&
-        outcome.status !== "unknown"
-      ) {
-        outcome = { ...outcome, status: "output-limited" };
-      }
+      const appended = (await remoteSize(session, options.outputPath as string)) - sizeBefore;
+      outcome = { ...outcome, stdoutBytes: appended };
     }
     return { ...outcome, elapsedMs: Date.now() - started };
   } finally {
@@ -110,11 +108,41 @@ export async function execRemote(
 }
 
 /**
- * Bytes the wrapper's capper can append to a file of `sizeBefore` bytes under `limit`: its
- * file-size limit is in 512-byte blocks of the whole file (see the wrapper in exec-script.ts).
+ * Appends the marker and the kept tail of a capped output (`OUTPUT_ASSEMBLE_SCRIPT`) and puts
+ * the cut, if any, in the outcome. Not streaming, the output's size is the file's growth with
+ * the marker taken out and the dropped bytes put back.
  */
-function cappedAppend(sizeBefore: number, limit: number): number {
-  return Math.floor((sizeBefore + Math.floor(limit)) / 512) * 512 - sizeBefore;
+async function finishCapped(
+  session: Session,
+  options: ExecOptions,
+  marker: string,
+  sizeBefore: number,
+  outcome: Omit<ExecResult, "elapsedMs">,
+): Promise<Omit<ExecResult, "elapsedMs">> {
+  const limit = options.outputLimitBytes as number;
+  let dropped = 0;
+  let size = sizeBefore;
+  try {
+    const result = await runRemote(
+      session,
+      buildAssembleCommand(options.outputPath as string, limit, marker),
+    );
+    const [droppedText = "-", sizeText = ""] = result.stdout.trim().split(" ");
+    dropped = droppedText === "-" ? 0 : Number(droppedText);
+    size = Number(sizeText);
+  } catch {
+    // The file keeps its head; the result still counts.
+  }
+  const cut: OutputCut | undefined =
+    dropped > 0
+      ? { headBytes: outputHeadBytes(limit), droppedBytes: dropped, tailBytes: outputTailBytes(limit) }
+      : undefined;
+  const outputBytes = size - sizeBefore - (cut ? outputCutMarker(limit, dropped).length : 0) + dropped;
+  return {
+    ...outcome,
+    ...(options.streamChunks === false ? { stdoutBytes: outputBytes, stderrBytes: 0 } : {}),
+    ...(cut ? { outputCut: cut } : {}),
+  };
 }
 
 async function remoteSize(session: Session, path: string): Promise<number> {
@@ -137,11 +165,7 @@ export class RemoteCommand {
   private exit: { code: number | null; signal: string | undefined } | undefined;
   private closed = false;
   private lastOutputAt = Date.now();
-  private stopReason: "timed-out" | "cancelled" | "output-limited" | undefined;
-  /** The capper's control line (see `fullLine`), looked for in stderr once the command runs. */
-  private readonly full: Buffer;
-  /** The end of stderr kept back while it could be the start of that line. */
-  private stderrHeld = Buffer.alloc(0);
+  private stopReason: "timed-out" | "cancelled" | undefined;
   private stopping: Promise<ExecCleanup> | undefined;
   private stopDone = false;
   private readonly unsubscribeLost: () => void;
@@ -155,7 +179,6 @@ export class RemoteCommand {
     /** The command's `TACKLE_EXEC_ID` value, which finds processes that left its group. */
     private readonly marker: string,
   ) {
-    this.full = Buffer.from(fullLine(marker), "latin1");
     channel.on("data", (bytes: Buffer) => this.onOutput("stdout", bytes));
     channel.stderr.on("data", (bytes: Buffer) => this.onStderr(bytes));
     channel.on("exit", (code: number | null, signal?: string) => {
@@ -195,7 +218,7 @@ export class RemoteCommand {
 
   private onStderr(bytes: Buffer): void {
     if (this.controlDone) {
-      this.onCommandStderr(bytes);
+      this.onOutput("stderr", bytes);
       return;
     }
     this.control = Buffer.concat([this.control, bytes]);
@@ -219,31 +242,7 @@ export class RemoteCommand {
     if (line.startsWith("pg=")) this.pgid = Number(line.slice(3));
     else this.startError = line;
     this.poke();
-    if (rest.length > 0) this.onCommandStderr(rest);
-  }
-
-  /**
-   * Stderr once the command runs. With an output limit the capper may print its `full` control
-   * line here: it stops the command and is not output. A tail that could be the start of that
-   * line waits for the next chunk (the line is short; nothing else is held).
-   */
-  private onCommandStderr(bytes: Buffer): void {
-    if (this.options.outputLimitBytes === undefined || this.options.outputPath === undefined) {
-      this.onOutput("stderr", bytes);
-      return;
-    }
-    let data = this.stderrHeld.length > 0 ? Buffer.concat([this.stderrHeld, bytes]) : bytes;
-    this.stderrHeld = Buffer.alloc(0);
-    const at = data.indexOf(this.full);
-    if (at !== -1) {
-      this.stop("output-limited");
-      data = Buffer.concat([data.subarray(0, at), data.subarray(at + this.full.length)]);
-    } else {
-      const keep = heldPrefix(data, this.full);
-      this.stderrHeld = Buffer.from(data.subarray(data.length - keep));
-      data = data.subarray(0, data.length - keep);
-    }
-    if (data.length > 0) this.onOutput("stderr", data);
+    if (rest.length > 0) this.onOutput("stderr", rest);
   }
 
   private onOutput(stream: OutputChunk["stream"], bytes: Buffer): void {
@@ -260,7 +259,7 @@ export class RemoteCommand {
     this.poke();
   }
 
-  private stop(reason: "timed-out" | "cancelled" | "output-limited"): void {
+  private stop(reason: "timed-out" | "cancelled"): void {
     if (this.stopReason || this.exit || this.session.isLost) return;
     this.stopReason = reason;
     this.stopping = this.endGroup().finally(() => {
@@ -388,11 +387,6 @@ export class RemoteCommand {
   }
 
   private outcome(cleanup: ExecCleanup | undefined): Outcome {
-    // What looked like the start of the capper's line and was not: it is the command's output.
-    if (this.stderrHeld.length > 0) {
-      this.onOutput("stderr", this.stderrHeld);
-      this.stderrHeld = Buffer.alloc(0);
-    }
     const exitCode = this.exit?.code ?? undefined;
     const exitSignal = this.exit?.signal;
     let status: ExecStatus = this.stopReason ?? (exitCode === 0 ? "completed" : "failed");
@@ -452,14 +446,6 @@ async function killGroup(
       note: `could not reach the remote host to end process group ${pgid} (${error instanceof Error ? error.message : String(error)})`,
     };
   }
-}
-
-/** Length of the longest end of `data` that is a proper start of `line`. */
-function heldPrefix(data: Buffer, line: Buffer): number {
-  for (let length = Math.min(line.length - 1, data.length); length > 0; length--) {
-    if (data.subarray(data.length - length).equals(line.subarray(0, length))) return length;
-  }
-  return 0;
 }
 
 /** ssh2 reports exit signals as OpenSSH sends them ("TERM"); the contract uses Node's names ("SIGTERM"). */

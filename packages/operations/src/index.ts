@@ -9,6 +9,15 @@ export {
   throwIfAborted,
   toOperationError,
 } from "./errors.js";
+export type { OutputCut } from "./output-cut.js";
+export {
+  OUTPUT_ASSEMBLE_SCRIPT,
+  OUTPUT_CAPPER_SCRIPT,
+  outputCutMarker,
+  outputCutMarkerFormat,
+  outputHeadBytes,
+  outputTailBytes,
+} from "./output-cut.js";
 export { GREP_MAX_LINE_CHARS } from "./ripgrep/grep-output.js";
 export type { ParsedTempFileName, TempFileFacts, TempFileOwner } from "./temp-files.js";
 export {

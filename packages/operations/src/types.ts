@@ -1,3 +1,5 @@
+import type { OutputCut } from "./output-cut.js";
+
 /** Kind of a filesystem entry as an environment reports it. */
 export type FileType = "file" | "directory" | "symlink" | "other";
 
@@ -151,29 +153,26 @@ export interface ExecOptions extends CallOptions {
    */
   streamChunks?: boolean;
   /**
-   * When `outputPath` is set: the most bytes appended to the file for this command, enforced
-   * where the file is written (the environment's own writer stops, so a runaway command cannot
-   * fill the disk of a remote host or a container). Output that reaches the limit stops the
-   * command like a timeout (its whole group: SIGTERM, SIGKILL after the grace) and the result's
-   * status is `output-limited`; the file keeps the first `outputLimitBytes` bytes (an adapter that
-   * enforces the limit through its writer's file-size limit, counted in 512-byte blocks of the
-   * whole file, may keep up to 511 bytes fewer). Chunks still stream to `onChunk` until the
-   * command is gone. No limit when omitted.
+   * When `outputPath` is set: the output budget, the most bytes of this command's output the file
+   * keeps, enforced where the file is written (the environment's own writer, so a runaway command
+   * cannot fill the disk of a remote host or a container). Output past it does not stop the
+   * command (its timeout bounds the time): the file keeps the first half of the budget
+   * (`outputHeadBytes`) as it comes and a rolling window of the last half (`outputTailBytes`),
+   * appended after a marker line (`outputCutMarker`, stating the bytes dropped) once the command
+   * ended; the result's `outputCut` gives the same numbers. Until then the file holds the head
+   * only. Chunks still stream to `onChunk` whole. No limit when omitted.
    *
    * @example
    * ```ts
    * const result = await ops.exec("make", { shell: "bash", cwd, outputPath: log, outputLimitBytes: 256 * 2 ** 20 });
-   * if (result.status === "output-limited") ... // stopped; the log holds its first 256 MB
+   * if (result.outputCut) ... // the log holds its first and last 128 MB, with the marker between
    * ```
    */
   outputLimitBytes?: number;
 }
 
-/**
- * How a command ended. `output-limited`: stopped because its output reached
- * `ExecOptions.outputLimitBytes`.
- */
-export type ExecStatus = "completed" | "failed" | "timed-out" | "cancelled" | "output-limited" | "unknown";
+/** How a command ended. */
+export type ExecStatus = "completed" | "failed" | "timed-out" | "cancelled" | "unknown";
 
 /**
  * Which kill steps were sent and confirmed when a command had to be stopped: on timeout or
@@ -213,6 +212,8 @@ export interface ExecResult {
   elapsedMs: number;
   stdoutBytes: number;
   stderrBytes: number;
+  /** The output went past `ExecOptions.outputLimitBytes`: what the output file kept. */
+  outputCut?: OutputCut;
   cleanup: ExecCleanup;
 }
 

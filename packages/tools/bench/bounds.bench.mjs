@@ -7,8 +7,9 @@
 //                  vs plain Node parsing the same arguments from their JSON text
 //   grep-long-line grep `x`, limit 5, on one line of 1 MB of `x` (BOUNDS_LINE_MB), vs raw rg on
 //                  the same file with its output read by plain Node
-//   shell-output   bash `yes` that prints without end, output budget 64 MB (BOUNDS_OUTPUT_MB),
-//                  vs plain Node running `yes | head -c BUDGET > file`
+//   shell-output   bash `yes | head -c 4*BUDGET` through an output budget of 64 MB
+//                  (BOUNDS_OUTPUT_MB): the artifact keeps head and tail, the middle is dropped;
+//                  vs plain Node running the same `yes | head -c 4*BUDGET > file`
 //   error-text     read of a 1 MB path, vs plain Node's readFile of it (ENAMETOOLONG)
 //   throwing-args  1,000 calls whose arguments are a Proxy that throws (no baseline: plain
 //                  code would reject)
@@ -190,8 +191,12 @@ async function runSide(name, side, workspace) {
       break;
     case "shell-output/tool": {
       params = { budgetMb: OUTPUT_MB };
-      const outcome = await invokeTool(tools.bash, { command: "yes 0123456789abcdef", timeout: 120 });
-      expectCode(outcome, "too_large");
+      const outcome = await invokeTool(tools.bash, {
+        command: `yes 0123456789abcdef | head -c ${4 * OUTPUT_MB * 1024 * 1024}`,
+        timeout: 120,
+      });
+      expectCode(outcome, "ok");
+      if (!outcome.details?.run?.budgetCut) throw new Error("shell-output: the output was not cut");
       const artifact = outcome.details?.run?.artifact?.path;
       extra = {
         text: textOf(outcome).length,
@@ -203,7 +208,10 @@ async function runSide(name, side, workspace) {
     case "shell-output/raw": {
       params = { budgetMb: OUTPUT_MB };
       const file = join(workspace, `raw-${process.pid}.out`);
-      await collect("sh", ["-c", `yes 0123456789abcdef | head -c ${OUTPUT_MB * 1024 * 1024} > '${file}'`]);
+      await collect("sh", [
+        "-c",
+        `yes 0123456789abcdef | head -c ${4 * OUTPUT_MB * 1024 * 1024} > '${file}'`,
+      ]);
       await rm(file, { force: true });
       break;
     }

@@ -34,7 +34,8 @@ export const DEFAULTS = {
    * bash/powershell: bytes of one command's output kept in its artifact (256 MB), enforced where
    * the output is written (this machine's /tmp, the remote host, the container). Far above any
    * build or test log worth reading (those run to a few MB), far below what fills a disk: a
-   * runaway `yes` writes about 1 GB per second. Output that reaches it stops the command.
+   * runaway `yes` writes about 1 GB per second. Past it the artifact keeps the first and the
+   * last 128 MB and the command runs on to its end or its timeout.
    */
   shellOutputMaxBytes: 256 * 1024 * 1024,
   /** Argument problems a validation error lists before it only counts the rest. */

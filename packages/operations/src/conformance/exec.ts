@@ -1,4 +1,5 @@
 import { describe, expect } from "vitest";
+import { outputCutMarker, outputHeadBytes, outputTailBytes } from "../output-cut.js";
 import type { ExecOptions, ExecResult, OutputChunk } from "../types.js";
 import {
   type ConformanceOptions,
@@ -225,54 +226,87 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
 
   describe("exec: outputLimitBytes", () => {
     const LIMIT = 256 * 1024;
-    const endless = "while :; do echo 0123456789abcdefghijklmnopqrstuvwxyz; done";
+    const HEAD = outputHeadBytes(LIMIT);
+    const TAIL = outputTailBytes(LIMIT);
+    /** `seq 1 N` as the command prints it. */
+    const numbers = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}\n`).join("");
+    const headMarkerTail = (output: string) => {
+      const dropped = output.length - HEAD - TAIL;
+      return output.slice(0, HEAD) + outputCutMarker(LIMIT, dropped) + output.slice(output.length - TAIL);
+    };
     for (const streamChunks of [false, true]) {
       const mode = streamChunks ? "streaming" : "file only";
       check(
-        `${mode}: endless output is stopped at the limit, status output-limited, the file keeps the first bytes`,
+        `${mode}: output past the limit keeps the head, a marker with the bytes dropped, and the tail; the command runs to its end`,
         async () => {
           const file = get().path(`exec-limit-${mode.replace(" ", "-")}.log`);
-          const { result } = await run(endless, {
+          // One stream: the order between stdout and stderr is not kept through two pipes.
+          const { result, stdout } = await run("seq 1 200000; exit 3", {
             outputPath: file,
             streamChunks,
             outputLimitBytes: LIMIT,
             timeoutMs: 60_000,
           });
-          expect(result.status).toBe("output-limited");
-          expect(result.cleanup.confirmed).toBe(true);
-          const written = await get().ops.readFile(file);
-          expect(written.length).toBe(LIMIT);
-          expect(text(written.subarray(0, 74))).toBe(
-            "0123456789abcdefghijklmnopqrstuvwxyz\n0123456789abcdefghijklmnopqrstuvwxyz\n",
-          );
+          const output = numbers(200_000);
+          expect(result).toMatchObject({ status: "failed", exitCode: 3 });
+          expect(result.outputCut).toEqual({
+            headBytes: HEAD,
+            droppedBytes: output.length - HEAD - TAIL,
+            tailBytes: TAIL,
+          });
+          expect(text(await get().ops.readFile(file))).toBe(headMarkerTail(output));
+          // The host still sees every chunk.
+          if (streamChunks) expect(stdout).toBe(output);
         },
         60_000,
       );
     }
     check(
-      "a command that ignores SIGPIPE and keeps running is stopped all the same",
+      "endless output past the limit runs until its timeout; the file keeps the head and the last bytes",
       async () => {
-        const file = get().path("exec-limit-nopipe.log");
-        const { result } = await run(`trap '' PIPE; ${endless.replace("echo", "echo 2>/dev/null")}`, {
+        const file = get().path("exec-limit-endless.log");
+        const { result } = await run("while :; do echo 0123456789abcdefghijklmnopqrstuvwxyz; done", {
           outputPath: file,
           streamChunks: false,
           outputLimitBytes: LIMIT,
-          timeoutMs: 60_000,
+          timeoutMs: 1500,
         });
-        expect(result.status).toBe("output-limited");
-        expect((await get().ops.readFile(file)).length).toBe(LIMIT);
+        expect(result.status).toBe("timed-out");
+        expect(result.cleanup.confirmed).toBe(true);
+        const cut = result.outputCut;
+        expect(cut).toMatchObject({ headBytes: HEAD, tailBytes: TAIL });
+        expect(cut?.droppedBytes).toBeGreaterThan(0);
+        const marker = outputCutMarker(LIMIT, cut?.droppedBytes ?? 0);
+        const written = text(await get().ops.readFile(file));
+        expect(written.length).toBe(HEAD + marker.length + TAIL);
+        expect(written.slice(HEAD, HEAD + marker.length)).toBe(marker);
+        const line = "0123456789abcdefghijklmnopqrstuvwxyz\n";
+        expect(written.slice(0, 2 * line.length)).toBe(line + line);
+        // The tail is the stream's last bytes: whole lines up to its end (a killed echo may leave
+        // a line unfinished only at the very end).
+        expect(
+          written
+            .slice(HEAD + marker.length)
+            .split("\n")
+            .slice(1, -1)
+            .every((l) => l === line.trim()),
+        ).toBe(true);
       },
       60_000,
     );
-    check("output under the limit is whole and the command completes", async () => {
+    check("output up to the limit is whole, with no marker, and the command completes", async () => {
       const file = get().path("exec-limit-under.log");
-      const { result } = await run("echo a; echo b >&2", {
+      // seq 1 45000 prints 258,894 bytes: over the head, under the limit.
+      const { result } = await run("seq 1 45000; echo b >&2", {
         outputPath: file,
         streamChunks: false,
         outputLimitBytes: LIMIT,
       });
       expect(result).toMatchObject({ status: "completed", exitCode: 0 });
-      expect([...text(await get().ops.readFile(file)).split("\n")].sort()).toEqual(["", "a", "b"]);
+      expect(result.outputCut).toBeUndefined();
+      const written = text(await get().ops.readFile(file));
+      expect(written.length).toBe(numbers(45_000).length + 2);
+      expect(written.replace("b\n", "")).toBe(numbers(45_000));
     });
   });
 }

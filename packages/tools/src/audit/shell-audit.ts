@@ -248,7 +248,6 @@ const JOB_END_STATUS: Record<JobStatus, AuditEnd["status"]> = {
   failed: "failed",
   killed: "cancelled",
   "timed-out": "timed-out",
-  "output-limited": "output-limited",
   unknown: "unknown",
   orphaned: "unknown",
 };

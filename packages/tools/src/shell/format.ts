@@ -14,13 +14,21 @@ export function cutNotice(outcome: ShellRunOutcome): string | undefined {
   if (!outcome.outputCut) return undefined;
   const t = outcome.truncation;
   const by = t.truncatedBy === "lines" ? `${t.maxLines} lines` : formatBytes(t.maxBytes);
-  const kept =
-    outcome.status === "output-limited"
-      ? `Its first ${formatBytes(outcome.totalBytes)} are kept in ${outcome.artifact.path}`
-      : `Full output: ${outcome.artifact.path}`;
+  const budget = outcome.budgetCut;
+  if (budget) {
+    const all = budget.headBytes + budget.droppedBytes + budget.tailBytes;
+    return (
+      `[Output cut: showing the last ${t.outputLines} lines (${formatBytes(t.outputBytes)}) of ` +
+      `${formatBytes(all)} (limit ${by}). The output went past its ${formatBytes(outcome.outputLimitBytes)} ` +
+      `budget: ${outcome.artifact.path} keeps its first ${formatBytes(budget.headBytes)} and its last ` +
+      `${formatBytes(budget.tailBytes)}; the ${formatBytes(budget.droppedBytes)} between them were dropped ` +
+      "(a marker line there says so). Page it with the read tool (offset=1 for its start); to keep " +
+      "more, filter the output (| grep -m 50 error) or use quieter flags.]"
+    );
+  }
   return (
     `[Output cut: showing the last ${t.outputLines} lines (${formatBytes(t.outputBytes)}) of ` +
-    `${formatBytes(outcome.totalBytes)} (limit ${by}). ${kept} ` +
+    `${formatBytes(outcome.totalBytes)} (limit ${by}). Full output: ${outcome.artifact.path} ` +
     "(page it with the read tool: offset=1 for its start).]"
   );
 }
@@ -37,8 +45,6 @@ export function statusLine(outcome: ShellRunOutcome, timeoutSeconds: number): st
         : `Command failed: ended by ${outcome.signal ?? "a signal"} (after ${took}).`;
     case "timed-out":
       return `Command timed out after ${timeoutSeconds} s and was stopped. Not an exit code: it did not finish.`;
-    case "output-limited":
-      return `Command stopped after ${took}: its output reached the ${formatBytes(outcome.outputLimitBytes)} limit. Not an exit code: it did not finish.`;
     case "cancelled":
       return outcome.prompt !== undefined
         ? `Command stopped after ${took}: it is waiting for interactive input ("${outcome.prompt.trim()}").`
@@ -63,9 +69,6 @@ export function nextStep(
   if (outcome.prompt !== undefined || outcome.wantedInput) return NON_INTERACTIVE_HINT;
   if (outcome.status === "timed-out") {
     return `Retry with a larger timeout (max ${maxTimeoutSeconds} s), narrow the command, or run it with background: true and check it with the jobs tool.`;
-  }
-  if (outcome.status === "output-limited") {
-    return "If it should end by itself, run it again with less output: filter it (| tail -n 200, | grep -m 50 error) or use quieter flags.";
   }
   return undefined;
 }

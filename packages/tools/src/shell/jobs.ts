@@ -33,19 +33,8 @@ export type JobOperations = Pick<
   | "remove"
 >;
 
-/**
- * Where a job is in its life. `orphaned`: its host process died while it was running.
- * `output-limited`: stopped because its log reached `JobRegistryOptions.maxOutputBytes`.
- */
-export type JobStatus =
-  | "running"
-  | "completed"
-  | "failed"
-  | "killed"
-  | "timed-out"
-  | "output-limited"
-  | "unknown"
-  | "orphaned";
+/** Where a job is in its life. `orphaned`: its host process died while it was running. */
+export type JobStatus = "running" | "completed" | "failed" | "killed" | "timed-out" | "unknown" | "orphaned";
 
 /** A background job as stored on disk (one JSON file per job in the state directory). */
 export interface JobRecord {
@@ -81,8 +70,9 @@ export interface JobRegistryOptions {
   killGraceMs?: number;
   /**
    * Bytes of a job's log (default `DEFAULTS.shellOutputMaxBytes`), enforced where the log is
-   * written; a job whose output reaches it is stopped (status `output-limited`), as a foreground
-   * command is: a forgotten server logging in a loop cannot fill the disk.
+   * written: past it the log keeps its first and last half (the tail appended when the job
+   * ends), as a foreground command's artifact does, so a forgotten server logging in a loop
+   * cannot fill the disk.
    */
   maxOutputBytes?: number;
 }

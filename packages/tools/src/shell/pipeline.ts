@@ -1,6 +1,13 @@
 import { type AuditRecorder, NO_AUDIT } from "@tackle/agent-core";
 import type { ArtifactInfo, ArtifactStore } from "@tackle/extensions";
-import type { ExecCleanup, ExecResult, ExecStatus, Operations } from "@tackle/operations";
+import {
+  type ExecCleanup,
+  type ExecResult,
+  type ExecStatus,
+  type Operations,
+  type OutputCut,
+  outputHeadBytes,
+} from "@tackle/operations";
 import { type OutputTimeline, recordRunEvidence, recordSpawn } from "../audit/shell-audit.js";
 import { DEFAULTS } from "../defaults.js";
 import { type TruncationResult, truncateTail } from "../truncate.js";
@@ -49,9 +56,10 @@ export interface ShellPipelineOptions {
   maxLines?: number;
   maxBytes?: number;
   /**
-   * Bytes of one command's output kept in its artifact (default `DEFAULTS.shellOutputMaxBytes`).
-   * The environment's own writer stops there and the command is stopped (status
-   * `output-limited`): a runaway command cannot fill the disk it runs on.
+   * Bytes of one command's output kept in its artifact (default `DEFAULTS.shellOutputMaxBytes`),
+   * enforced by the environment's own writer: past it the artifact keeps the first and the last
+   * half and the command runs on (see `ExecOptions.outputLimitBytes`), so a runaway command
+   * cannot fill the disk it runs on and a long build's last lines are kept.
    */
   maxOutputBytes?: number;
 }
@@ -86,10 +94,12 @@ export interface ShellRunOutcome {
   exitCode?: number;
   signal?: string;
   elapsedMs: number;
-  /** Bytes of output kept (both streams); at most `outputLimitBytes`. */
+  /** Bytes in the artifact (both streams; with `budgetCut`, head + marker line + tail). */
   totalBytes: number;
-  /** The output limit in force; status `output-limited` when the output reached it. */
+  /** The output budget in force. */
   outputLimitBytes: number;
+  /** The output went past the budget: what the artifact kept and what it dropped. */
+  budgetCut?: OutputCut;
   /** The artifact that holds all output, in arrival order. */
   artifact: ArtifactInfo;
   /** Resolves to the artifact's sha256 once hashed (immediately for small outputs). */
@@ -141,6 +151,7 @@ export async function runShellCommand(
   const live = new OutputCapture(tailChars, { hash: !fastPath });
   const watch = watchOutput(ops, artifact.path, live, {
     fastPath,
+    headBytes: outputHeadBytes(outputLimitBytes),
     pollMs: options.pollIntervalMs ?? 250,
     silenceMs: options.promptSilenceMs ?? PROMPT_SILENCE_MS,
     onPrompt: () => promptStop.abort(),
@@ -226,6 +237,7 @@ export async function runShellCommand(
     elapsedMs: result.elapsedMs,
     totalBytes: size,
     outputLimitBytes,
+    ...(result.outputCut ? { budgetCut: result.outputCut } : {}),
     artifact: { ...artifact, size },
     artifactHash,
     output: truncation.content,
@@ -251,6 +263,8 @@ export async function runShellCommand(
 
 interface WatchOptions {
   fastPath: boolean;
+  /** Past this many bytes the file stops growing until the command ends (its tail comes then). */
+  headBytes: number;
   pollMs: number;
   silenceMs: number;
   onPrompt: () => void;
@@ -308,7 +322,9 @@ function watchOutput(
       reported = live.totalBytes;
       options.onProgress?.(sanitizeOutput(live.tail()), live.totalBytes);
     }
-    if (promptLine === undefined && Date.now() - lastChange >= options.silenceMs) {
+    // A full head is not silence: the command may be printing on, into the kept tail.
+    const headFull = options.fastPath && seenBytes >= options.headBytes;
+    if (promptLine === undefined && !headFull && Date.now() - lastChange >= options.silenceMs) {
       const line = detectPrompt(live.tail());
       if (line !== undefined) {
         promptLine = line;

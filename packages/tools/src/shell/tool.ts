@@ -8,7 +8,7 @@ import {
   type ResolvedPath,
   type ToolDefinition,
 } from "@tackle/extensions";
-import { isOperationError } from "@tackle/operations";
+import { isOperationError, outputHeadBytes } from "@tackle/operations";
 import { recordPolicyDecision } from "../audit/shell-audit.js";
 import { auditedMutations } from "../audit/workspace-audit.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
@@ -128,7 +128,7 @@ function description(shell: ToolShell, label: string, limits: ShellLimits): stri
       ? "Run a bash command in the workspace (stdin closed, no terminal)."
       : "Run a PowerShell command (pwsh -NoProfile -NonInteractive) in the workspace (stdin closed, no terminal).",
     `Returns the exit code, the duration and the last ${limits.maxLines} lines or ${formatBytes(limits.maxBytes)} of output (stdout and stderr merged in order); the full output is kept in a file you can page with read.`,
-    `Output is kept up to ${formatBytes(maxOutput)}: a command whose output reaches that is stopped.`,
+    `Output is kept up to ${formatBytes(maxOutput)}: past that its first and last halves are kept (a marker between them says how much was dropped) and the command runs on.`,
     `timeout: seconds, default ${defaultTimeout}, max ${maxTimeout}; a timed-out command is stopped with its child processes.`,
     "Success is the exit code, not the text. Commands waiting for input are stopped: use non-interactive flags (-y, --yes, --no-pager, CI=true).",
     "For servers and watchers use background: true (optionally readyPattern or readyPort), then the jobs tool to see output or stop them.",
@@ -146,7 +146,6 @@ function policyMessage(hits: PolicyHit[], why: string): string {
 function errorCode(outcome: ShellRunOutcome): ToolErrorCode {
   if (outcome.prompt !== undefined || outcome.wantedInput) return "interactive_prompt";
   if (outcome.status === "timed-out") return "timeout";
-  if (outcome.status === "output-limited") return "too_large";
   if (outcome.status === "cancelled") return "aborted";
   return "execution_failed";
 }

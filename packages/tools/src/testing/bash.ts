@@ -2,7 +2,10 @@
  * Conformance section for the bash tool and its pipeline: runs unchanged on any `Operations`
  * (local, SSH, Docker), with only POSIX sh tools inside the environment (busybox is enough).
  */
+
+import { outputCutMarker } from "@tackle/operations";
 import { afterAll, describe, expect, it } from "vitest";
+import { formatBytes } from "../defaults.js";
 import { createJobRegistry, type JobRegistry } from "../shell/jobs.js";
 import type { ShellToolDetails } from "../shell/tool.js";
 import { createBashToolDefinition } from "../tools/bash.js";
@@ -112,40 +115,55 @@ export function defineBashConformance(getEnv: () => ToolsConformanceEnv): void {
       expect((await env.ctx.workspace.resolve(artifact, "read")).insideWorkspace).toBe(true);
     });
 
-    it("stops a command whose output reaches the limit, says so, and keeps the first bytes", async () => {
+    it("keeps the head and the tail of output past the budget, says so, and lets the exit code decide", async () => {
       const env = getEnv();
-      const limited = createBashToolDefinition({ killGraceMs: 500, maxOutputBytes: 64 * 1024, jobs: jobs() });
-      const outcome = await env.run(limited, {
-        command: "while :; do echo 0123456789abcdefghijklmnopqrstuvwxyz; done",
-        timeout: 60,
-      });
+      const limit = 64 * 1024;
+      const limited = createBashToolDefinition({ maxOutputBytes: limit, jobs: jobs() });
+      const outcome = await env.run(limited, { command: "seq 1 30000; exit 3", timeout: 60 });
       expect(outcome.isError).toBe(true);
-      expect(outcome.errorCode).toBe("too_large");
+      expect(outcome.errorCode).toBe("execution_failed");
       const run = (outcome.details as ShellToolDetails).run;
-      expect(run?.status).toBe("output-limited");
-      expect(textOf(outcome)).toContain("its output reached the 64 KB limit");
-      expect(textOf(outcome)).toContain("Its first 64 KB are kept in");
-      const artifact = await env.ctx.operations.readFile(run?.artifact.path as string);
-      expect(artifact.length).toBe(64 * 1024);
-      expect(new TextDecoder().decode(artifact.subarray(0, 37))).toBe(
-        "0123456789abcdefghijklmnopqrstuvwxyz\n",
+      expect(run?.status).toBe("failed");
+      const output = numberLines(30_000);
+      const dropped = output.length - limit;
+      expect(run?.budgetCut).toEqual({ headBytes: limit / 2, droppedBytes: dropped, tailBytes: limit / 2 });
+      const text = textOf(outcome);
+      expect(text).toContain("30000");
+      expect(text).toContain(
+        `The output went past its 64 KB budget: ${run?.artifact.path} keeps its first 32 KB and its last 32 KB; the ${formatBytes(dropped)} between them were dropped`,
+      );
+      expect(text).toContain("exit code 3");
+      const artifact = new TextDecoder().decode(
+        await env.ctx.operations.readFile(run?.artifact.path as string),
+      );
+      expect(artifact).toBe(
+        output.slice(0, limit / 2) +
+          outputCutMarker(limit, dropped) +
+          output.slice(output.length - limit / 2),
       );
     });
 
-    it("stops a background job whose log reaches the limit; its status says so", async () => {
+    it("keeps the head and the tail of a background job's log past the budget", async () => {
       const env = getEnv();
+      const limit = 64 * 1024;
       const small = createJobRegistry({
         operations: env.ctx.operations,
         sessionId: env.ctx.session.id,
         stateDir: env.path("bash-jobs-limit"),
         killGraceMs: 500,
-        maxOutputBytes: 64 * 1024,
+        maxOutputBytes: limit,
       });
       try {
-        const job = await small.start({ shell: "bash", command: "yes 0123456789", cwd: env.root });
+        const job = await small.start({ shell: "bash", command: "seq 1 30000", cwd: env.root });
         const ended = await small.wait(job.id);
-        expect(ended?.status).toBe("output-limited");
-        expect((await env.ctx.operations.stat(job.logPath)).size).toBe(64 * 1024);
+        expect(ended?.status).toBe("completed");
+        const output = numberLines(30_000);
+        const log = new TextDecoder().decode(await env.ctx.operations.readFile(job.logPath));
+        expect(log).toBe(
+          output.slice(0, limit / 2) +
+            outputCutMarker(limit, output.length - limit) +
+            output.slice(output.length - limit / 2),
+        );
       } finally {
         await small.dispose();
       }
@@ -182,4 +200,9 @@ export function defineBashConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(textOf(await env.run(jobsTool, { action: "list" }))).toContain(`${id} killed`);
     });
   });
+}
+
+/** `seq 1 count` as the command prints it. */
+function numberLines(count: number): string {
+  return Array.from({ length: count }, (_, i) => `${i + 1}\n`).join("");
 }
