@@ -18,6 +18,13 @@ export const DEFAULTS = {
    * far longer ones are no search (and over 128 KB no process can even be given them).
    */
   searchPatternMaxChars: 4096,
+  /**
+   * Path policy: bytes of one name in a path (UTF-8; UTF-16 units on Windows). ext4, XFS, btrfs,
+   * APFS and NTFS all stop at 255, so a longer name cannot exist and is refused before any I/O.
+   */
+  pathNameMaxBytes: 255,
+  /** Path policy: bytes of a whole path as sent (Linux refuses paths of PATH_MAX = 4096 and more). */
+  pathMaxBytes: 4096,
   /** find: paths returned per call. */
   findLimit: 1000,
   /** ls: entries returned per call. */

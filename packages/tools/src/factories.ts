@@ -149,6 +149,17 @@ export interface CreateToolOptions<N extends ToolName> {
   /** See {@link ToolSetOptions.context}. */
   context: ExtensionContext | ExtensionContextFactory;
   options?: ToolOptionsByName[N];
+  /**
+   * The other tools the model is given with this one (made one by one, or by another library).
+   * Its hints then name only these and itself, as in a set from {@link createTools}. Without it
+   * the set is not known and a hint may name any tool.
+   *
+   * @example
+   * ```ts
+   * const edit = createTool("edit", { context, set: ["read", "write"] }); // never says "use bash"
+   * ```
+   */
+  set?: readonly ToolName[];
 }
 
 function contextFactoryOf(context: ExtensionContext | ExtensionContextFactory): ExtensionContextFactory {
@@ -199,7 +210,8 @@ export function createTools<const N extends ToolName>(options: CreateToolsOption
 
 /**
  * Creates one tool bound to a context, typed with its parameters and details. Its set is not known
- * (tools made one by one may be used together), so its hints may name any tool.
+ * (tools made one by one may be used together) unless `set` names it; without it, its hints may
+ * name any tool.
  *
  * @example
  * ```ts
@@ -209,7 +221,17 @@ export function createTools<const N extends ToolName>(options: CreateToolsOption
  */
 export function createTool<N extends ToolName>(name: N, options: CreateToolOptions<N>): ToolByName[N] {
   const definition: AnyToolDefinition = createToolDefinition(name, options.options as never);
-  return wrapToolDefinition(definition, contextFactoryOf(options.context)) as ToolByName[N];
+  const factory = contextFactoryOf(options.context);
+  if (options.set === undefined) return wrapToolDefinition(definition, factory) as ToolByName[N];
+  for (const other of options.set) {
+    if (!(ALL_TOOL_NAMES as readonly string[]).includes(other))
+      throw new TypeError(
+        `createTool: set: unknown tool name ${JSON.stringify(other)}. Tool names: ${ALL_TOOL_NAMES.join(", ")}.`,
+      );
+  }
+  const names = [...new Set<ToolName>([name, ...options.set])];
+  const inSet: ExtensionContextFactory = async (call) => withToolNames(await factory(call), names);
+  return wrapToolDefinition(definition, inSet) as ToolByName[N];
 }
 
 /** read, bash, edit, write and jobs, sharing one context. */

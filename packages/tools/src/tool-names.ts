@@ -25,6 +25,12 @@ export function hintFor(
   return choices.find(([tool]) => hasTool(ctx, tool))?.[1] ?? fallback;
 }
 
+/** The shell tool the model has in this call (bash before powershell), or `undefined` for none. */
+export function shellToolOf(ctx: ExtensionContext): "bash" | "powershell" | undefined {
+  if (hasTool(ctx, "bash")) return "bash";
+  return hasTool(ctx, "powershell") ? "powershell" : undefined;
+}
+
 /**
  * `ctx` seen with `names` as its tool set: a view (like the per-call signal) that answers
  * `services` with the names added and reads everything else from `ctx`. Names a host already

@@ -2,8 +2,9 @@
  * Seeded fuzz of every tool with malformed and oversized arguments, through `invokeTool` on a
  * real workspace: a few hundred calls, small enough for CI. Each call must resolve (never
  * reject), answer every error with a typed code (`execution_failed` only where a command's own
- * exit code says so), keep its text under a fixed size and well-formed, keep its whole outcome
- * small, and never block the event loop for seconds.
+ * exit code says so) and a text that names the next step (`namesNextStep`; a command's own
+ * failure is exempt: its output says what went wrong), keep its text under a fixed size and
+ * well-formed, keep its whole outcome small, and never block the event loop for seconds.
  *
  * Reproduce a run: FUZZ_SEED=<seed> FUZZ_CALLS=<n> pnpm --filter @tackle/tools exec vitest run test/fuzz-arguments.test.ts
  * FUZZ_REPORT=<file> writes the count of each tool:code and one sample text per code there.
@@ -25,6 +26,7 @@ import { DEFAULTS } from "../src/defaults.js";
 import { createAllTools } from "../src/factories.js";
 import { createLocalToolContext } from "../src/local.js";
 import { LAG_BOUND_MS, startLagMonitor } from "./support/event-loop-lag.js";
+import { namesNextStep } from "./support/next-step.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed19);
 const CALLS = Number(process.env.FUZZ_CALLS ?? 300);
@@ -32,8 +34,17 @@ const CALLS = Number(process.env.FUZZ_CALLS ?? 300);
 /** Every code a tool error may carry (the closed set of `ToolErrorCode`). */
 const TYPED_CODES = new Set<string>(TOOL_ERROR_CODES);
 
-/** Tools whose `execution_failed` is a command's own failure (its exit code), not an exception. */
+/** Tools whose `execution_failed` may be a command's own failure (its exit code), not an exception. */
 const COMMAND_TOOLS = new Set(["bash", "powershell"]);
+
+/** A command ran and failed by itself (exit code, signal): its details say so. */
+function isCommandFailure(name: string, outcome: ToolOutcome): boolean {
+  if (!COMMAND_TOOLS.has(name) || outcome.errorCode !== "execution_failed") return false;
+  const details = outcome.details as { run?: { status?: string }; job?: { status?: string } } | undefined;
+  return (
+    details?.run?.status === "failed" || (details?.job !== undefined && details.job.status !== "running")
+  );
+}
 
 /** Text a result may show: the output budget plus notices, or the error budget. */
 const TEXT_BOUND = Math.max(ERROR_TEXT_MAX_CHARS, DEFAULTS.maxBytes + 4096) + 1024;
@@ -251,9 +262,12 @@ function check(name: string, args: unknown, outcome: ToolOutcome, lagMs: number)
   const problems: string[] = [];
   const texts = outcome.content.map((part) => (part.type === "text" ? part.text : ""));
   if (outcome.isError) {
+    const text = texts.join("\n");
     if (!TYPED_CODES.has(outcome.errorCode ?? "")) problems.push(`untyped code ${outcome.errorCode}`);
-    if (outcome.errorCode === "execution_failed" && !COMMAND_TOOLS.has(name))
-      problems.push(`execution_failed (an internal exception): ${texts.join(" ").slice(0, 300)}`);
+    if (outcome.errorCode === "execution_failed" && !isCommandFailure(name, outcome))
+      problems.push(`execution_failed (an internal exception): ${text.slice(0, 300)}`);
+    else if (!isCommandFailure(name, outcome) && !namesNextStep(text))
+      problems.push(`${outcome.errorCode} without a next step: ${shapeOf(text)}`);
   }
   for (const text of texts) {
     if (text.length > TEXT_BOUND) problems.push(`text of ${text.length} chars`);
@@ -287,6 +301,20 @@ function describeArgs(args: unknown): string {
 }
 
 describe(`fuzz: ${CALLS} seeded calls with malformed and oversized arguments (seed ${SEED})`, () => {
+  it("the next-step rule refuses a text that only states the problem", () => {
+    // Texts the tools gave before they named a next step: the rule must catch each.
+    expect(namesNextStep("timeout must be a positive number of seconds (max 600); got -1.")).toBe(false);
+    expect(
+      namesNextStep(
+        'Invalid regular expression "(": regex parse error. To search for the text exactly as written, call grep again with literal=true.',
+      ),
+    ).toBe(false);
+    expect(namesNextStep("File not found: a.txt. edit changes existing files.")).toBe(false);
+    expect(namesNextStep("timeout must be positive; got -1. Send timeout as seconds above 0.")).toBe(true);
+    expect(namesNextStep("File not found: a.txt. Did you mean b.txt?")).toBe(true);
+    expect(namesNextStep("Nothing was run; pass a directory as cwd.")).toBe(true);
+  });
+
   it("every call resolves with a typed, bounded, well-formed outcome without blocking the event loop", async () => {
     const shapes = new Shapes(SEED);
     const names = Object.keys(tools).sort();

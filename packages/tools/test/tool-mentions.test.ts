@@ -2,7 +2,7 @@
  * A model told to use a tool it was not given tries it anyway (bash's results said "use the jobs
  * tool" while no set held jobs). Every tool the model-facing text of a set names is in that set.
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
@@ -16,9 +16,11 @@ import {
   createAvailableTools,
   createCodingTools,
   createReadOnlyTools,
+  createTool,
   createTools,
 } from "../src/factories.js";
 import { createLocalToolContext } from "../src/local.js";
+import { namesNextStep } from "./support/next-step.js";
 
 const NAMES = ALL_TOOL_NAMES.join("|");
 /** "use ls", "Use read with", "with bash", "call grep", "the jobs tool", "find tool". */
@@ -104,14 +106,20 @@ describe("tools named in model-facing text", () => {
     );
     await writeFile(join(dir, "long.txt"), `${"x".repeat(60 * 1024)}\nshort\n`);
     await writeFile(join(dir, "ctl.txt"), "plain\n\u001b[31mred\u001b[0m AKIAIOSFODNN7EXAMPLE\n");
-    const texts = async (set: Record<string, AnyAgentTool>, calls: [string, unknown][]) => {
-      const out: string[] = [];
+    // Not valid UTF-8: edit cannot change it without touching bytes it was not asked to.
+    await writeFile(join(dir, "latin1.txt"), Buffer.from("caf\xe9 au lait\n", "latin1"));
+    await symlink("loop-b", join(dir, "loop-a")).catch(() => {});
+    await symlink("loop-a", join(dir, "loop-b")).catch(() => {});
+    const outcomes = async (set: Record<string, AnyAgentTool>, calls: [string, unknown][]) => {
+      const out: ToolOutcome[] = [];
       for (const [name, args] of calls) {
         const tool = set[name];
-        if (tool) out.push(textOf(await invokeTool(tool, args)));
+        if (tool) out.push(await invokeTool(tool, args));
       }
       return out;
     };
+    const texts = async (set: Record<string, AnyAgentTool>, calls: [string, unknown][]) =>
+      (await outcomes(set, calls)).map(textOf);
     const fileCalls: [string, unknown][] = [
       ["read", { path: "sub" }],
       ["read", { path: "blob.bin" }],
@@ -125,6 +133,12 @@ describe("tools named in model-facing text", () => {
       ["ls", { path: "missing-dir" }],
       ["grep", { pattern: "red", path: "ctl.txt" }],
       ["powershell", { command: "Get-Date" }],
+      ["edit", { path: "latin1.txt", edits: [{ oldText: "au", newText: "with" }] }],
+      ["edit", { path: "ctl.txt", edits: [{ oldText: "plain [REDACTED:assignment]", newText: "x" }] }],
+      ["edit", { path: "ctl.txt", edits: [{ oldText: "plain", newText: "KEY=[REDACTED:assignment]" }] }],
+      ["write", { path: "new.env", content: "TOKEN=[REDACTED:assignment]\n" }],
+      ["read", { path: "loop-a" }],
+      ["edit", { path: "loop-a", edits: [{ oldText: "a", newText: "b" }] }],
     ];
     const sets: Record<string, AnyAgentTool>[] = [
       createReadOnlyTools({ context }),
@@ -132,11 +146,22 @@ describe("tools named in model-facing text", () => {
       createTools({ context, names: ["read"] }),
       createTools({ context, names: ["ls", "edit", "write"] }),
       createTools({ context, names: ["powershell"] }),
+      createTools({ context, names: ["read", "edit", "write"] }),
+      createTools({ context, names: ["edit"] }),
+      // Made one by one, each told the others (the set a host assembles itself).
+      {
+        read: createTool("read", { context, set: ["edit", "write"] }),
+        edit: createTool("edit", { context, set: ["read", "write"] }),
+        write: createTool("write", { context, set: ["read", "edit"] }),
+      },
     ];
     for (const set of sets) {
-      for (const text of await texts(set, fileCalls)) {
+      for (const outcome of await outcomes(set, fileCalls)) {
+        const text = textOf(outcome);
         for (const mentioned of mentionedTools(text))
           expect(Object.keys(set), `names ${mentioned}: "${text}"`).toContain(mentioned);
+        // Without the tool a hint would name, the text still says what to do.
+        if (outcome.isError) expect(namesNextStep(text), `no next step: "${text}"`).toBe(true);
       }
     }
     // With the tools at hand, the hints still name them.
@@ -144,5 +169,17 @@ describe("tools named in model-facing text", () => {
     const [directory, binary] = await texts(all, fileCalls.slice(0, 2));
     expect(directory).toContain("Use ls to list it.");
     expect(binary).toContain("Inspect it with bash");
+    const [undecodable, oldPlaceholder, newPlaceholder, writePlaceholder] = await texts(
+      all,
+      fileCalls.slice(12, 16),
+    );
+    expect(undecodable).toContain("Use bash for this file.");
+    expect(oldPlaceholder).toContain("or change that line with bash.");
+    expect(newPlaceholder).toContain("or change them with bash.");
+    expect(writePlaceholder).toContain(
+      "Change the other lines with edit (leaving the secret's line out), or use bash.",
+    );
+    // A set naming a tool that does not exist is a host's typo: refused at creation.
+    expect(() => createTool("edit", { context, set: ["bsh" as "bash"] })).toThrow(/unknown tool name "bsh"/);
   });
 });

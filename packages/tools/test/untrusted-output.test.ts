@@ -193,7 +193,7 @@ describe("edit and write refuse redaction placeholders", () => {
     });
     expect(out).toMatchObject({ isError: true, errorCode: "redacted_text" });
     expect(textOf(out)).toBe(
-      "edits[0].oldText contains [REDACTED:assignment]: a secret that read or grep redacted. .env holds the real secret there, so oldText cannot match it. Nothing was written. Edit around it with a smaller oldText that leaves that line out, or change that line with bash.",
+      "edits[0].oldText contains [REDACTED:assignment]: a secret that read or grep redacted. .env holds the real secret there, so oldText cannot match it. Nothing was written. Send a smaller oldText that leaves that line out, or change that line with bash.",
     );
     expect(await readFile(join(dir, ".env"), "utf8")).toBe(ENV);
   });

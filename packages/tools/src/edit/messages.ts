@@ -99,10 +99,12 @@ export function alreadyAppliedNote(
   return `${editLabel(index)} is already applied: ${why}. Nothing was changed for it; if that is wrong, read the file and retry with its current text.`;
 }
 
-export function undecodableMessage(path: string, encoding: string): string {
+/** `shell` is the shell tool the model has (see `shellToolOf`); without one the user is asked. */
+export function undecodableMessage(path: string, encoding: string, shell: string | undefined): string {
   return (
     `${path} does not round-trip as ${encoding} (it holds bytes that are not valid ${encoding}), ` +
-    "so editing it would change bytes you did not touch. Nothing was written. Use bash for this file."
+    "so editing it would change bytes you did not touch. Nothing was written. " +
+    (shell ? `Use ${shell} for this file.` : "Leave it as it is, or ask the user to change it.")
   );
 }
 
@@ -117,18 +119,28 @@ function placeholderList(placeholders: readonly string[]): string {
   return placeholders.join(", ");
 }
 
-export function redactedOldTextMessage(index: number, path: string, placeholders: readonly string[]): string {
+export function redactedOldTextMessage(
+  index: number,
+  path: string,
+  placeholders: readonly string[],
+  shell: string | undefined,
+): string {
   return (
     `${editLabel(index)}.oldText contains ${placeholderList(placeholders)}: a secret that read or grep redacted. ` +
     `${path} holds the real secret there, so oldText cannot match it. Nothing was written. ` +
-    "Edit around it with a smaller oldText that leaves that line out, or change that line with bash."
+    `Send a smaller oldText that leaves that line out${shell ? `, or change that line with ${shell}` : ""}.`
   );
 }
 
-export function redactedNewTextMessage(index: number, path: string, placeholders: readonly string[]): string {
+export function redactedNewTextMessage(
+  index: number,
+  path: string,
+  placeholders: readonly string[],
+  shell: string | undefined,
+): string {
   return (
     `${editLabel(index)}.newText contains ${placeholderList(placeholders)}: a placeholder for a redacted secret, ` +
     `which would be written into ${path} instead of the secret. Nothing was written. ` +
-    "Leave lines with a placeholder out of the edit, or change them with bash."
+    `Leave lines with a placeholder out of the edit${shell ? `, or change them with ${shell}` : ""}.`
   );
 }

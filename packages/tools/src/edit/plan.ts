@@ -85,6 +85,8 @@ export interface PlanOptions {
   path: string;
   /** True when this session applied this very edit to the file before (see `session-edits.ts`). */
   appliedBefore?: (edit: EditTexts) => boolean;
+  /** The shell tool the model has, named where a refusal suggests one; none when absent. */
+  shell?: string;
 }
 
 /** A line shared by oldText and newText counts as context when it has this many non-blank characters. */
@@ -192,7 +194,7 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
     const { oldText, newText } = unwrapCopied(lf, toLf(edit.oldText), toLf(edit.newText));
     if (oldText === "") throw new ToolError("invalid_arguments", emptyOldTextMessage(i));
     if (oldText === newText) throw new ToolError("invalid_arguments", identicalTextMessage(i));
-    assertNoPlaceholders(lf, i, oldText, newText, options.path);
+    assertNoPlaceholders(lf, i, oldText, newText, options);
     const matched = matchEdit(lf, fuzzyIndex, oldText, newText);
     if (!matched) {
       const found = findNewText(lf, fuzzyIndex, newText);
@@ -286,16 +288,22 @@ function unwrapCopied(lf: string, oldText: string, newText: string): { oldText: 
  * Refuses redaction placeholders the file does not itself contain: copied from redacted read or
  * grep output, they can never match (oldText), and must never be written over a secret (newText).
  */
-function assertNoPlaceholders(lf: string, i: number, oldText: string, newText: string, path: string): void {
+function assertNoPlaceholders(
+  lf: string,
+  i: number,
+  oldText: string,
+  newText: string,
+  { path, shell }: PlanOptions,
+): void {
   const inOld = unknownPlaceholders(oldText, lf);
   if (inOld.length > 0) {
-    throw new ToolError("redacted_text", redactedOldTextMessage(i, path, inOld), {
+    throw new ToolError("redacted_text", redactedOldTextMessage(i, path, inOld, shell), {
       details: { edit: i, field: "oldText", placeholders: inOld },
     });
   }
   const inNew = unknownPlaceholders(newText, lf);
   if (inNew.length > 0) {
-    throw new ToolError("redacted_text", redactedNewTextMessage(i, path, inNew), {
+    throw new ToolError("redacted_text", redactedNewTextMessage(i, path, inNew, shell), {
       details: { edit: i, field: "newText", placeholders: inNew },
     });
   }

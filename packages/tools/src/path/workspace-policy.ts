@@ -3,9 +3,10 @@
  * real path through `Operations` and check it against the workspace roots.
  */
 import { posix, win32 } from "node:path";
-import { quoteInput, ToolError } from "@tackle/agent-core";
+import { quoteInput, shortenInput, ToolError } from "@tackle/agent-core";
 import type { OutsideWorkspacePolicy, PathAccess, ResolvedPath, WorkspacePolicy } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
+import { DEFAULTS } from "../defaults.js";
 import { toToolError } from "../tool-errors.js";
 import { type ChoosePathOperations, choosePath } from "./choose-path.js";
 import { normalizeModelPath, pathSpellings } from "./normalize.js";
@@ -60,7 +61,7 @@ export function createWorkspacePolicy(options: WorkspacePolicyOptions): Workspac
     outside: options.outside ?? "deny",
     async resolve(input, access, callOptions) {
       const signal = callOptions?.signal;
-      assertUsablePath(input);
+      assertUsablePath(input, ops.platform);
       const spellings = pathSpellings(input, { platform: ops.platform, homeDir: ops.homeDir });
       const { absolute, real, exists, loop } = await choosePath(
         ops,
@@ -142,13 +143,37 @@ export function displayPath(syntax: PathSyntax, cwd: string, absolute: string): 
   return syntax.sep === "\\" ? relative.replaceAll("\\", "/") : relative;
 }
 
-/** A NUL byte ends a path at the system call: refused before any I/O, as an argument error. */
-function assertUsablePath(input: string): void {
+/**
+ * A NUL byte ends a path at the system call, and a name or a path longer than any file system
+ * takes fails there too: each is refused before any I/O, as an argument error with its limit.
+ */
+function assertUsablePath(input: string, platform: "posix" | "win32"): void {
   if (input.includes("\0")) {
     throw new ToolError(
       "invalid_arguments",
       `The path ${quoteInput(input)} contains a NUL byte (\\0), which no file name can hold. Send the path without it.`,
       { details: { path: input } },
+    );
+  }
+  // An environment refuses these with EINVAL or ENAMETOOLONG ("realpath failed"), which tells
+  // the model nothing about what to send instead.
+  const size = (text: string) => (platform === "win32" ? text.length : Buffer.byteLength(text));
+  const longest = input
+    .split(platform === "win32" ? /[\\/]/ : "/")
+    .reduce((a, b) => (size(b) > size(a) ? b : a), "");
+  const unit = platform === "win32" ? "characters" : "bytes";
+  if (size(longest) > DEFAULTS.pathNameMaxBytes) {
+    throw new ToolError(
+      "invalid_arguments",
+      `The path ${quoteInput(input)} holds a name of ${size(longest)} ${unit}; no file system stores names over ${DEFAULTS.pathNameMaxBytes} ${unit}. Send a path whose names are at most ${DEFAULTS.pathNameMaxBytes} ${unit} each.`,
+      { details: { path: shortenInput(input) } },
+    );
+  }
+  if (platform === "posix" && size(input) >= DEFAULTS.pathMaxBytes) {
+    throw new ToolError(
+      "invalid_arguments",
+      `The path ${quoteInput(input)} is ${size(input)} bytes long; paths stop below ${DEFAULTS.pathMaxBytes} bytes. Send a shorter path (a relative one from the working directory is shortest).`,
+      { details: { path: shortenInput(input) } },
     );
   }
 }
@@ -158,7 +183,7 @@ function linkLoopError(syntax: PathSyntax, cwd: string, display: string, loop: r
   const chain = loop.map((link) => displayPath(syntax, cwd, link)).join(" -> ");
   return new ToolError(
     "not_found",
-    `${display} leads into a loop of symbolic links (${chain}), so it names no file. Use another path, or fix the links with bash (ls -l shows where each points).`,
+    `${display} leads into a loop of symbolic links (${chain}), so it names no file. Use another path, or point one of those links at a real file first.`,
     { details: { path: display, loop: [...loop] } },
   );
 }

@@ -1,7 +1,7 @@
 import { formatBytes } from "../defaults.js";
 import type { ShellRunOutcome } from "./pipeline.js";
 import type { InputReader } from "./policy/types.js";
-import { NON_INTERACTIVE_HINT, waitedForInputHint } from "./prompt.js";
+import { NON_INTERACTIVE_HINT, readClosedStdinHint, waitedForInputHint } from "./prompt.js";
 import { markToolOutput } from "./sanitize.js";
 
 /** Seconds with one decimal, the way every shell result states a duration. */
@@ -59,14 +59,20 @@ export function statusLine(outcome: ShellRunOutcome, timeoutSeconds: number): st
   }
 }
 
-/** Next step the model should take after a failure, when there is a specific one. */
+/**
+ * Next step the model should take after a failure, when there is a specific one. `waited`: the
+ * commands that read the closed stdin when it failed or stalled silently (they are the cause);
+ * `readStdin`: those that read it in a run that failed after printing (they may be).
+ */
 export function nextStep(
   outcome: ShellRunOutcome,
   maxTimeoutSeconds: number,
   waited: readonly InputReader[] = [],
+  readStdin: readonly InputReader[] = [],
 ): string | undefined {
   if (waited.length > 0) return waitedForInputHint(waited);
   if (outcome.prompt !== undefined || outcome.wantedInput) return NON_INTERACTIVE_HINT;
+  if (readStdin.length > 0) return readClosedStdinHint(readStdin);
   if (outcome.status === "timed-out") {
     return `Retry with a larger timeout (max ${maxTimeoutSeconds} s), narrow the command, or run it with background: true and check it with the jobs tool.`;
   }
@@ -80,6 +86,7 @@ export function formatRun(
   timeoutSeconds: number,
   maxTimeoutSeconds: number,
   waited: readonly InputReader[] = [],
+  readStdin: readonly InputReader[] = [],
 ): string {
   const parts: string[] = [];
   parts.push(outcome.output.length > 0 ? markToolOutput(outcome.output, source) : "(no output)");
@@ -98,7 +105,7 @@ export function formatRun(
     );
   }
   parts.push(statusLine(outcome, timeoutSeconds));
-  const step = nextStep(outcome, maxTimeoutSeconds, waited);
+  const step = nextStep(outcome, maxTimeoutSeconds, waited, readStdin);
   if (step) parts.push(step);
   return parts.join("\n");
 }

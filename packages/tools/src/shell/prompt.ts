@@ -34,6 +34,10 @@ const CLOSED_STDIN_PATTERNS: RegExp[] = [
   /unable to read (from )?(stdin|input)/i,
   /cannot prompt/i,
   /Aborted by user|aborting, no input/i,
+  // pwsh -NonInteractive: Read-Host, Get-Credential, $Host.UI prompts.
+  /NonInteractive mode\. Read and Prompt functionality is not available/i,
+  // [Console]::ReadKey() without a console.
+  /Cannot read keys when either application does not have a console/i,
 ];
 
 /** The last non-empty line of `text`, trimmed of trailing whitespace only. */
@@ -65,8 +69,21 @@ export const SELECT_PROMPT = "#?";
  * and how to give it its answer.
  */
 export function waitedForInputHint(readers: readonly InputReader[]): string {
-  const each = readers.map((reader) => `\`${shortText(reader.text)}\` reads it: ${reader.answer}.`);
-  return `It waited for input that cannot come: stdin is closed and nobody can type an answer. ${each.join(" ")}`;
+  return `It waited for input that cannot come: stdin is closed and nobody can type an answer. ${answers(readers)}`;
+}
+
+/**
+ * What the model is told when the command failed after printing something and its parse names
+ * commands that read the closed stdin: they got end-of-file (an empty answer), which may or may
+ * not be why it failed, so it is said as a condition.
+ */
+export function readClosedStdinHint(readers: readonly InputReader[]): string {
+  return `It read stdin, which is closed, and got an empty answer (end-of-file). If it failed for want of that answer: ${answers(readers)}`;
+}
+
+/** Each reader and how to give it its answer. */
+export function answers(readers: readonly InputReader[]): string {
+  return readers.map((reader) => `\`${shortText(reader.text)}\` reads it: ${reader.answer}.`).join(" ");
 }
 
 function shortText(text: string): string {

@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { AuditRecorder } from "@tackle/agent-core";
-import { ToolError, type ToolErrorCode } from "@tackle/agent-core";
+import { quoteInput, shortenInput, ToolError, type ToolErrorCode } from "@tackle/agent-core";
 import {
   callAudit,
   type ExtensionContext,
@@ -24,7 +24,7 @@ import {
 } from "./pipeline.js";
 import { evaluateCommandPolicy, findInputReaders } from "./policy/engine.js";
 import type { InputReader, PolicyConfig, PolicyHit, PolicyScope, PolicyVerdict } from "./policy/types.js";
-import { lastLine, SELECT_PROMPT } from "./prompt.js";
+import { answers, lastLine, SELECT_PROMPT } from "./prompt.js";
 import { getShellJobs } from "./registry.js";
 import { jobNote, sameCommandJobs, withJobNote } from "./same-command-jobs.js";
 import { markToolOutput } from "./sanitize.js";
@@ -57,6 +57,11 @@ export interface ShellToolDetails {
   timeoutClamped?: boolean;
   /** It failed or stalled without output and these commands read the closed stdin. */
   waitedForInput?: InputReader[];
+  /**
+   * It failed after printing something and these commands read the closed stdin: they got an
+   * empty answer, which may be why (the text says so as a condition; the code stays the run's).
+   */
+  readClosedStdin?: InputReader[];
 }
 
 function parametersFor(label: string, defaultTimeout: number, maxTimeout: number) {
@@ -138,9 +143,12 @@ function description(shell: ToolShell, label: string, limits: ShellLimits): stri
   return lines.join("\n");
 }
 
-function policyMessage(hits: PolicyHit[], why: string): string {
+function policyMessage(hits: PolicyHit[], why: string, readers: readonly InputReader[] = []): string {
   const list = hits.map((h) => `- ${h.rule}: ${h.reason} (matched: \`${h.text}\`)`).join("\n");
-  return `Command ${why} by the command policy:\n${list}\nRewrite the command to avoid these (e.g. a narrower path inside the workspace, no sudo, non-interactive flags), or ask the user to run it.`;
+  // A refused prompt (Read-Host, Get-Credential) is best rewritten the way each reader says.
+  const prompts = hits.some((h) => h.rule === "interactive-program") ? readers : [];
+  const rewrite = prompts.length > 0 ? `\nNobody can answer a prompt here: ${answers(prompts)}` : "";
+  return `Command ${why} by the command policy:\n${list}${rewrite}\nRewrite the command to avoid these (e.g. a narrower path inside the workspace, no sudo, non-interactive flags), or ask the user to run it.`;
 }
 
 function errorCode(outcome: ShellRunOutcome): ToolErrorCode {
@@ -195,7 +203,7 @@ async function checkPolicy(
   }
   if (verdict.decision !== "ask") recordPolicyDecision(audit, verdict);
   if (verdict.decision === "deny")
-    throw new ToolError("policy_denied", policyMessage(verdict.hits, "refused"), {
+    throw new ToolError("policy_denied", policyMessage(verdict.hits, "refused", verdict.inputReaders), {
       details: { hits: verdict.hits },
     });
   if (verdict.decision === "ask") {
@@ -277,7 +285,7 @@ export function createShellToolDefinition(
       if (params.timeout !== undefined && !(params.timeout > 0)) {
         throw new ToolError(
           "invalid_arguments",
-          `timeout must be a positive number of seconds (max ${maxTimeout}); got ${params.timeout}.`,
+          `timeout must be a positive number of seconds; got ${params.timeout}. Send timeout as seconds above 0 and at most ${maxTimeout}, or leave it out for the default of ${defaultTimeout}.`,
         );
       }
       const requested = params.timeout ?? defaultTimeout;
@@ -353,12 +361,17 @@ export function createShellToolDefinition(
         });
       const { artifactHash: _hash, output: _output, ...run } = outcome;
       const details: ShellToolDetails = { ...base, run };
-      const waited = waitedForInput(outcome)
-        ? (verdict.inputReaders ??
-          (await findInputReaders(shell, params.command, policyScope(ctx, resolved.real))))
-        : [];
+      const silent = waitedForInput(outcome);
+      const readers =
+        silent || outcome.status === "failed"
+          ? (verdict.inputReaders ??
+            (await findInputReaders(shell, params.command, policyScope(ctx, resolved.real))))
+          : [];
+      const waited = silent ? readers : [];
+      const readStdin = silent ? [] : readers;
       if (waited.length > 0) details.waitedForInput = waited;
-      let text = formatRun(outcome, name, timeoutSeconds, maxTimeout, waited);
+      if (readStdin.length > 0) details.readClosedStdin = readStdin;
+      let text = formatRun(outcome, name, timeoutSeconds, maxTimeout, waited, readStdin);
       if (base.timeoutClamped)
         text += `\n(timeout ${requested} s was above the maximum; ${maxTimeout} s was used.)`;
       text += jobNote(stillRunning);
@@ -411,10 +424,13 @@ async function startBackground(
   if (params.readyPattern !== undefined) {
     try {
       pattern = new RegExp(params.readyPattern, "m");
+      // V8 compiles on first use: a pattern too large to compile throws there, not above.
+      pattern.test("");
     } catch (error) {
       throw new ToolError(
         "invalid_arguments",
-        `readyPattern is not a valid regular expression: ${(error as Error).message}`,
+        `readyPattern ${quoteInput(params.readyPattern)} is not a valid regular expression (${shortenInput((error as Error).message)}). Send readyPattern as a short JavaScript regular expression (escape ( [ * + ? with a backslash), or leave it out.`,
+        { cause: error },
       );
     }
   }

@@ -194,7 +194,7 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
         edits: [{ oldText: "API_KEY=[REDACTED:assignment]", newText: "API_KEY=new" }],
       });
       expect(codeOf(outcome)).toBe("redacted_text");
-      expect(textOf(outcome)).toContain("Edit around it with a smaller oldText");
+      expect(textOf(outcome)).toContain("Send a smaller oldText that leaves that line out");
       expect(await file.text()).toBe("HOST=a\nAPI_KEY=hunter2-secret\n");
     });
   });

@@ -27,7 +27,7 @@ import {
   type TextEncodingName,
 } from "../text/encoding.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
-import { hasTool, hintFor } from "../tool-names.js";
+import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
 
 const editParameters = Type.Object({
@@ -137,17 +137,22 @@ export function createEditToolDefinition(
     if (stat.type === "directory") {
       throw new ToolError(
         "is_directory",
-        `${target.display} is a directory; edit needs a file.${hintFor(ctx, [["ls", " Use ls to list it."]])}`,
+        `${target.display} is a directory; edit needs a file.${hintFor(ctx, [["ls", " Use ls to list it."]], " Send the path of a file.")}`,
       );
     }
     if (stat.type === "other") throw specialFileError(target.display);
     const bytes = await ops.readFile(target.real, { signal });
     assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
     const decoded = decodeText(bytes);
+    const shell = shellToolOf(ctx);
     if (decoded.lossy || !sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes)) {
-      throw new ToolError("encoding", undecodableMessage(target.display, encodingLabel(decoded.encoding)), {
-        details: { path: target.display, encoding: decoded.encoding },
-      });
+      throw new ToolError(
+        "encoding",
+        undecodableMessage(target.display, encodingLabel(decoded.encoding), shell),
+        {
+          details: { path: target.display, encoding: decoded.encoding },
+        },
+      );
     }
     if (decoded.encoding === "utf8" && params.edits.some((edit) => hasLoneSurrogate(edit.newText))) {
       throw new ToolError("encoding", unencodableMessage(target.display, encodingLabel(decoded.encoding)));
@@ -155,6 +160,7 @@ export function createEditToolDefinition(
     const plan = planEdits(decoded.text, params.edits, {
       path: target.display,
       appliedBefore: (edit) => wasAppliedBefore(ctx.reads, target.real, edit),
+      ...(shell ? { shell } : {}),
     });
     // The diff library is loaded by the first edit, not by every process that creates the tools.
     const { buildEditDiff } = await import("../edit/diff.js");
@@ -207,7 +213,7 @@ async function notFound(ctx: ExtensionContext, resolved: ResolvedPath, signal: A
   const hint = await explainMissingPath(ctx, resolved.absolute, signal);
   return new ToolError(
     "not_found",
-    `File not found: ${resolved.display}.${hint.text} edit changes existing files${hintFor(ctx, [["write", "; use write to create a new one"]])}.`,
+    `File not found: ${resolved.display}.${hint.text} edit changes existing files${hintFor(ctx, [["write", "; use write to create a new one"]], "; send the path of an existing file")}.`,
     {
       details: {
         path: resolved.display,

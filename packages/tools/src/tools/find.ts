@@ -4,8 +4,9 @@
  */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { quoteInput, type TextContent } from "@tackle/agent-core";
+import { boundText, quoteInput, type TextContent, ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
+import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { collectFiles } from "../search/collect.js";
@@ -18,7 +19,7 @@ import {
   sanitizeLines,
   sanitizeNotice,
 } from "../text/untrusted.js";
-import { toToolError } from "../tool-errors.js";
+import { ENGINE_MESSAGE_CHARS, refuseNulByte, toToolError } from "../tool-errors.js";
 import { hasTool } from "../tool-names.js";
 import { checkOptions, defaultLimitWithin } from "../tool-options.js";
 import { truncateHead } from "../truncate.js";
@@ -106,6 +107,7 @@ export function createFindToolDefinition(
     parameters: findParametersFor(limits.defaultLimit, limits.maxLines),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      refuseNulByte("pattern", params.pattern);
       const resolved = await ctx.workspace.resolve(params.path ?? ".", "read", { signal });
       try {
         return await runFind(ctx, resolved.absolute, resolved.display, params, limits, signal);
@@ -141,7 +143,15 @@ async function runFind(
     wanted,
     signal,
     engine === "portable",
-  );
+  ).catch((error: unknown) => {
+    // The path was checked above: what the search itself refuses is the glob.
+    if (!isOperationError(error, "invalid_argument")) throw error;
+    throw new ToolError(
+      "invalid_arguments",
+      `Invalid glob ${quoteInput(params.pattern)}: ${boundText(error.message, ENGINE_MESSAGE_CHARS)}. Send pattern as a glob such as '*.ts' or 'src/**/*.test.ts' (escape a literal [ ] { } * ? with a backslash).`,
+      { cause: error, details: { pattern: params.pattern } },
+    );
+  });
   const page = found.slice(offset, offset + limit);
   const hasMore = found.length > offset + limit;
   const details: FindDetails = {

@@ -23,7 +23,7 @@ import {
   sanitizeLines,
   sanitizeNotice,
 } from "../text/untrusted.js";
-import { specialFileError, toToolError } from "../tool-errors.js";
+import { ENGINE_MESSAGE_CHARS, refuseNulByte, specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor } from "../tool-names.js";
 import { checkOptions, defaultLimitWithin } from "../tool-options.js";
 import { truncateHead, truncateLine } from "../truncate.js";
@@ -33,9 +33,6 @@ import { truncateHead, truncateLine } from "../truncate.js";
  * the cut, so a secret that straddles the cut must arrive whole (token shapes are shorter).
  */
 const SECRET_MARGIN_CHARS = 1024;
-
-/** Characters of the search engine's own message kept in an error (rg's quotes the whole pattern). */
-const ENGINE_MESSAGE_CHARS = 2000;
 
 /** grep's parameters; the `limit` description states the default and cap in force. */
 function grepParametersFor(defaultLimit: number, maxLines: number) {
@@ -142,6 +139,8 @@ export function createGrepToolDefinition(
     parameters: grepParametersFor(limits.defaultLimit, limits.maxLines),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      refuseNulByte("pattern", params.pattern);
+      refuseNulByte("glob", params.glob);
       const resolved = await ctx.workspace.resolve(params.path ?? ".", "read", { signal });
       try {
         return await runGrep(ctx, resolved.absolute, resolved.display, params, limits, signal);
@@ -149,7 +148,7 @@ export function createGrepToolDefinition(
         if (isOperationError(error, "invalid_argument")) {
           throw new ToolError(
             "invalid_arguments",
-            `Invalid regular expression ${quoteInput(params.pattern)}: ${boundText(error.message, ENGINE_MESSAGE_CHARS)}. To search for the text exactly as written, call grep again with literal=true.`,
+            refusedPatternMessage(params, boundText(error.message, ENGINE_MESSAGE_CHARS)),
             { cause: error, details: { pattern: params.pattern } },
           );
         }
@@ -157,6 +156,19 @@ export function createGrepToolDefinition(
       }
     },
   };
+}
+
+/**
+ * The search engine refused the pattern (or the glob: the engine says which only in its text,
+ * so with a glob both are named, each with what to send instead).
+ */
+function refusedPatternMessage(params: GrepParams, engineMessage: string): string {
+  const regex =
+    "Send a valid regular expression (escape ( [ { * + ? with a backslash), or call grep again with literal=true to search for the text exactly as written";
+  if (params.glob === undefined) {
+    return `Invalid regular expression ${quoteInput(params.pattern)}: ${engineMessage}. ${regex}.`;
+  }
+  return `Invalid regular expression ${quoteInput(params.pattern)} or glob ${quoteInput(params.glob)}: ${engineMessage}. ${regex}; send glob as a glob such as '*.ts' or 'src/**/*.test.ts'.`;
 }
 
 async function runGrep(

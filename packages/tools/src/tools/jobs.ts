@@ -4,7 +4,7 @@
  */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { ToolError } from "@tackle/agent-core";
+import { quoteInput, ToolError } from "@tackle/agent-core";
 import type { ToolDefinition } from "@tackle/extensions";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { formatDuration } from "../shell/format.js";
@@ -75,7 +75,8 @@ export function createJobsToolDefinition(
           `action=${params.action} needs an id. Use action=list to see job ids.`,
         );
       const job = await jobs.get(params.id);
-      if (!job) throw new ToolError("not_found", `No job ${params.id}. Use action=list to see job ids.`);
+      if (!job)
+        throw new ToolError("not_found", `No job ${quoteInput(params.id)}. Use action=list to see job ids.`);
       if (params.action === "status") {
         const tail = await jobs.tail(job.id, { maxBytes: 2048 });
         const text = [summary(job), ...(tail?.text ? [markToolOutput(tail.text, "job")] : [])].join("\n");

@@ -94,7 +94,7 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
         if (stat.type !== "directory") {
           throw new ToolError(
             "not_directory",
-            `${resolved.display} is a file (${formatBytes(stat.size)}), not a directory.${hintFor(ctx, [["read", " Use read to open it."]])}`,
+            `${resolved.display} is a file (${formatBytes(stat.size)}), not a directory.${hintFor(ctx, [["read", " Use read to open it."]], " Send the path of a directory.")}`,
           );
         }
         // Temp files of writes (in progress, or left by a killed writer) are never the model's.

@@ -134,11 +134,15 @@ async function readResolved(
   if (stat.type === "directory") {
     throw new ToolError(
       "is_directory",
-      `${resolved.display} is a directory.${hintFor(ctx, [
-        ["ls", " Use ls to list it."],
-        ["find", " Use find with path to list its files."],
-        ["bash", " List it with bash (ls)."],
-      ])}`,
+      `${resolved.display} is a directory.${hintFor(
+        ctx,
+        [
+          ["ls", " Use ls to list it."],
+          ["find", " Use find with path to list its files."],
+          ["bash", " List it with bash (ls)."],
+        ],
+        " Send the path of a file.",
+      )}`,
     );
   }
   // A FIFO or device would block or never end: refuse before opening it.
@@ -151,7 +155,7 @@ async function readResolved(
     if (sniffed.kind === "binary") {
       throw new ToolError(
         "binary_file",
-        `${resolved.display} is a binary file (${sniffed.description}, ${formatBytes(stat.size)}); read shows text only.${hintFor(ctx, [["bash", " Inspect it with bash (e.g. file, xxd | head) if you need to."]])}`,
+        `${resolved.display} is a binary file (${sniffed.description}, ${formatBytes(stat.size)}); read shows text only.${hintFor(ctx, [["bash", " Inspect it with bash (e.g. file, xxd | head) if you need to."]], " Ask the user if you need to know what it holds.")}`,
         { details: { path: resolved.display, type: sniffed.description, size: stat.size } },
       );
     }
@@ -281,7 +285,7 @@ async function readImage(
   if (size > READ_IMAGE_MAX_BYTES) {
     throw new ToolError(
       "too_large",
-      `${resolved.display} is a ${formatBytes(size)} image; read returns images up to ${formatBytes(READ_IMAGE_MAX_BYTES)}.${hintFor(ctx, [["bash", " Make a smaller copy with bash and read that."]])}`,
+      `${resolved.display} is a ${formatBytes(size)} image; read returns images up to ${formatBytes(READ_IMAGE_MAX_BYTES)}.${hintFor(ctx, [["bash", " Make a smaller copy with bash and read that."]], " Ask the user for a smaller copy if you need it.")}`,
     );
   }
   const bytes = await ctx.operations.readFile(resolved.absolute, { signal, maxBytes: READ_IMAGE_MAX_BYTES });
@@ -314,14 +318,18 @@ async function notFound(
   const hint = await explainMissingPath(ctx, resolved.absolute, signal);
   const next =
     hint.text === ""
-      ? hintFor(ctx, [
+      ? hintFor(
+          ctx,
           [
-            "find",
-            hasTool(ctx, "ls") ? " Use find or ls to see what exists." : " Use find to see what exists.",
+            [
+              "find",
+              hasTool(ctx, "ls") ? " Use find or ls to see what exists." : " Use find to see what exists.",
+            ],
+            ["ls", " Use ls to see what exists."],
+            ["bash", " List the directory with bash (ls) to see what exists."],
           ],
-          ["ls", " Use ls to see what exists."],
-          ["bash", " List the directory with bash (ls) to see what exists."],
-        ])
+          " Send the path of an existing file.",
+        )
       : hint.text;
   return new ToolError("not_found", `File not found: ${resolved.display}.${next}`, {
     details: {

@@ -7,7 +7,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
-import { callAudit, type ToolDefinition } from "@tackle/extensions";
+import { callAudit, type ExtensionContext, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
@@ -23,7 +23,7 @@ import {
 import { countLines, dominantLineEnding } from "../text/line-endings.js";
 import { unknownPlaceholders } from "../text/untrusted.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
-import { hintFor } from "../tool-names.js";
+import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { utf8ByteLength } from "../truncate.js";
 
 const writeParameters = Type.Object({
@@ -81,7 +81,7 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
             const existing = found?.bytes ?? null;
             if (found) assertNotStale(ctx, target.real, found.bytes, target.display, found.mtimeMs);
             const existingText = existing ? decodeText(existing).text : "";
-            assertNoPlaceholders(params.content, existingText, target.display);
+            assertNoPlaceholders(ctx, params.content, existingText, target.display);
             const style = existing
               ? styleOf(existing)
               : { encoding: "utf8" as const, hasBom: false, lineEnding: "\n" as const };
@@ -135,12 +135,24 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
  * Refuses redaction placeholders the file does not already contain: content rebuilt from redacted
  * read output would replace real secrets with `[REDACTED:kind]`.
  */
-function assertNoPlaceholders(content: string, existingText: string, display: string): void {
+function assertNoPlaceholders(
+  ctx: ExtensionContext,
+  content: string,
+  existingText: string,
+  display: string,
+): void {
   const placeholders = unknownPlaceholders(content, existingText);
   if (placeholders.length === 0) return;
+  const shell = shellToolOf(ctx);
+  const steps = [
+    ...(hasTool(ctx, "edit") ? ["Change the other lines with edit (leaving the secret's line out)"] : []),
+    ...(shell ? [`use ${shell}`] : []),
+  ];
+  const next =
+    steps.length > 0 ? steps.join(", or ") : "Leave the file as it is, or ask the user to make this change";
   throw new ToolError(
     "redacted_text",
-    `content contains ${placeholders.join(", ")}: a placeholder for a secret that read or grep redacted, which would replace the real value. Nothing was written to ${display}. Change the other lines with edit (leaving the secret's line out), or use bash.`,
+    `content contains ${placeholders.join(", ")}: a placeholder for a secret that read or grep redacted, which would replace the real value. Nothing was written to ${display}. ${next[0]?.toUpperCase()}${next.slice(1)}.`,
     { details: { path: display, placeholders } },
   );
 }

@@ -33,7 +33,7 @@ export async function evaluateCommandPolicy(
   const found =
     shell === "bash"
       ? await checkBashCommand(command, scope, config)
-      : { hits: await checkPowershellCommand(command, scope, config), inputReaders: [] };
+      : await checkPowershellCommand(command, scope, config);
   const hits = found.hits;
   const unique = hits.filter(
     (h, i) => hits.findIndex((o) => o.rule === h.rule && o.text === h.text && o.reason === h.reason) === i,
@@ -55,6 +55,9 @@ export async function findInputReaders(
   command: string,
   scope: PolicyScope,
 ): Promise<InputReader[]> {
-  if (shell !== "bash") return [];
-  return (await checkBashCommand(command, scope, {})).inputReaders;
+  const found =
+    shell === "bash"
+      ? await checkBashCommand(command, scope, {})
+      : await checkPowershellCommand(command, scope, {});
+  return found.inputReaders;
 }

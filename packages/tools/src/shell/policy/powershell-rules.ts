@@ -1,6 +1,7 @@
 import { descendantsOfType, type SyntaxNode, withSyntaxTree } from "./parser.js";
 import { classifyPath, cwdEscapeTarget, isWritableException } from "./paths.js";
-import type { PolicyConfig, PolicyHit, PolicyScope } from "./types.js";
+import { powershellCommandReader, powershellMethodReader } from "./powershell-input.js";
+import type { InputReader, PolicyConfig, PolicyHit, PolicyScope } from "./types.js";
 import { DEFAULT_WRITABLE_PATHS } from "./types.js";
 
 /** A PowerShell command element: a parameter (`-Recurse`) or an argument with its literal value. */
@@ -335,20 +336,34 @@ function containsDownload(node: SyntaxNode): boolean {
   });
 }
 
+/** What one pass over a PowerShell command finds: policy hits and code that asks for input. */
+export interface PowershellFindings {
+  hits: PolicyHit[];
+  inputReaders: InputReader[];
+}
+
+const INVOCATION_TYPES = new Set(["invokation_expression"]);
+
 /**
  * Runs the PowerShell rules over `command` parsed by tree-sitter-powershell: every command
  * (with PowerShell's aliases and parameter abbreviations), every redirection, every pipeline.
- * Literal scripts in `pwsh -Command '...'` are parsed and checked too.
+ * Literal scripts in `pwsh -Command '...'` are parsed and checked too. The same pass notes the
+ * code that would ask for input (`Read-Host`, `Get-Credential`, `$Host.UI.ReadLine()`).
  */
 export async function checkPowershellCommand(
   command: string,
   scope: PolicyScope,
   config: PolicyConfig,
   depth = 0,
-): Promise<PolicyHit[]> {
+): Promise<PowershellFindings> {
   const hits: PolicyHit[] = [];
+  const inputReaders: InputReader[] = [];
   const nested: string[] = [];
   await withSyntaxTree("powershell", command, (root) => {
+    for (const call of descendantsOfType(root, INVOCATION_TYPES)) {
+      const reader = powershellMethodReader(call);
+      if (reader) inputReaders.push(reader);
+    }
     for (const chain of descendantsOfType(root, new Set(["pipeline_chain"]))) {
       let download = false;
       let stage = 0;
@@ -375,7 +390,10 @@ export async function checkPowershellCommand(
               .findIndex((c) => c?.startIndex === cmd.startIndex)
           : 0;
       const inv = toInvocation(cmd, Math.max(0, stage));
-      if (inv) checkInvocation(inv, scope, config, hits, nested);
+      if (!inv) continue;
+      checkInvocation(inv, scope, config, hits, nested);
+      const reader = powershellCommandReader(inv.name, cmd.text);
+      if (reader) inputReaders.push(reader);
     }
     for (const redirect of descendantsOfType(root, new Set(["redirection"]))) {
       const operator =
@@ -395,8 +413,11 @@ export async function checkPowershellCommand(
     }
   });
   if (depth < MAX_NESTING) {
-    for (const script of nested)
-      hits.push(...(await checkPowershellCommand(script, scope, config, depth + 1)));
+    for (const script of nested) {
+      const found = await checkPowershellCommand(script, scope, config, depth + 1);
+      hits.push(...found.hits);
+      inputReaders.push(...found.inputReaders);
+    }
   }
-  return hits;
+  return { hits, inputReaders };
 }

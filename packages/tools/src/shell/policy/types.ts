@@ -23,7 +23,7 @@ export interface PolicyHit {
  * (`read` fails, a menu ends) or waits, usually without printing anything.
  */
 export interface InputReader {
-  /** `read`, `select` or the program's name. */
+  /** `read`, `select`, the program's name, or PowerShell's (`Read-Host`, `$Host.UI.ReadLine`). */
   command: string;
   /** Its source text. */
   text: string;
@@ -36,8 +36,8 @@ export interface PolicyVerdict {
   decision: PolicyDecision;
   hits: PolicyHit[];
   /**
-   * Commands that read the closed stdin, found in the same parse (bash; none are looked for in
-   * PowerShell, whose `Read-Host` fails with its own message). Absent when the policy is off.
+   * Commands that read the closed stdin or ask at a terminal, found in the same parse (bash's
+   * `read`, PowerShell's `Read-Host`, ...). Absent when the policy is off.
    */
   inputReaders?: InputReader[];
 }
