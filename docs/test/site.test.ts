@@ -94,6 +94,27 @@ describe("the documentation site", () => {
     }
   });
 
+  it("shows the layers picture on the concepts page (an SVG file, loaded and drawn)", async () => {
+    const { page, errors } = await open("concepts.html");
+    try {
+      const picture = page.locator('img[alt^="The layers"]');
+      await picture.waitFor();
+      expect(await picture.getAttribute("src")).toMatch(/layers.*\.svg$/);
+      await expect
+        .poll(() =>
+          picture.evaluate((img) => {
+            // Runs in the page: the element is an <img>.
+            const image = img as unknown as { complete: boolean; naturalWidth: number };
+            return image.complete ? image.naturalWidth : 0;
+          }),
+        )
+        .toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it("keeps a screenshot of the home page", async () => {
     const { page } = await open("");
     try {

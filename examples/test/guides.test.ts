@@ -25,6 +25,27 @@ describe("write an Operations adapter", () => {
   });
 });
 
+describe("write an Operations adapter from scratch", () => {
+  it("runs the file tools on the in-memory adapter", async () => {
+    const { stdout } = await runGuide("memory-session");
+    const found = Object.fromEntries(
+      stdout
+        .split(/^--- /m)
+        .slice(1)
+        .map((section) => [section.split("\n")[0] ?? "", section]),
+    );
+    expect(Object.keys(found)).toEqual(["ls", "read", "edit", "write", "grep", "find"]);
+    expect(found.ls).toContain("README.md");
+    expect(found.read).toContain("`Hello, ${name}`");
+    expect(found.edit).toContain("Edited src/greet.ts");
+    expect(found.write).toContain("Created src/main.ts");
+    // The edit and the new file are there for the next calls: grep and find walk the store.
+    expect(found.grep).toContain("src/greet.ts:1: export const greet = (name: string) => `Hi, ${name}`;");
+    expect(found.grep).toContain('src/main.ts:2: console.log(greet("memory"));');
+    expect(found.find).toContain("src/greet.ts\nsrc/main.ts");
+  });
+});
+
 describe("write an extension", () => {
   it("adds a tool, refuses a guarded call and rewrites a result", async () => {
     const { stdout } = await runGuide("extension");

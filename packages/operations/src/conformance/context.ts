@@ -25,6 +25,13 @@ export type MakeOperations = () => Promise<ConformanceSubject> | ConformanceSubj
 export interface ConformanceOptions {
   /** The adapter provides `ops.search` (default true). With false, `ops.search` must be undefined. */
   search?: boolean;
+  /**
+   * The adapter runs commands (default true). With false (an environment that only stores
+   * files: an in-memory store, an object store, a file-sync API), the exec checks and the one
+   * file check that needs a command (a FIFO made with `mkfifo`) are replaced by one check that
+   * `exec` refuses with `not_supported`; every other file check runs as it is.
+   */
+  exec?: boolean;
   /** Shells the exec checks run in (default `["sh", "bash"]`); the first one runs most checks. */
   shells?: ("sh" | "bash")[];
   /** Size of the big fixture file (default 50 MiB, as the contract asks). */

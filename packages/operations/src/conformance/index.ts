@@ -16,7 +16,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConformanceOptions, ConformanceSubject, MakeOperations, SuiteContext } from "./context.js";
-import { joinPath } from "./context.js";
+import { expectCode, joinPath } from "./context.js";
 import { describeExecChecks } from "./exec.js";
 import { describeReadChecks } from "./files.js";
 import { buildFileFixture, buildLinksFixture, buildSearchFixture } from "./fixture.js";
@@ -42,6 +42,7 @@ export function describeOperationsConformance(
 ): void {
   const resolved: Required<ConformanceOptions> = {
     search: options.search ?? true,
+    exec: options.exec ?? true,
     shells: options.shells ?? ["sh", "bash"],
     bigFileBytes: options.bigFileBytes ?? DEFAULT_BIG_FILE_BYTES,
     slowFactor: options.slowFactor ?? 1,
@@ -85,7 +86,12 @@ export function describeOperationsConformance(
     describeReadChecks(get, resolved);
     describeMutationChecks(get, resolved);
     describeWriteSafetyChecks(get, resolved);
-    describeExecChecks(get, resolved);
+    if (resolved.exec) describeExecChecks(get, resolved);
+    else {
+      it("declares no exec: exec refuses with not_supported (its checks and the FIFO check need a command)", async () => {
+        await expectCode(get().ops.exec("echo hi", { shell: "sh", cwd: get().root }), "not_supported");
+      });
+    }
     if (resolved.search) describeSearchChecks(get, resolved);
     else {
       it("declares no search, and offers none", () => {
