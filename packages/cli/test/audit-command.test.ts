@@ -215,7 +215,13 @@ describe("tackle audit", () => {
     } finally {
       if (isAlive(host.pid as number)) host.kill("SIGKILL");
       // The command outlived its host (nothing was left to end it): end it by its run marker.
-      for (const pid of runId ? pidsWithMarker(runId) : []) process.kill(pid, "SIGKILL");
+      for (const pid of runId ? pidsWithMarker(runId) : []) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Ended since it was listed.
+        }
+      }
     }
   });
 });

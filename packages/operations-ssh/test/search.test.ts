@@ -48,7 +48,13 @@ describe("remote ripgrep", () => {
       // The sshd is on this machine: its rg is one of our processes. Gone once it was killed.
       while (readersOf(endless).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
-      for (const pid of readersOf(endless)) process.kill(pid, "SIGKILL");
+      for (const pid of readersOf(endless)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Ended since it was listed.
+        }
+      }
       rmSync(endless, { force: true });
     }
   });
