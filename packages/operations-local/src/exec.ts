@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, open, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import {
   type ExecOptions,
   type ExecResult,
@@ -16,6 +16,7 @@ import {
   toOperationError,
 } from "@tackle/operations";
 import { checkPath } from "./guard.js";
+import { OutputCapper } from "./output-capper.js";
 import { OutputFile } from "./output-file.js";
 import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
 
@@ -63,33 +64,41 @@ export async function exec(
   const limited = options.outputPath !== undefined && options.outputLimitBytes !== undefined;
   // The fast path hands the file to the shell; with a limit the host must count every byte.
   const direct = options.outputPath !== undefined && options.streamChunks === false && !limited;
-  const output = options.outputPath
-    ? direct
-      ? await openDirect(options.outputPath)
-      : await openFile(options.outputPath, options.outputLimitBytes)
-    : undefined;
   const [shellFile, shellArgs] = SHELL_ARGS[options.shell](command);
   const env = { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue() };
-  // Counted and not streamed: both streams through one pipe keeps their order, as the file
-  // descriptor of the fast path does (sh execs the shell with stderr on stdout).
-  const merged =
+  // Not streamed, under a budget, on POSIX: the capper writes the file (one pipe for both
+  // streams keeps their order, as the file descriptor of the fast path does).
+  const capped =
     limited &&
     options.streamChunks === false &&
     process.platform !== "win32" &&
-    (await onPath(shellFile, env));
-  const [file, args]: [string, string[]] = merged
-    ? ["sh", ["-c", 'exec "$@" 2>&1', "sh", shellFile, ...shellArgs]]
-    : [shellFile, shellArgs];
+    (await onPath("sh", config.baseEnv)) &&
+    (await onPath("dd", config.baseEnv));
+  const output = options.outputPath
+    ? direct
+      ? await openDirect(options.outputPath)
+      : capped
+        ? await startCapper(options.outputPath, options.outputLimitBytes as number, config.baseEnv)
+        : await openFile(options.outputPath, options.outputLimitBytes)
+    : undefined;
   const started = Date.now();
   let child: ChildProcess;
   try {
-    child = await spawnShell(file, args, {
+    child = await spawnShell(shellFile, shellArgs, {
       cwd: options.cwd,
       env,
-      stdio: output && "fd" in output ? ["ignore", output.fd, output.fd] : ["ignore", "pipe", "pipe"],
+      stdio:
+        output instanceof OutputCapper
+          ? ["ignore", output.input, output.input]
+          : output && "fd" in output
+            ? ["ignore", output.fd, output.fd]
+            : ["ignore", "pipe", "pipe"],
     });
   } catch (error) {
-    if (output && "fd" in output) await output.handle.close();
+    if (output instanceof OutputCapper) {
+      output.releaseInput();
+      await output.finish();
+    } else if (output && "fd" in output) await output.handle.close();
     else await output?.close();
     throw error;
   }
@@ -100,14 +109,20 @@ export async function exec(
     marker: `${EXEC_MARKER_VARIABLE}=${env[EXEC_MARKER_VARIABLE]}`,
     startedAt: started,
   };
-  const sink = output && !("fd" in output) ? output : undefined;
+  const sink = output instanceof OutputFile ? output : undefined;
   const run = new RunningCommand(child, tree, options, config, sink);
-  // The shell holds its own copy of the descriptor; the host's copy is not needed.
-  if (output && "fd" in output) await output.handle.close();
+  // The shell holds its own copy of the descriptor or pipe; the host's copy is not needed.
+  if (output instanceof OutputCapper) output.releaseInput();
+  else if (output && "fd" in output) await output.handle.close();
   const result = await run.finished;
   let { stdoutBytes, stderrBytes } = result;
   let outputCut: OutputCut | undefined;
-  if (output && "fd" in output) {
+  if (output instanceof OutputCapper) {
+    const written = await output.finish();
+    outputCut = written.cut;
+    stdoutBytes = written.outputBytes;
+    stderrBytes = 0;
+  } else if (output && "fd" in output) {
     // One fd for both streams keeps their order but loses the split: report the file's growth.
     stdoutBytes = (await stat(options.outputPath!)).size - output.sizeBefore;
     stderrBytes = 0;
@@ -175,6 +190,12 @@ async function openDirect(path: string) {
   }
 }
 
+/** The capper for `path` (a `sh` on PATH), with PATH only: it runs `sh`, `dd` and `stat`. */
+function startCapper(path: string, limit: number, base: NodeJS.ProcessEnv): Promise<OutputCapper> {
+  checkPath(path, "exec");
+  return OutputCapper.start(path, limit, { PATH: base.PATH });
+}
+
 /** The output file the host writes (counted, or streamed as well), under the output budget. */
 function openFile(path: string, limit: number | undefined): Promise<OutputFile> {
   checkPath(path, "exec");
@@ -218,7 +239,7 @@ function mergeEnv(base: NodeJS.ProcessEnv, env: ExecOptions["env"]): NodeJS.Proc
 function spawnShell(
   file: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: ("ignore" | "pipe" | number)[] },
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: ("ignore" | "pipe" | number | Writable)[] },
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { ...options, detached: true, windowsHide: true });

@@ -1,0 +1,128 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { open } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import {
+  OUTPUT_ASSEMBLE_SCRIPT,
+  OUTPUT_CAPPER_SCRIPT,
+  type OutputCut,
+  outputCutMarker,
+  outputCutMarkerFormat,
+  outputHeadBytes,
+  outputTailBytes,
+  toOperationError,
+} from "@tackle/operations";
+
+/** Longest wait for the capper after the command's tree is gone (a process that left it may hold the pipe). */
+const CAPPER_WAIT_MS = 2000;
+
+/**
+ * The fast path under an output budget on POSIX: the command's stdout and stderr are one pipe
+ * into a `sh` running `OUTPUT_CAPPER_SCRIPT`, as over SSH and in a container, so no byte of the
+ * output passes through this process (`yes` through the budget costs what `yes | head -c` does,
+ * not a read and a write per chunk in Node). {@link finish} appends the tail after the command.
+ */
+export class OutputCapper {
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly process: ChildProcess,
+    private readonly path: string,
+    private readonly limit: number,
+    private readonly prefix: string,
+    private readonly sizeBefore: number,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    this.exited = new Promise((resolve) => {
+      process.once("exit", () => resolve());
+      process.once("error", () => resolve());
+    });
+  }
+
+  /** Creates the file (0600) when missing and starts the capper on it. */
+  static async start(path: string, limit: number, env: NodeJS.ProcessEnv): Promise<OutputCapper> {
+    let sizeBefore: number;
+    try {
+      const handle = await open(path, "a", 0o600);
+      sizeBefore = (await handle.stat()).size;
+      await handle.close();
+    } catch (error) {
+      throw toOperationError(error, { operation: "exec", path });
+    }
+    const prefix = `${path}.tackle-tail-${randomBytes(6).toString("hex")}`;
+    const child = spawn(
+      "sh",
+      [
+        "-c",
+        OUTPUT_CAPPER_SCRIPT,
+        "capper",
+        path,
+        String(outputHeadBytes(limit)),
+        String(outputTailBytes(limit)),
+        prefix,
+      ],
+      { stdio: ["pipe", "ignore", "ignore"], env },
+    );
+    // A capper that dies early breaks the command's pipe (SIGPIPE), as a full disk would.
+    child.stdin?.on("error", () => undefined);
+    return new OutputCapper(child, path, limit, prefix, sizeBefore, env);
+  }
+
+  /** The pipe to give the command as stdout and stderr. */
+  get input(): Writable {
+    return this.process.stdin as Writable;
+  }
+
+  /** Closes this process's end of the pipe once the command holds its own. */
+  releaseInput(): void {
+    this.process.stdin?.destroy();
+  }
+
+  /**
+   * After the command's tree is gone: waits for the capper (killed after a bounded wait), then
+   * appends the marker and the tail (`OUTPUT_ASSEMBLE_SCRIPT`). Resolves with the bytes of
+   * output the command printed and the cut, if any; never rejects.
+   */
+  async finish(): Promise<{ outputBytes: number; cut?: OutputCut }> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.exited,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          this.process.kill("SIGKILL");
+          resolve();
+        }, CAPPER_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    await this.exited;
+    const [droppedText = "-", sizeText = ""] = (await this.assemble()).trim().split(" ");
+    const dropped = droppedText === "-" ? 0 : Number(droppedText) || 0;
+    const size = Number(sizeText) || this.sizeBefore;
+    const cut: OutputCut | undefined =
+      dropped > 0
+        ? {
+            headBytes: outputHeadBytes(this.limit),
+            droppedBytes: dropped,
+            tailBytes: outputTailBytes(this.limit),
+          }
+        : undefined;
+    const marker = cut ? outputCutMarker(this.limit, dropped).length : 0;
+    return { outputBytes: size - this.sizeBefore - marker + dropped, ...(cut ? { cut } : {}) };
+  }
+
+  private assemble(): Promise<string> {
+    const args = [
+      "-c",
+      OUTPUT_ASSEMBLE_SCRIPT,
+      "assemble",
+      this.path,
+      String(outputTailBytes(this.limit)),
+      this.prefix,
+      outputCutMarkerFormat(this.limit),
+    ];
+    return new Promise((resolve) => {
+      execFile("sh", args, { env: this.env }, (error, stdout) => resolve(error ? "" : String(stdout)));
+    });
+  }
+}
