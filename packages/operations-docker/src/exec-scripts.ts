@@ -11,7 +11,8 @@ import { shellText } from "./shell-text.js";
  *   yet), creates the private control directory CTL and starts the command under `setsid` as a
  *   background child: that child is not a group leader (the wrapper is), so busybox `setsid`
  *   does not fork and the child's pid is its new process group id, written to CTL/pgid for the
- *   stop script;
+ *   stop script, and reported on stderr as `\0tackle:pid:<token>:<pid>\n` (one short write,
+ *   taken out of the stream by the host);
  * - relays the command's output through two FIFOs so a background child that keeps them open
  *   cannot hold the exec stream open: after the command exits the relays get a short idle grace,
  *   then what is left of the group is stopped (TERM, KILL) and the wrapper exits with the
@@ -88,7 +89,8 @@ if [ -n "$_out" ] && [ "$_stream" != 1 ]; then
   if [ -n "$_head" ]; then cap; run > "$_ctl/c" 2>&1 </dev/null &
   else run >>"$_out" 2>&1 </dev/null &
   fi
-  _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
+  _pid=$!; echo "$_pid" > "$_ctl/pgid"; printf '\0tackle:pid:%s:%s\n' "$_tok" "$_pid" >&2
+  wait "$_pid"; _st=$?
   reap
 else
   mkfifo "$_ctl/o" "$_ctl/e"
@@ -104,7 +106,8 @@ else
     cat < "$_ctl/e" >&2 & _r2=$!
   fi
   run > "$_ctl/o" 2> "$_ctl/e" </dev/null &
-  _pid=$!; echo "$_pid" > "$_ctl/pgid"; wait "$_pid"; _st=$?
+  _pid=$!; echo "$_pid" > "$_ctl/pgid"; printf '\0tackle:pid:%s:%s\n' "$_tok" "$_pid" >&2
+  wait "$_pid"; _st=$?
   # Idle grace for pipes still held by background children, then end them and the relays.
   # With a budget the relays may still be copying into the capper: they get longer.
   _rg=0.1; [ -z "$_cap" ] || _rg=1

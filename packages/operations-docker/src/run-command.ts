@@ -92,7 +92,11 @@ export async function runCommand(
   );
   let stopReason: "timed-out" | "cancelled" | undefined;
   let stopping: Promise<ExecCleanup> | undefined;
-  const output = new WrapperOutput(token, options.onChunk);
+  let spawnedPid: number | undefined;
+  const output = new WrapperOutput(token, options.onChunk, (spawn) => {
+    spawnedPid = spawn.pid;
+    options.onSpawn?.(spawn);
+  });
   const stop = (reason: "timed-out" | "cancelled") => {
     if (stopReason) return;
     stopReason = reason;
@@ -164,7 +168,12 @@ export async function runCommand(
   const groupCleanup: ExecCleanup = stopping
     ? await stopping
     : { termSent: false, killSent: false, confirmed: true };
-  const cleanup = withEscapeSweep(groupCleanup, output.ended?.escapes);
+  const cleanup = withEscapeSweep(
+    groupCleanup.pid === undefined && spawnedPid !== undefined
+      ? { ...groupCleanup, pid: spawnedPid }
+      : groupCleanup,
+    output.ended?.escapes,
+  );
   const dropped = output.ended?.dropped ?? 0;
   const outputCut: OutputCut | undefined =
     outputLimit !== undefined && dropped > 0

@@ -1,4 +1,4 @@
-import type { OperationErrorCode, OutputChunk } from "@tackle/operations";
+import type { ExecSpawn, OperationErrorCode, OutputChunk } from "@tackle/operations";
 import type { StreamFrame } from "./demux.js";
 
 const START_PREFIX = "\0tackle:";
@@ -48,12 +48,17 @@ export class WrapperOutput {
   private startText = "";
   private seq = 0;
   private readonly endMarker: Buffer;
+  private readonly pidMarker: Buffer;
+  private pidSeen = false;
 
+  /** `onSpawn`: the wrapper reported the pid of the command it started (its group's id). */
   constructor(
     token: string,
     private readonly onChunk: ((chunk: OutputChunk) => void) | undefined,
+    private readonly onSpawn?: (spawn: ExecSpawn) => void,
   ) {
     this.endMarker = Buffer.from(`\0tackle:end:${token}:`, "latin1");
+    this.pidMarker = Buffer.from(`\0tackle:pid:${token}:`, "latin1");
     this.started = new Promise<void>((resolve) => {
       this.markStarted = resolve;
     });
@@ -81,7 +86,25 @@ export class WrapperOutput {
     this.markStarted();
   }
 
+  /** Takes the wrapper's pid line out of `bytes` (one short write, so inside one frame) and reports it. */
+  private takePid(bytes: Uint8Array): Uint8Array {
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const at = view.indexOf(this.pidMarker);
+    if (at === -1) return bytes;
+    const end = view.indexOf(10, at);
+    if (end === -1) return bytes;
+    const pid = Number(view.subarray(at + this.pidMarker.length, end).toString("latin1"));
+    this.pidSeen = true;
+    try {
+      if (Number.isInteger(pid) && pid > 0) this.onSpawn?.({ pid, pgid: pid });
+    } catch {
+      // onSpawn must not throw; a faulty consumer must not leave the command unmanaged.
+    }
+    return Buffer.concat([view.subarray(0, at), view.subarray(end + 1)]);
+  }
+
   private deliver(stream: "stdout" | "stderr", bytes: Uint8Array): void {
+    if (stream === "stderr" && !this.pidSeen) bytes = this.takePid(bytes);
     if (stream === "stderr" && this.ended === undefined) {
       const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(this.endMarker);
       if (at !== -1) {

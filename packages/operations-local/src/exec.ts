@@ -102,6 +102,8 @@ export async function exec(
     else await output?.close();
     throw error;
   }
+  // Before any chunk: 'data' events come from later turns of the event loop.
+  reportSpawn(options, child.pid!);
   // Construct first: it attaches the exit listener synchronously, before any other await.
   const tree: CommandTree = {
     pgid: child.pid!,
@@ -142,6 +144,15 @@ export async function exec(
     ...(outputCut ? { outputCut } : {}),
     elapsedMs: Date.now() - started,
   };
+}
+
+/** Calls `onSpawn` (detached: the command leads its own group); a throw is ignored. */
+function reportSpawn(options: ExecOptions, pid: number): void {
+  try {
+    options.onSpawn?.({ pid, pgid: pid });
+  } catch {
+    // onSpawn must not throw; a faulty consumer must not leave the process unmanaged.
+  }
 }
 
 function checkOptions(command: string, options: ExecOptions): void {

@@ -239,8 +239,15 @@ export class RemoteCommand {
     const rest = this.control.subarray(end + 1);
     this.controlDone = true;
     this.control = Buffer.alloc(0);
-    if (line.startsWith("pg=")) this.pgid = Number(line.slice(3));
-    else this.startError = line;
+    if (line.startsWith("pg=")) {
+      this.pgid = Number(line.slice(3));
+      // The wrapper execs the command, so its pid is the group's id and the command's own.
+      try {
+        this.options.onSpawn?.({ pid: this.pgid, pgid: this.pgid });
+      } catch {
+        // onSpawn must not throw; a faulty consumer must not leave the remote command unmanaged.
+      }
+    } else this.startError = line;
     this.poke();
     if (rest.length > 0) this.onOutput("stderr", rest);
   }

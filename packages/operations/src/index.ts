@@ -37,6 +37,7 @@ export type {
   ExecCleanup,
   ExecOptions,
   ExecResult,
+  ExecSpawn,
   ExecStatus,
   FileStat,
   FilesRequest,

@@ -113,6 +113,20 @@ export interface OutputChunk {
   bytes: Uint8Array;
 }
 
+/** What `exec` knows of a command as soon as it started (see `ExecOptions.onSpawn`). */
+export interface ExecSpawn {
+  /**
+   * Process id of the command's shell in its environment: this machine, the remote host, or the
+   * container's process namespace.
+   */
+  pid: number;
+  /**
+   * Its process group id, the group a stop signals. The command leads its own group, so on the
+   * adapters of this project it equals `pid`.
+   */
+  pgid: number;
+}
+
 /**
  * Options for `exec`.
  *
@@ -137,6 +151,19 @@ export interface ExecOptions extends CallOptions {
   timeoutMs?: number;
   /** Milliseconds between SIGTERM and SIGKILL (default 2000). */
   killGraceMs?: number;
+  /**
+   * Called once as soon as the command's process has started, with the ids its environment
+   * reports, so a caller can record or show them while it runs (`ExecCleanup.pid` comes only
+   * with the result). Not called when the command could not start. Locally it comes before any
+   * chunk; over SSH and in a container when the adapter's wrapper reports the id, which may be
+   * after the first chunks. Must not throw (a throw is ignored).
+   *
+   * @example
+   * ```ts
+   * await ops.exec("npm test", { shell: "bash", cwd, onSpawn: ({ pid }) => log(`started pid ${pid}`) });
+   * ```
+   */
+  onSpawn?: (spawn: ExecSpawn) => void;
   /** Receives output chunks in arrival order. Must not throw. */
   onChunk?: (chunk: OutputChunk) => void;
   /**

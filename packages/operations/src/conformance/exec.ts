@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { outputCutMarker, outputHeadBytes, outputTailBytes } from "../output-cut.js";
-import type { ExecOptions, ExecResult, OutputChunk } from "../types.js";
+import type { ExecOptions, ExecResult, ExecSpawn, OutputChunk } from "../types.js";
 import {
   type ConformanceOptions,
   concatBytes,
@@ -197,6 +197,36 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
       },
       30_000,
     );
+    check(
+      "onSpawn reports the command's pid and process group while it runs",
+      async () => {
+        // The command waits for a file that only onSpawn creates: a report that came at the end
+        // (or never) leaves it waiting until its timeout.
+        const go = get().path("exec-spawned.flag");
+        const spawns: ExecSpawn[] = [];
+        const { result, stdout } = await run(`while [ ! -e '${go}' ]; do sleep 0.05; done; echo $$`, {
+          timeoutMs: 30_000,
+          onSpawn: (spawn) => {
+            spawns.push(spawn);
+            void get().ops.writeFile(go, "");
+          },
+        });
+        expect(result.status).toBe("completed");
+        expect(spawns).toHaveLength(1);
+        expect(spawns[0]?.pid).toBe(Number(stdout.trim()));
+        expect(spawns[0]?.pgid).toBe(spawns[0]?.pid);
+        expect(result.cleanup.pid).toBe(spawns[0]?.pgid);
+      },
+      60_000,
+    );
+    check("onSpawn is not called for a command that could not start", async () => {
+      const spawns: ExecSpawn[] = [];
+      await expectCode(
+        run("true", { cwd: get().path("no-such-cwd"), onSpawn: (s) => spawns.push(s) }),
+        "not_found",
+      );
+      expect(spawns).toEqual([]);
+    });
     check("a command killed by a signal is failed, with the signal or exit code 128+n", async () => {
       const { result } = await run("kill -9 $$");
       expect(result.status).toBe("failed");

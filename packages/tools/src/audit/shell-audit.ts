@@ -84,7 +84,11 @@ export function howToCheck(pid: number | undefined, runId: string, remaining: nu
   return [byPid, byMarker].filter(Boolean).join(". ");
 }
 
-/** Records the process a shell call starts (foreground or background): never environment values. */
+/**
+ * Records the process a shell call starts (foreground or background): never environment values.
+ * Called from `ExecOptions.onSpawn` with the pid as soon as the environment reports it; without
+ * `pid` when the command never started (or its environment reports no id).
+ */
 export function recordSpawn(
   audit: AuditRecorder,
   spawn: {
@@ -97,6 +101,8 @@ export function recordSpawn(
     runId: string;
     outputPath: string;
     jobId?: string;
+    /** Process group id of the command in its environment (what a stop signals). */
+    pid?: number;
   },
 ): void {
   if (!audit.enabled) return;
@@ -116,6 +122,7 @@ export function recordSpawn(
     runId: spawn.runId,
     outputPath: spawn.outputPath,
     ...(spawn.jobId !== undefined ? { jobId: spawn.jobId } : {}),
+    ...(spawn.pid !== undefined ? { pid: spawn.pid } : {}),
   });
 }
 

@@ -193,7 +193,7 @@ export class JobRegistry {
     await this.save(record);
     const audit = request.audit ?? NO_AUDIT;
     const env = buildShellEnv(runId, this.options.env);
-    recordSpawn(audit, {
+    const spawn = {
       shell: request.shell,
       cwd: request.cwd,
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
@@ -203,7 +203,10 @@ export class JobRegistry {
       runId,
       outputPath: logPath,
       jobId: id,
-    });
+    };
+    // The call ends before the job's process starts: its spawn is recorded now, and its group id
+    // in a second spawn event once the environment reports it (the record merges them).
+    recordSpawn(audit, spawn);
     const controller = new AbortController();
     const execution = this.ops.exec(envFilterPrelude(request.shell, this.options.env) + request.command, {
       shell: request.shell,
@@ -213,6 +216,7 @@ export class JobRegistry {
       outputPath: logPath,
       outputLimitBytes: this.options.maxOutputBytes ?? DEFAULTS.shellOutputMaxBytes,
       streamChunks: false,
+      onSpawn: ({ pgid }) => recordSpawn(audit, { ...spawn, pid: pgid }),
       killGraceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     });

@@ -160,7 +160,7 @@ export async function runShellCommand(
 
   const audit = request.audit ?? NO_AUDIT;
   const env = buildShellEnv(runId, options.env);
-  recordSpawn(audit, {
+  const spawn = {
     shell: request.shell,
     cwd: request.cwd,
     timeoutMs: request.timeoutMs,
@@ -169,7 +169,9 @@ export async function runShellCommand(
     removedPattern: options.env?.filter ?? SECRET_NAME_PATTERN,
     runId,
     outputPath: artifact.path,
-  });
+  };
+  // Recorded when the process starts, with its group id; without one if it never started.
+  let spawned = false;
   let result: ExecResult;
   try {
     result = await ops.exec(envFilterPrelude(request.shell, options.env) + request.command, {
@@ -182,9 +184,14 @@ export async function runShellCommand(
       outputPath: artifact.path,
       outputLimitBytes,
       streamChunks: !fastPath,
+      onSpawn: ({ pgid }) => {
+        spawned = true;
+        recordSpawn(audit, { ...spawn, pid: pgid });
+      },
       ...(fastPath ? {} : { onChunk: (chunk) => watch.onChunk(chunk.bytes) }),
     });
   } finally {
+    if (!spawned) recordSpawn(audit, spawn);
     await watch.stop();
   }
 

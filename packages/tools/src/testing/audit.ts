@@ -204,6 +204,9 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       expect(record.spawn).toMatchObject({ shell: "bash", cwd: dir, timeoutMs: 1000, background: false });
       expect(record.spawn?.env.set).toContain("TACKLE_RUN_ID");
       expect(JSON.stringify(record.spawn?.env)).not.toContain("=");
+      // Recorded at spawn (ExecOptions.onSpawn): the group id the stop signalled.
+      expect(record.spawn?.pid).toBeGreaterThan(0);
+      expect(record.spawn?.pid).toBe(record.processEnd?.cleanup?.pid);
       expect(record.output).toMatchObject({ totalBytes: 8, shown: { cut: false } });
       expect(record.output?.artifact?.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(record.processEnd).toMatchObject({ scope: "process", status: "timed-out" });
@@ -261,6 +264,7 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       expect(record.end).toMatchObject({ scope: "call", status: "completed" });
       await registry.wait(jobId);
       const later = await recordOf(id);
+      expect(later.spawn?.pid).toBeGreaterThan(0);
       expect(later.processEnd).toMatchObject({ source: "jobs", status: "failed", exitCode: 4 });
       expect(later.output?.artifact).toMatchObject({ id: jobId, size: 8 });
     });
