@@ -126,14 +126,11 @@ export interface AuditResultSize {
   images: number;
 }
 
-/**
- * How a call (`scope: "call"`) or its process (`scope: "process"`) ended. `output-limited`: a
- * process stopped because its output reached its budget.
- */
+/** How a call (`scope: "call"`) or its process (`scope: "process"`) ended. */
 export interface AuditEnd extends AuditEventBase {
   kind: "end";
   scope: "call" | "process";
-  status: "completed" | "failed" | "timed-out" | "cancelled" | "output-limited" | "unknown";
+  status: "completed" | "failed" | "timed-out" | "cancelled" | "unknown";
   exitCode?: number;
   signal?: string;
   durationMs: number;
