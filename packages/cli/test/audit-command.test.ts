@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AUDIT_FILE_ROTATE_BYTES } from "../src/audit-file.js";
-import { BIN, EXIT, isAlive, tackle, tempDir } from "./helpers.js";
+import { BIN, EXIT, isAlive, killIfRunning, tackle, tempDir } from "./helpers.js";
 
 let workspace: { dir: string; cleanup: () => void };
 let auditFile: string;
@@ -170,7 +170,7 @@ describe("tackle audit", () => {
     } finally {
       const pid = transport.pid;
       await client.close();
-      if (pid && isAlive(pid)) process.kill(pid, "SIGKILL");
+      if (pid) killIfRunning(pid);
     }
     const record = JSON.parse(
       (await tackle(["audit", "show", "last", "--audit", auditFile, "--json"])).stdout,
@@ -215,13 +215,7 @@ describe("tackle audit", () => {
     } finally {
       if (isAlive(host.pid as number)) host.kill("SIGKILL");
       // The command outlived its host (nothing was left to end it): end it by its run marker.
-      for (const pid of runId ? pidsWithMarker(runId) : []) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // Ended since it was listed.
-        }
-      }
+      for (const pid of runId ? pidsWithMarker(runId) : []) killIfRunning(pid);
     }
   });
 });

@@ -125,6 +125,15 @@ export function tempDir(prefix = "tackle-cli-"): { dir: string; cleanup: () => v
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** SIGKILL by pid (never by name); a process that ended since it was listed is fine. */
+export function killIfRunning(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
 /**
  * True while a process with this pid runs. A zombie has ended (only its exit status waits for a
  * reaper, which in a container may be slow to come), so it counts as gone, as it does for the

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BIN, isAlive, tempDir } from "./helpers.js";
+import { BIN, isAlive, killIfRunning, tempDir } from "./helpers.js";
 
 type Text = { type: string; text?: string };
 const textOf = (result: { [key: string]: unknown }) =>
@@ -47,7 +47,7 @@ afterEach(async () => {
   for (const { client, transport } of clients.splice(0)) {
     const pid = transport.pid;
     await client.close();
-    if (pid && isAlive(pid)) process.kill(pid, "SIGKILL");
+    if (pid) killIfRunning(pid);
   }
   workspace.cleanup();
 });

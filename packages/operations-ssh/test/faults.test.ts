@@ -11,7 +11,7 @@ import {
   type SshOperations,
   type SshOperationsOptions,
 } from "../src/index.js";
-import { eventually, livePidsOfGroup } from "./support/processes.js";
+import { eventually, killIfRunning, livePidsOfGroup } from "./support/processes.js";
 import { descendantsOf, startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
 
 const servers: TestSshServer[] = [];
@@ -39,15 +39,6 @@ function adapter(server: TestSshServer, overrides: Partial<SshOperationsOptions>
   });
   adapters.push(ops);
   return ops;
-}
-
-/** SIGKILL by pid; a process that ended since it was listed is fine. */
-function killIfRunning(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
 }
 
 async function rejection(action: Promise<unknown>): Promise<unknown> {

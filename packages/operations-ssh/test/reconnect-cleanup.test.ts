@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { isOperationError, isTempFileName, type OutputChunk, parseTempFileName } from "@tackle/operations";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSshOperations, type SshOperations } from "../src/index.js";
-import { eventually } from "./support/processes.js";
+import { eventually, killIfRunning } from "./support/processes.js";
 import { swapDuringWrite } from "./support/races.js";
 import { descendantsOf, isAlive, startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
 
@@ -49,19 +49,9 @@ async function connectionProcesses(server: TestSshServer): Promise<number[]> {
   return found;
 }
 
-function killAll(pids: number[]): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
-}
-
 /** SIGKILLs the sshd processes serving connections: the commands they started keep running. */
 async function dropConnections(server: TestSshServer): Promise<void> {
-  killAll(await connectionProcesses(server));
+  for (const pid of await connectionProcesses(server)) killIfRunning(pid);
 }
 
 /** `TACKLE_EXEC_ID` of a process, or undefined. */
@@ -145,7 +135,7 @@ describe("after a dropped connection, the next connection cleans up", () => {
       dir,
       () => ops.writeFile(join(dir, "big.bin"), new Uint8Array(64 * 1024 * 1024).fill(1)),
       (name) => {
-        killAll(serving);
+        for (const pid of serving) killIfRunning(pid);
         left = [name];
         return dir;
       },

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSshOperations, type SshOperations } from "../src/index.js";
+import { killIfRunning } from "./support/processes.js";
 import { startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
 
 /** Remote ripgrep details the conformance suite cannot see: the process is stopped, not drained. */
@@ -48,13 +49,7 @@ describe("remote ripgrep", () => {
       // The sshd is on this machine: its rg is one of our processes. Gone once it was killed.
       while (readersOf(endless).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
-      for (const pid of readersOf(endless)) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // Ended since it was listed.
-        }
-      }
+      for (const pid of readersOf(endless)) killIfRunning(pid);
       rmSync(endless, { force: true });
     }
   });

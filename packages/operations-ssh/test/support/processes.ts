@@ -29,3 +29,12 @@ export async function eventually<T>(
   }
   return value;
 }
+
+/** SIGKILL by pid, test processes only (never by name); one that ended since it was listed is fine. */
+export function killIfRunning(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
