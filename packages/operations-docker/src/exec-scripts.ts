@@ -70,7 +70,9 @@ signal_escaped() { for _f in $1; do _p=\${_f#/proc/}; kill "-$2" "\${_p%/environ
 # _esc: - (no /proc or grep: not checked), 0 (none found), 1 (ended by TERM), 2 (KILL needed, gone), 3 (some survive).
 sweep() {
   { [ -r /proc/self/environ ] && command -v grep >/dev/null 2>&1; } || { _esc=-; return; }
-  _e=$(escaped); _esc=0
+  # A process in the middle of execve reads as an empty environment for a moment: when the
+  # first look finds nothing, look once more (the exec has finished by then).
+  _e=$(escaped); [ -n "$_e" ] || _e=$(escaped); _esc=0
   [ -n "$_e" ] || return
   signal_escaped "$_e" TERM; _esc=1; _i=0
   while [ "$_i" -lt $((_grace / 50 + 1)) ]; do _e=$(escaped); [ -n "$_e" ] || return; sleep 0.05; _i=$((_i + 1)); done

@@ -102,7 +102,7 @@ const markerScan = new SharedScan<MarkerRequest, number[]>(async (requests) => {
   const wanted = (pid: number) => requests.some((request) => request.recent?.(pid) ?? true);
   const candidates = (await procPids()).filter((pid) => pid !== process.pid && wanted(pid));
   await forEachLimited(candidates, PROC_READS_AT_ONCE, async (pid) => {
-    const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
+    const environ = await readEnviron(pid);
     if (environ === undefined) return;
     requests.forEach((request, index) => {
       if (!(request.recent?.(pid) ?? true)) return;
@@ -113,6 +113,40 @@ const markerScan = new SharedScan<MarkerRequest, number[]>(async (requests) => {
   });
   return found;
 });
+
+/**
+ * How often an empty environment is read again. A process in the middle of `execve` (between
+ * dropping its old memory and laying out the new program's stack) reads as empty although it
+ * still carries the marker: a `setsid sleep` caught at that moment would be missed. Waits
+ * 1, 2, 4, ... ms between reads, about a quarter of a second in all.
+ */
+const EMPTY_ENVIRON_RETRIES = 8;
+
+/** Set in the flags field of /proc/PID/stat for kernel threads, which have no environment. */
+const PF_KTHREAD = 0x00200000;
+
+/**
+ * A process's environment (`NAME=value\0...`), read again while it is empty and the process
+ * is a live user process (so possibly between two programs). Undefined when unreadable.
+ */
+async function readEnviron(pid: number): Promise<Buffer | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
+    if (environ === undefined || environ.length > 0) return environ;
+    if (attempt === EMPTY_ENVIRON_RETRIES || !(await mayBeExecuting(pid))) return environ;
+    await new Promise((resolve) => setTimeout(resolve, 2 ** attempt));
+  }
+}
+
+/** False for a kernel thread, a zombie or a process that is gone: those read empty for good. */
+async function mayBeExecuting(pid: number): Promise<boolean> {
+  const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  const [state] = fields;
+  const flags = Number(fields[6]);
+  if (!state || state === "Z" || state === "X") return false;
+  return Number.isFinite(flags) && (flags & PF_KTHREAD) === 0;
+}
 
 /**
  * A test for "allocated after `first`": pids in the cyclic range (first, last], where `last` is

@@ -30,7 +30,9 @@ export function escapeHuntScript(runId: string, graceMs: number): string {
     // Reading the environ of a process stuck in the kernel can block: bound each scan.
     "t=; command -v timeout >/dev/null 2>&1 && t='timeout 5'",
     'hunt() { $t grep -lzxF "$m" /proc/[0-9]*/environ 2>/dev/null | sed -n \'s#^/proc/\\([0-9]*\\)/environ$#\\1#p\' | grep -vx "$$"; }',
-    "p=$(hunt)",
+    // A process in the middle of execve reads as an empty environment for a moment: when the
+    // first look finds nothing, look once more (the exec has finished by then).
+    'p=$(hunt); [ -n "$p" ] || p=$(hunt)',
     'echo "found" $p',
     '[ -z "$p" ] && { echo remaining; exit 0; }',
     "kill -TERM $p 2>/dev/null",
