@@ -29,7 +29,12 @@ describe.runIf(process.platform === "linux")("the marker scan and execve", () =>
     const marker = `TACKLE_EXEC_ID=${"e".repeat(24)}`;
     const child = spawn(
       "/usr/bin/env",
-      ["-i", "/bin/sh", "-c", `while [ ! -e '${gate}' ]; do :; done; exec /usr/bin/env ${marker} /bin/sleep 60`],
+      [
+        "-i",
+        "/bin/sh",
+        "-c",
+        `while [ ! -e '${gate}' ]; do :; done; exec /usr/bin/env ${marker} /bin/sleep 60`,
+      ],
       { stdio: "ignore" },
     );
     try {

@@ -207,7 +207,7 @@ function markerSweep(marker: string, ticks: number): string[] {
     "  { [ -r /proc/self/environ ] && command -v grep >/dev/null 2>&1 && command -v sed >/dev/null 2>&1; } || { echo noproc; return; }",
     // A process in the middle of execve reads as an empty environment for a moment: when the
     // first look finds nothing, look once more (the exec has finished by then).
-    "  e=$(escaped); [ -n \"$e\" ] || e=$(escaped)",
+    '  e=$(escaped); [ -n "$e" ] || e=$(escaped)',
     '  [ -n "$e" ] || { echo esc-none; return; }',
     "  kill -s TERM $e 2>/dev/null; echo esc-term",
     "  i=0",
