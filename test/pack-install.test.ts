@@ -252,8 +252,12 @@ describe("packed packages installed a la carte", () => {
         '{"path":"."}',
         "--cwd",
         dir,
+        // The test's own audit file, not the default one in the home directory.
+        "--audit",
+        path.join(dir, "audit.jsonl"),
       ]);
       expect(stdout).toContain("package.json");
+      expect(fs.readFileSync(path.join(dir, "audit.jsonl"), "utf8")).toContain('"tool":"ls"');
     },
     CASE_MS,
   );

@@ -1,20 +1,13 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { AuditRecorder } from "@tackle/agent-core";
-import { quoteInput, shortenInput, ToolError, type ToolErrorCode } from "@tackle/agent-core";
-import {
-  callAudit,
-  type ExtensionContext,
-  isHeadlessUI,
-  type ResolvedPath,
-  type ToolDefinition,
-} from "@tackle/extensions";
-import { isOperationError, outputHeadBytes } from "@tackle/operations";
-import { recordPolicyDecision } from "../audit/shell-audit.js";
+import { ToolError, type ToolErrorCode } from "@tackle/agent-core";
+import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
+import { isOperationError } from "@tackle/operations";
 import { auditedMutations } from "../audit/workspace-audit.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { toToolError } from "../tool-errors.js";
 import { checkOptions, type OptionSpec } from "../tool-options.js";
-import { formatDuration, formatRun } from "./format.js";
+import { startBackground } from "./background.js";
+import { formatRun } from "./format.js";
 import type { JobRecord, JobRegistry } from "./jobs.js";
 import {
   runShellCommand,
@@ -22,12 +15,11 @@ import {
   type ShellRunOutcome,
   type ToolShell,
 } from "./pipeline.js";
-import { evaluateCommandPolicy, findInputReaders } from "./policy/engine.js";
-import type { InputReader, PolicyConfig, PolicyHit, PolicyScope, PolicyVerdict } from "./policy/types.js";
-import { answers, lastLine, SELECT_PROMPT } from "./prompt.js";
-import { getShellJobs } from "./registry.js";
+import { findInputReaders } from "./policy/engine.js";
+import type { InputReader, PolicyConfig, PolicyHit } from "./policy/types.js";
+import { checkPolicy, policyScope } from "./policy-gate.js";
+import { lastLine, SELECT_PROMPT } from "./prompt.js";
 import { jobNote, sameCommandJobs, withJobNote } from "./same-command-jobs.js";
-import { markToolOutput } from "./sanitize.js";
 
 /** Options of the bash and powershell tools. */
 export interface ShellToolOptions extends ShellPipelineOptions {
@@ -143,29 +135,11 @@ function description(shell: ToolShell, label: string, limits: ShellLimits): stri
   return lines.join("\n");
 }
 
-function policyMessage(hits: PolicyHit[], why: string, readers: readonly InputReader[] = []): string {
-  const list = hits.map((h) => `- ${h.rule}: ${h.reason} (matched: \`${h.text}\`)`).join("\n");
-  // A refused prompt (Read-Host, Get-Credential) is best rewritten the way each reader says.
-  const prompts = hits.some((h) => h.rule === "interactive-program") ? readers : [];
-  const rewrite = prompts.length > 0 ? `\nNobody can answer a prompt here: ${answers(prompts)}` : "";
-  return `Command ${why} by the command policy:\n${list}${rewrite}\nRewrite the command to avoid these (e.g. a narrower path inside the workspace, no sudo, non-interactive flags), or ask the user to run it.`;
-}
-
 function errorCode(outcome: ShellRunOutcome): ToolErrorCode {
   if (outcome.prompt !== undefined || outcome.wantedInput) return "interactive_prompt";
   if (outcome.status === "timed-out") return "timeout";
   if (outcome.status === "cancelled") return "aborted";
   return "execution_failed";
-}
-
-/** Where a command runs, as the policy resolves paths. */
-function policyScope(ctx: ExtensionContext, cwd: string): PolicyScope {
-  return {
-    cwd,
-    roots: ctx.workspace.roots,
-    platform: ctx.operations.platform,
-    ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
-  };
 }
 
 /**
@@ -178,53 +152,6 @@ function waitedForInput(outcome: ShellRunOutcome): boolean {
   if (outcome.status === "cancelled" && outcome.prompt === undefined) return false;
   const last = lastLine(outcome.output).trim();
   return last === "" || last === SELECT_PROMPT || outcome.prompt !== undefined || outcome.wantedInput;
-}
-
-async function checkPolicy(
-  ctx: ExtensionContext,
-  shell: ToolShell,
-  command: string,
-  cwd: string,
-  config: PolicyConfig | undefined,
-  signal: AbortSignal | undefined,
-  audit: AuditRecorder,
-): Promise<PolicyVerdict> {
-  let verdict: PolicyVerdict;
-  try {
-    verdict = await evaluateCommandPolicy(shell, command, policyScope(ctx, cwd), config);
-  } catch (error) {
-    // Fail closed: a policy that cannot run must not wave every command through.
-    recordPolicyDecision(audit, { decision: "deny", hits: [] });
-    throw new ToolError(
-      "policy_denied",
-      `The command policy could not check this command (${(error as Error).message}); nothing was run.`,
-      { cause: error },
-    );
-  }
-  if (verdict.decision !== "ask") recordPolicyDecision(audit, verdict);
-  if (verdict.decision === "deny")
-    throw new ToolError("policy_denied", policyMessage(verdict.hits, "refused", verdict.inputReaders), {
-      details: { hits: verdict.hits },
-    });
-  if (verdict.decision === "ask") {
-    const question = verdict.hits.map((h) => `${h.rule}: ${h.reason}`).join("\n");
-    const yes = await ctx.ui.confirm(
-      `Run this ${shell} command?`,
-      `${command}\n\n${question}`,
-      signal ? { signal } : {},
-    );
-    recordPolicyDecision(audit, verdict, { approved: yes, ui: !isHeadlessUI(ctx.ui) });
-    if (!yes) {
-      throw new ToolError(
-        "policy_denied",
-        policyMessage(verdict.hits, "needs approval and was not approved"),
-        {
-          details: { hits: verdict.hits },
-        },
-      );
-    }
-  }
-  return verdict;
 }
 
 /**
@@ -407,71 +334,4 @@ async function allowArtifactReads(ctx: ExtensionContext): Promise<void> {
   }
   const dir = await real;
   if (!ctx.workspace.roots.includes(dir)) ctx.workspace.addRoot(dir);
-}
-
-async function startBackground(
-  ctx: ExtensionContext,
-  shell: ToolShell,
-  params: ShellToolParams,
-  cwd: string,
-  timeoutSeconds: number,
-  base: Omit<ShellToolDetails, "run" | "job">,
-  options: ShellToolOptions,
-  signal: AbortSignal | undefined,
-  audit: AuditRecorder,
-) {
-  let pattern: RegExp | undefined;
-  if (params.readyPattern !== undefined) {
-    try {
-      pattern = new RegExp(params.readyPattern, "m");
-      // V8 compiles on first use: a pattern too large to compile throws there, not above.
-      pattern.test("");
-    } catch (error) {
-      throw new ToolError(
-        "invalid_arguments",
-        `readyPattern ${quoteInput(params.readyPattern)} is not a valid regular expression (${shortenInput((error as Error).message)}). Send readyPattern as a short JavaScript regular expression (escape ( [ * + ? with a backslash), or leave it out.`,
-        { cause: error },
-      );
-    }
-  }
-  const jobs =
-    options.jobs ??
-    getShellJobs(ctx, {
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
-    });
-  const started = await jobs.start({
-    shell,
-    command: params.command,
-    cwd,
-    keepAlive: params.keepAlive ?? false,
-    audit,
-  });
-  let ready: ShellToolDetails["ready"];
-  if (pattern || params.readyPort !== undefined) {
-    ready = await jobs.waitReady(started.id, {
-      ...(pattern ? { pattern } : {}),
-      ...(params.readyPort !== undefined ? { port: params.readyPort } : {}),
-      timeoutMs: timeoutSeconds * 1000,
-      ...(signal ? { signal } : {}),
-    });
-  }
-  const job = (await jobs.get(started.id)) ?? started;
-  const tail = await jobs.tail(started.id, { maxBytes: 4096 });
-  const lines = [`Started background job ${job.id} (${job.status}).`];
-  if (ready === "ready") lines.push("It is ready.");
-  if (ready === "ended")
-    lines.push(
-      `It ended before it was ready (${job.status}${job.exitCode !== undefined ? `, exit code ${job.exitCode}` : ""}).`,
-    );
-  if (ready === "timeout")
-    lines.push(`It was not ready after ${formatDuration(timeoutSeconds * 1000)}; it keeps running.`);
-  if (tail && tail.text.length > 0) lines.push(markToolOutput(tail.text, "job"));
-  lines.push(
-    `Use the jobs tool: {"action":"tail","id":"${job.id}"} for output, {"action":"kill","id":"${job.id}"} to stop it.`,
-  );
-  const details: ShellToolDetails = { ...base, job, ...(ready ? { ready } : {}) };
-  if (ready === "ended" && job.status !== "completed")
-    throw new ToolError("execution_failed", lines.join("\n"), { details });
-  return { content: [{ type: "text" as const, text: lines.join("\n") }], details };
 }

@@ -1,0 +1,77 @@
+// The command policy as a gate of the shell tools: evaluates a command, records the decision in
+// the call's audit, asks the user on `ask`, and refuses with a message that names the rules hit.
+import type { AuditRecorder } from "@tackle/agent-core";
+import { ToolError } from "@tackle/agent-core";
+import { type ExtensionContext, isHeadlessUI } from "@tackle/extensions";
+import { recordPolicyDecision } from "../audit/shell-audit.js";
+import type { ToolShell } from "./pipeline.js";
+import { evaluateCommandPolicy } from "./policy/engine.js";
+import type { InputReader, PolicyConfig, PolicyHit, PolicyScope, PolicyVerdict } from "./policy/types.js";
+import { answers } from "./prompt.js";
+
+/** The refusal text: the rules hit, what matched, and how to rewrite the command. */
+export function policyMessage(hits: PolicyHit[], why: string, readers: readonly InputReader[] = []): string {
+  const list = hits.map((h) => `- ${h.rule}: ${h.reason} (matched: \`${h.text}\`)`).join("\n");
+  // A refused prompt (Read-Host, Get-Credential) is best rewritten the way each reader says.
+  const prompts = hits.some((h) => h.rule === "interactive-program") ? readers : [];
+  const rewrite = prompts.length > 0 ? `\nNobody can answer a prompt here: ${answers(prompts)}` : "";
+  return `Command ${why} by the command policy:\n${list}${rewrite}\nRewrite the command to avoid these (e.g. a narrower path inside the workspace, no sudo, non-interactive flags), or ask the user to run it.`;
+}
+
+/** Where a command runs, as the policy resolves paths. */
+export function policyScope(ctx: ExtensionContext, cwd: string): PolicyScope {
+  return {
+    cwd,
+    roots: ctx.workspace.roots,
+    platform: ctx.operations.platform,
+    ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
+  };
+}
+
+/** Evaluates the policy for `command` in `cwd`; throws `policy_denied` unless it may run. */
+export async function checkPolicy(
+  ctx: ExtensionContext,
+  shell: ToolShell,
+  command: string,
+  cwd: string,
+  config: PolicyConfig | undefined,
+  signal: AbortSignal | undefined,
+  audit: AuditRecorder,
+): Promise<PolicyVerdict> {
+  let verdict: PolicyVerdict;
+  try {
+    verdict = await evaluateCommandPolicy(shell, command, policyScope(ctx, cwd), config);
+  } catch (error) {
+    // Fail closed: a policy that cannot run must not wave every command through.
+    recordPolicyDecision(audit, { decision: "deny", hits: [] });
+    throw new ToolError(
+      "policy_denied",
+      `The command policy could not check this command (${(error as Error).message}); nothing was run.`,
+      { cause: error },
+    );
+  }
+  if (verdict.decision !== "ask") recordPolicyDecision(audit, verdict);
+  if (verdict.decision === "deny")
+    throw new ToolError("policy_denied", policyMessage(verdict.hits, "refused", verdict.inputReaders), {
+      details: { hits: verdict.hits },
+    });
+  if (verdict.decision === "ask") {
+    const question = verdict.hits.map((h) => `${h.rule}: ${h.reason}`).join("\n");
+    const yes = await ctx.ui.confirm(
+      `Run this ${shell} command?`,
+      `${command}\n\n${question}`,
+      signal ? { signal } : {},
+    );
+    recordPolicyDecision(audit, verdict, { approved: yes, ui: !isHeadlessUI(ctx.ui) });
+    if (!yes) {
+      throw new ToolError(
+        "policy_denied",
+        policyMessage(verdict.hits, "needs approval and was not approved"),
+        {
+          details: { hits: verdict.hits },
+        },
+      );
+    }
+  }
+  return verdict;
+}
