@@ -43,7 +43,7 @@ class Refused extends Error {
  * the arguments.
  */
 export function snapshotArguments(raw: unknown): ArgumentSnapshot {
-  const state: CopyState = { values: 0, ancestors: new Set<object>() };
+  const state: CopyState = { values: 0, ancestors: [] };
   try {
     return { ok: true, value: copy(raw, undefined, 0, state) };
   } catch (error) {
@@ -100,7 +100,31 @@ interface PathNode {
 
 interface CopyState {
   values: number;
-  ancestors: Set<object>;
+  /** The objects on the path to the one being copied (at most ARGUMENT_MAX_DEPTH). */
+  ancestors: object[];
+}
+
+/**
+ * The descriptor every copied field is defined with, filled in just before each use. Defining
+ * (never assigning) keeps a setter or a read-only field on a polluted or frozen
+ * `Object.prototype` out of the copy; no prototype keeps one from turning it into an accessor
+ * (`get`, `set`). One shared object: a call's arguments used to allocate one per field.
+ */
+const FIELD: PropertyDescriptor = Object.assign(Object.create(null), {
+  value: undefined,
+  enumerable: true,
+  writable: true,
+  configurable: true,
+});
+
+/** Gives `target` an own, enumerable, writable data field `key`, whatever `Object.prototype` holds. */
+export function defineField(target: object, key: string, value: unknown): void {
+  FIELD.value = value;
+  try {
+    Object.defineProperty(target, key, FIELD);
+  } finally {
+    FIELD.value = undefined;
+  }
 }
 
 /** `edits[0].oldText` for a path node; `arguments` for the root. */
@@ -134,7 +158,7 @@ function copy(value: unknown, path: PathNode | undefined, depth: number, state: 
       fix: "Send flat arguments as the tool's parameters describe.",
     });
   }
-  if (state.ancestors.has(value)) {
+  if (state.ancestors.includes(value)) {
     throw new Refused({
       field: fieldOf(path),
       expected: "plain data (JSON)",
@@ -153,45 +177,45 @@ function copy(value: unknown, path: PathNode | undefined, depth: number, state: 
   }
   // Each item counts as a value: an array longer than what is left of the budget never fits.
   if (length > ARGUMENT_MAX_VALUES - state.values) throw tooMany();
-  state.ancestors.add(value);
+  state.ancestors.push(value);
   try {
     if (keys === undefined) {
       const out: unknown[] = [];
       for (let index = 0; index < length; index++) {
-        out.push(readAndCopy(value as unknown[], { parent: path, key: index }, depth, state));
+        out.push(readAndCopy(value as unknown[], path, index, depth, state));
       }
       return out;
     }
     const out: Record<string, unknown> = {};
     for (const key of keys) {
-      const child: PathNode = { parent: path, key };
-      if (FORBIDDEN.has(key)) throw new Refused(forbiddenKeyProblem(fieldOf(child), key));
-      Object.defineProperty(out, key, {
-        value: readAndCopy(value as Record<string, unknown>, child, depth, state),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (FORBIDDEN.has(key)) throw new Refused(forbiddenKeyProblem(fieldOf({ parent: path, key }), key));
+      defineField(out, key, readAndCopy(value as Record<string, unknown>, path, key, depth, state));
     }
     return out;
   } finally {
-    state.ancestors.delete(value);
+    state.ancestors.pop();
   }
 }
 
+/** Reads `holder[key]` and copies it; a path node is made only for a nested object (or a problem). */
 function readAndCopy(
   holder: unknown[] | Record<string, unknown>,
-  path: PathNode,
+  parent: PathNode | undefined,
+  key: string | number,
   depth: number,
   state: CopyState,
 ): unknown {
   let child: unknown;
   try {
-    child = (holder as Record<string | number, unknown>)[path.key];
+    child = (holder as Record<string | number, unknown>)[key];
   } catch (error) {
-    throw new Refused(unreadable(fieldOf(path), error));
+    throw new Refused(unreadable(fieldOf({ parent, key }), error));
   }
-  return copy(child, path, depth + 1, state);
+  if (typeof child !== "object" || child === null) {
+    if (++state.values > ARGUMENT_MAX_VALUES) throw tooMany();
+    return child;
+  }
+  return copy(child, { parent, key }, depth + 1, state);
 }
 
 function unreadable(field: string, error: unknown): ArgumentProblem {

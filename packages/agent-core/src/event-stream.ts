@@ -1,10 +1,15 @@
+/** Read events kept before the queue drops them (when they are also half of it). */
+const COMPACT_AFTER = 1024;
+
 /**
  * A push-based async iterable of events that ends with a result. The producer calls `push`
  * and finally `end(result)` (or `fail(error)`); one consumer iterates with `for await`, and
  * anyone may await `result()`. Events pushed before iteration starts are buffered, never lost.
  */
 export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
-  readonly #queue: TEvent[] = [];
+  /** Events not yet read: `#queue[#head]` onwards (an index, not `shift`, which copies a long queue). */
+  #queue: TEvent[] = [];
+  #head = 0;
   #waiting: ((next: IteratorResult<TEvent>) => void) | undefined;
   #done = false;
   readonly #result: Promise<TResult>;
@@ -62,8 +67,20 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
   [Symbol.asyncIterator](): AsyncIterator<TEvent> {
     return {
       next: () => {
-        const event = this.#queue.shift();
-        if (event !== undefined) return Promise.resolve({ value: event, done: false });
+        if (this.#head < this.#queue.length) {
+          const event = this.#queue[this.#head] as TEvent;
+          this.#head += 1;
+          if (this.#head === this.#queue.length) {
+            // Read to the end: start over, so the array does not keep what was read.
+            this.#queue = [];
+            this.#head = 0;
+          } else if (this.#head >= COMPACT_AFTER && this.#head * 2 >= this.#queue.length) {
+            // A reader that never catches up: drop what was read, at most once per half a queue.
+            this.#queue = this.#queue.slice(this.#head);
+            this.#head = 0;
+          }
+          return Promise.resolve({ value: event, done: false });
+        }
         if (this.#done) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => {
           this.#waiting = resolve;

@@ -1,11 +1,12 @@
 import { setMaxListeners } from "node:events";
-import { onAbort } from "./abort-race.js";
+import { ABORT_GRACE_MS, AbortDeadline, onAbort } from "./abort-race.js";
 import { errorOutcome } from "./invoke-tool.js";
 import type { ToolCall, ToolResultMessage } from "./messages.js";
 import {
   abortedBeforeStart,
   type CallScope,
   type FinishedCall,
+  findTool,
   finishCall,
   type PreparedCall,
   prepareCall,
@@ -37,11 +38,16 @@ export const LENGTH_STOP_MESSAGE =
  */
 export async function executeToolCalls(calls: ToolCall[], runScope: CallScope): Promise<BatchResult> {
   const batch = batchSignal(runScope.signal);
-  const scope: CallScope = { ...runScope, signal: batch.signal };
+  const deadline =
+    batch.signal === undefined
+      ? undefined
+      : new AbortDeadline(batch.signal, runScope.config.abortGraceMs ?? ABORT_GRACE_MS);
+  const scope: CallScope = { ...runScope, signal: batch.signal, deadline };
   let finished: FinishedCall[];
   try {
     finished = await runBatch(calls, scope);
   } finally {
+    deadline?.release();
     batch.release();
   }
   const results = finished.map(({ call, outcome }) => toResultMessage(call, outcome));
@@ -95,9 +101,9 @@ async function runBatch(calls: ToolCall[], scope: CallScope): Promise<FinishedCa
 
 function isSequential(calls: ToolCall[], scope: CallScope): boolean {
   if (scope.config.toolExecution === "sequential") return true;
-  return calls.some(
-    (call) => scope.context.tools.find((tool) => tool.name === call.name)?.executionMode === "sequential",
-  );
+  const tools = scope.context.tools;
+  if (!tools.some((tool) => tool.executionMode === "sequential")) return false;
+  return calls.some((call) => findTool(tools, call.name)?.executionMode === "sequential");
 }
 
 async function runSequential(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
@@ -130,14 +136,19 @@ async function settle(prepared: PreparedCall, scope: CallScope): Promise<Finishe
 }
 
 function toResultMessage(call: ToolCall, outcome: FinishedCall["outcome"]): ToolResultMessage {
-  return {
-    role: "toolResult",
-    toolCallId: call.id,
-    toolName: call.name,
-    content: outcome.content,
-    details: outcome.details,
-    isError: outcome.isError,
-    ...(outcome.isError && outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
-    timestamp: Date.now(),
-  };
+  const { content, details, isError, errorCode } = outcome;
+  const timestamp = Date.now();
+  // Two literals rather than a spread of `{ errorCode }`: no throwaway object per call, same field order.
+  return isError && errorCode !== undefined
+    ? {
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content,
+        details,
+        isError,
+        errorCode,
+        timestamp,
+      }
+    : { role: "toolResult", toolCallId: call.id, toolName: call.name, content, details, isError, timestamp };
 }

@@ -2,7 +2,14 @@ import type { TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
-import { ABORT_GRACE_MS, type AbortRaced, promiseOf, waitUnlessAborted } from "./abort-race.js";
+import {
+  ABORT_GRACE_MS,
+  type AbortDeadline,
+  type AbortRaced,
+  GAVE_UP,
+  promiseOf,
+  waitUnlessAborted,
+} from "./abort-race.js";
 import { findForbiddenKey, forbiddenKeyProblem, reasonOf, snapshotArguments } from "./argument-snapshot.js";
 import {
   changedFields,
@@ -207,11 +214,36 @@ function safeName(tool: AnyAgentTool): string {
  * The second half of {@link invokeTool}: runs `execute` with already validated arguments and
  * maps whatever it throws to an error outcome. Never throws or rejects.
  */
-export async function executeTool(
+export function executeTool(
   tool: AnyAgentTool,
   toolCallId: string,
   args: Record<string, unknown>,
   options: ExecuteToolOptions = {},
+): Promise<ToolOutcome> {
+  return runTool(tool, toolCallId, args, options, undefined);
+}
+
+/**
+ * {@link executeTool} for a call of a loop batch: the wait for the tool races the batch's shared
+ * `deadline` (made from `options.signal` and `options.abortGraceMs`) instead of setting up a wait
+ * of its own. It gives up at the same moment, since every call of a batch starts before the abort.
+ */
+export function executeBatchedTool(
+  tool: AnyAgentTool,
+  toolCallId: string,
+  args: Record<string, unknown>,
+  options: ExecuteToolOptions,
+  deadline: AbortDeadline | undefined,
+): Promise<ToolOutcome> {
+  return runTool(tool, toolCallId, args, options, deadline);
+}
+
+async function runTool(
+  tool: AnyAgentTool,
+  toolCallId: string,
+  args: Record<string, unknown>,
+  options: ExecuteToolOptions,
+  deadline: AbortDeadline | undefined,
 ): Promise<ToolOutcome> {
   const { signal, onUpdate } = options;
   if (signal?.aborted) return abortedOutcome(tool.name);
@@ -231,15 +263,16 @@ export async function executeTool(
   const graceMs = options.abortGraceMs ?? ABORT_GRACE_MS;
   try {
     const running = promiseOf(() => tool.execute(toolCallId, args, signal, update));
-    const raced: AbortRaced<AgentToolResult> =
+    const result =
       signal === undefined
-        ? { settled: true, value: await running }
-        : await waitUnlessAborted(running, signal, graceMs);
-    if (!raced.settled) {
+        ? await running
+        : deadline !== undefined
+          ? await deadline.race(running)
+          : await waitUnlessAborted(running, signal, graceMs).then(valueOrGaveUp);
+    if (result === GAVE_UP) {
       gaveUp = true;
       return errorOutcome("aborted", notStoppedMessage(tool.name, graceMs), { stillRunning: true });
     }
-    const result = raced.value;
     if (result === null || typeof result !== "object" || !Array.isArray(result.content)) {
       return errorOutcome(
         "execution_failed",
@@ -256,6 +289,10 @@ export async function executeTool(
   } catch (error) {
     return toolFailureOutcome(tool.name, error, signal);
   }
+}
+
+function valueOrGaveUp<T>(raced: AbortRaced<T>): T | typeof GAVE_UP {
+  return raced.settled ? raced.value : GAVE_UP;
 }
 
 /**

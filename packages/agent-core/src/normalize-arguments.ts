@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { FORBIDDEN_ARGUMENT_KEYS } from "./argument-snapshot.js";
+import { defineField, FORBIDDEN_ARGUMENT_KEYS } from "./argument-snapshot.js";
 
 /**
  * Lenient repair of model-sent arguments, driven by the tool's schema. Models send numbers as
@@ -102,31 +102,40 @@ function normalizeObject(schema: TSchema, raw: unknown): unknown {
   const value = parseJsonText(raw, "{");
   if (!isPlainObject(value)) return value;
   const properties = (schema.properties ?? {}) as Record<string, TSchema>;
-  const required = new Set<string>((schema.required as string[] | undefined) ?? []);
+  const required = requiredOf(schema);
   const additional = schema.additionalProperties as boolean | TSchema | undefined;
   const patterns = schema.patternProperties as Record<string, TSchema> | undefined;
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const field = value[key];
     const fieldSchema = Object.hasOwn(properties, key) ? properties[key] : matchPattern(patterns, key);
     if (fieldSchema === undefined) {
-      if (additional === true || FORBIDDEN_KEYS.has(key)) setField(out, key, field);
-      else if (typeof additional === "object") setField(out, key, normalizeArguments(additional, field));
+      if (additional === true || FORBIDDEN_KEYS.has(key)) defineField(out, key, field);
+      else if (typeof additional === "object") defineField(out, key, normalizeArguments(additional, field));
       // Unknown fields are dropped: a stray field never changes what the tool does.
       continue;
     }
     if (field === null && !required.has(key) && !accepts(fieldSchema, null)) continue;
     if (field === undefined) continue;
-    setField(out, key, normalizeArguments(fieldSchema, field));
+    defineField(out, key, normalizeArguments(fieldSchema, field));
   }
   return out;
 }
 
+const requiredKeys = new WeakMap<TSchema, Set<string>>();
+
+/** The required field names of an object schema, as a set made once per schema. */
+function requiredOf(schema: TSchema): Set<string> {
+  let required = requiredKeys.get(schema);
+  if (required === undefined) {
+    required = new Set<string>((schema.required as string[] | undefined) ?? []);
+    requiredKeys.set(schema, required);
+  }
+  return required;
+}
+
 /** Keys that reach the prototype when assigned; kept (as own data) for the caller to refuse. */
 const FORBIDDEN_KEYS = new Set(FORBIDDEN_ARGUMENT_KEYS);
-
-function setField(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 function matchPattern(patterns: Record<string, TSchema> | undefined, key: string): TSchema | undefined {
   if (patterns === undefined) return undefined;

@@ -1,4 +1,4 @@
-import { promiseOf, waitUnlessAborted } from "./abort-race.js";
+import { AbortDeadline, GAVE_UP, promiseOf } from "./abort-race.js";
 import type { AgentEvent } from "./events.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage } from "./messages.js";
@@ -29,18 +29,21 @@ export async function streamAssistantMessage(
   let latest: AssistantMessage | undefined;
   const options = signal === undefined ? {} : { signal };
   let iterator: AsyncIterator<AssistantMessageEvent> | undefined;
+  // A stream that ignores the signal must not hold the run: stop reading the moment it fires.
+  // One deadline for all reads of this reply, not a subscription per event.
+  const deadline = signal === undefined ? undefined : new AbortDeadline(signal, 0);
   try {
     iterator = config.streamFn(config.model, context, options)[Symbol.asyncIterator]();
     for (;;) {
-      // A stream that ignores the signal must not hold the run: stop reading the moment it fires.
-      const raced = await waitUnlessAborted(iterator.next(), signal, 0);
-      if (!raced.settled) {
+      const next = iterator.next();
+      const read = deadline === undefined ? await next : await deadline.next(next);
+      if (read === GAVE_UP) {
         void promiseOf(() => iterator?.return?.()).catch(() => {});
         final = abortedMessage(config, latest);
         break;
       }
-      if (raced.value.done === true) break;
-      const event = raced.value.value;
+      if (read.done === true) break;
+      const event = read.value;
       if (event.type === "done" || event.type === "error") {
         final = event.message;
         break;
@@ -55,6 +58,8 @@ export async function streamAssistantMessage(
       config,
       `Model stream failed: ${error instanceof Error ? error.message : String(error)}`,
     );
+  } finally {
+    deadline?.release();
   }
   if (final === undefined) {
     const aborted = signal?.aborted === true;

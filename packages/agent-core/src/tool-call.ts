@@ -1,9 +1,14 @@
-import { ABORT_GRACE_MS, promiseOf, waitUnlessAborted } from "./abort-race.js";
+import { ABORT_GRACE_MS, type AbortDeadline, promiseOf, waitUnlessAborted } from "./abort-race.js";
 import { reasonOf } from "./argument-snapshot.js";
 import { endLoopCallAudit, loopCallAudit, recordAfterHook, recordBeforeHook } from "./audit/loop-audit.js";
 import type { AgentEvent } from "./events.js";
 import type { AfterToolCallResult, ToolCallHookContext } from "./hooks.js";
-import { type ExecuteToolOptions, errorOutcome, executeTool, prepareToolArguments } from "./invoke-tool.js";
+import {
+  type ExecuteToolOptions,
+  errorOutcome,
+  executeBatchedTool,
+  prepareToolArguments,
+} from "./invoke-tool.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage, ToolCall } from "./messages.js";
 import type { ModelContext } from "./model.js";
@@ -22,6 +27,11 @@ export interface CallScope {
   context: ModelContext;
   config: ToolCallConfig;
   signal: AbortSignal | undefined;
+  /**
+   * The batch's shared wait for its tools after an abort (made by `executeToolCalls` from
+   * `signal` and `config.abortGraceMs`); absent, each call waits on its own.
+   */
+  deadline?: AbortDeadline | undefined;
   emit: (event: AgentEvent) => void;
 }
 
@@ -56,13 +66,12 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
     toolName: call.name,
     args: call.arguments,
   });
-  const finished = (outcome: ToolOutcome): PreparedCall => ({ kind: "finished", call, outcome });
   const audit = loopCallAudit(scope.config.audit, call, scope.assistantMessage);
-  if (scope.signal?.aborted) return finished(abortedBeforeStart());
-  const tool = scope.context.tools.find((candidate) => candidate.name === call.name);
-  if (tool === undefined) return finished(unknownTool(call.name, scope.context.tools));
+  if (scope.signal?.aborted) return finished(call, abortedBeforeStart());
+  const tool = findTool(scope.context.tools, call.name);
+  if (tool === undefined) return finished(call, unknownTool(call.name, scope.context.tools));
   const prepared = prepareToolArguments(tool, call.arguments, audit);
-  if (!prepared.ok) return finished(prepared.outcome);
+  if (!prepared.ok) return finished(call, prepared.outcome);
   const hook: ToolCallHookContext = {
     toolCall: call,
     tool,
@@ -81,11 +90,12 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
       scope.signal,
       0,
     );
-    if (!raced.settled) return finished(abortedBeforeStart());
+    if (!raced.settled) return finished(call, abortedBeforeStart());
     decision = raced.value;
   } catch (error) {
     recordBeforeHook(audit, prepared.args, "threw", reasonOf(error));
     return finished(
+      call,
       errorOutcome(
         "hook_failed",
         `Not run: the beforeToolCall hook failed (${reasonOf(error)}). The tool did not run.`,
@@ -100,7 +110,7 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
         `Not run: ${call.name} was blocked by the host. Do not retry the same call; ask the user how to proceed.`,
     );
     if (decision.terminate === true) outcome.terminate = true;
-    return finished(outcome);
+    return finished(call, outcome);
   }
   if (decision?.args !== undefined) {
     const again = prepareToolArguments(tool, decision.args);
@@ -108,6 +118,7 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
       // The same code as a model's invalid arguments: the call did not run because of its input.
       const text = `Not run: arguments set by the beforeToolCall hook are invalid.\n${textOf(again.outcome)}`;
       return finished(
+        call,
         errorOutcome(again.outcome.errorCode ?? "invalid_arguments", text, again.outcome.details),
       );
     }
@@ -135,7 +146,7 @@ export async function runPreparedCall(
     });
   const { signal, config } = scope;
   const options: ExecuteToolOptions = { onUpdate, signal, abortGraceMs: config.abortGraceMs };
-  let outcome = await executeTool(hook.tool, call.id, hook.args, options);
+  let outcome = await executeBatchedTool(hook.tool, call.id, hook.args, options, scope.deadline);
   if (ready.terminate === true && outcome.terminate === undefined) outcome = { ...outcome, terminate: true };
   const afterToolCall = config.afterToolCall;
   if (afterToolCall !== undefined) {
@@ -173,17 +184,28 @@ export function patchOutcome(outcome: ToolOutcome, patch: AfterToolCallResult): 
   return patched;
 }
 
+/** The tool named `name`, if the context has one. */
+export function findTool(tools: AnyAgentTool[], name: string): AnyAgentTool | undefined {
+  for (const tool of tools) if (tool.name === name) return tool;
+  return undefined;
+}
+
+function finished(call: ToolCall, outcome: ToolOutcome): PreparedCall {
+  return { kind: "finished", call, outcome };
+}
+
 /** Emits `tool_execution_end` for a call and returns it finished. */
 export function finishCall(call: ToolCall, outcome: ToolOutcome, scope: CallScope): FinishedCall {
   endLoopCallAudit(scope.config.audit, call, scope.assistantMessage, outcome);
-  scope.emit({
+  const event: Extract<AgentEvent, { type: "tool_execution_end" }> = {
     type: "tool_execution_end",
     toolCallId: call.id,
     toolName: call.name,
     result: outcome,
     isError: outcome.isError,
-    ...(outcome.isError && outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
-  });
+  };
+  if (outcome.isError && outcome.errorCode !== undefined) event.errorCode = outcome.errorCode;
+  scope.emit(event);
   return { call, outcome };
 }
 
