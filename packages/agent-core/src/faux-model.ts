@@ -39,6 +39,13 @@ export interface FauxModelOptions {
   recordContexts?: boolean;
   /** Milliseconds before each delta (a slow model, to abort mid-stream); default 0 (one event-loop turn). */
   delayMs?: number;
+  /**
+   * Deltas streamed per event-loop turn (or per `delayMs`); default 1, a pause before each delta
+   * like a slow network. A larger number is a fast network that delivers many deltas per read;
+   * `Infinity` streams each reply in one turn (the loop benchmark uses it, so it measures the loop
+   * rather than one event-loop turn per delta).
+   */
+  deltasPerTurn?: number;
 }
 
 /** A scripted model: hand `model` and `streamFn` to the loop. */
@@ -88,7 +95,16 @@ export function createFauxModel(script: FauxReply[], options: FauxModelOptions =
   const replies = [...script];
   const contexts: ModelContext[] = [];
   const model: Model = { id: options.id ?? "faux", provider: "faux" };
-  const settings = { chunkSize: Math.max(1, options.chunkSize ?? 16), delayMs: options.delayMs ?? 0 };
+  const settings: StreamSettings = {
+    chunkSize: Math.max(1, options.chunkSize ?? 16),
+    delayMs: options.delayMs ?? 0,
+    deltasPerTurn: options.deltasPerTurn ?? 1,
+  };
+  if (!(settings.deltasPerTurn >= 1)) {
+    throw new RangeError(
+      `deltasPerTurn must be 1 or more (Infinity for whole replies); got ${options.deltasPerTurn}.`,
+    );
+  }
   let next = 0;
   let callIds = 0;
   const streamFn: StreamFn = (_model, context, { signal }) => {
@@ -127,10 +143,16 @@ async function resolveReply(
   return typeof reply === "string" ? { content: reply } : reply;
 }
 
+interface StreamSettings {
+  chunkSize: number;
+  delayMs: number;
+  deltasPerTurn: number;
+}
+
 async function* streamReply(
   modelId: string,
   getReply: () => Promise<FauxReplyMessage>,
-  settings: { chunkSize: number; delayMs: number },
+  settings: StreamSettings,
   newId: () => string,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<AssistantMessageEvent> {
@@ -155,7 +177,10 @@ async function* streamReply(
   }
   const blocks: FauxBlock[] = typeof reply.content === "string" ? [fauxText(reply.content)] : reply.content;
   yield { type: "start", partial };
+  let deltas = 0;
+  /** Before each delta: a turn (or the delay) when this delta starts a new group of `deltasPerTurn`. */
   const pause = async () => {
+    if (deltas++ % settings.deltasPerTurn !== 0) return;
     if (settings.delayMs > 0) await sleep(settings.delayMs, undefined, { signal }).catch(() => {});
     else await nextTick();
   };
@@ -168,9 +193,10 @@ async function* streamReply(
       yield { type: "toolcall_start", contentIndex, partial };
       const json =
         typeof block.arguments === "string" ? block.arguments : JSON.stringify(block.arguments ?? {});
-      for (const delta of chunks(json, settings.chunkSize)) {
+      for (let start = 0; start < json.length; start += settings.chunkSize) {
         await pause();
         if (signal?.aborted) break;
+        const delta = json.slice(start, start + settings.chunkSize);
         yield { type: "toolcall_delta", contentIndex, delta, partial };
       }
       if (signal?.aborted) break;
@@ -188,9 +214,10 @@ async function* streamReply(
     yield isText
       ? { type: "text_start", contentIndex, partial }
       : { type: "thinking_start", contentIndex, partial };
-    for (const delta of chunks(full, settings.chunkSize)) {
+    for (let start = 0; start < full.length; start += settings.chunkSize) {
       await pause();
       if (signal?.aborted) break;
+      const delta = full.slice(start, start + settings.chunkSize);
       if (item.type === "text") item.text += delta;
       else item.thinking += delta;
       yield isText
@@ -212,8 +239,4 @@ async function* streamReply(
   }
   partial.stopReason = reply.stopReason ?? (blocks.some((b) => b.type === "toolCall") ? "toolUse" : "stop");
   yield { type: "done", message: partial };
-}
-
-function* chunks(text: string, size: number): Generator<string> {
-  for (let start = 0; start < text.length; start += size) yield text.slice(start, start + size);
 }

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { onAbort, waitUnlessAborted } from "../src/abort-race.js";
+import { AbortDeadline, GAVE_UP, onAbort, waitUnlessAborted } from "../src/abort-race.js";
 import { createFauxModel, fauxToolCall } from "../src/faux-model.js";
 import { agentLoop } from "../src/loop.js";
 import { type ToolResultMessage, userMessage } from "../src/messages.js";
@@ -139,6 +139,25 @@ describe("onAbort", () => {
     controller.abort();
     controller.abort();
     expect(calls).toEqual(["b", "c"]);
+  });
+
+  it("an AbortDeadline gives up all its waits on abort through one listener; settled work keeps its value", async () => {
+    const controller = new AbortController();
+    const deadline = new AbortDeadline(controller.signal, 0);
+    const never = new Promise<void>(() => {});
+    const done = await deadline.race(Promise.resolve("done"));
+    const read = await deadline.next(Promise.resolve("read"));
+    const races = Array.from({ length: CALLS }, () => deadline.race(never));
+    const reading = deadline.next(never);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    controller.abort();
+    expect([done, read]).toEqual(["done", "read"]);
+    expect(await Promise.all(races)).toEqual(Array(CALLS).fill(GAVE_UP));
+    expect(await reading).toBe(GAVE_UP);
+    // Past the deadline nothing is waited for, and a late failure is not left unhandled.
+    expect(await deadline.race(Promise.reject(new Error("late")))).toBe(GAVE_UP);
+    expect(await deadline.next(Promise.resolve("too late"))).toBe(GAVE_UP);
+    deadline.release();
   });
 
   it("waitUnlessAborted still gives up on abort when many waits share the signal", async () => {

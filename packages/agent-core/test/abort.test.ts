@@ -96,6 +96,73 @@ describe("abort: the run stops waiting for what ignores the signal", () => {
     deaf.release();
   });
 
+  it("in a loop batch, the grace is shared: a deaf call is given up after it, an honest one keeps its result", async () => {
+    const controller = new AbortController();
+    let started = 0;
+    const deaf = deafTool(() => {
+      started++;
+    });
+    const honest = echoTool("honest", {
+      wait: (_args, signal) =>
+        new Promise<void>((resolve) => {
+          // Stops a moment after the abort, well within the grace.
+          signal?.addEventListener("abort", () => setImmediate(resolve));
+          started++;
+          if (started === 2) controller.abort();
+        }),
+    });
+    const faux = createFauxModel([
+      { content: [fauxToolCall("deaf", { text: "x" }, "d"), fauxToolCall("honest", { text: "y" }, "h")] },
+      "never",
+    ]);
+    const stream = agentLoop(
+      [userMessage("go")],
+      { messages: [], tools: [deaf.tool, honest] },
+      { ...faux, abortGraceMs: 30 },
+      controller.signal,
+    );
+    const { result } = await collect(stream);
+    const results = result.filter((m): m is ToolResultMessage => m.role === "toolResult");
+    expect(results.map((m) => [m.toolCallId, m.isError, textOf(m)])).toEqual([
+      [
+        "d",
+        true,
+        "Tool deaf was aborted and did not stop within 0.03 s; it may still be running and its effects are unknown. Check them before calling it again.",
+      ],
+      ["h", false, "honest:y"],
+    ]);
+    deaf.release();
+  });
+
+  it("a batch aborted with a long grace leaves no timer behind once its calls have stopped", async () => {
+    const controller = new AbortController();
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    const before = timers();
+    let started = 0;
+    const honest = echoTool("honest", {
+      wait: (_args, signal) =>
+        new Promise<void>((resolve) => {
+          signal?.addEventListener("abort", () => resolve());
+          if (++started === 3) controller.abort();
+        }),
+    });
+    const faux = createFauxModel([
+      { content: [0, 1, 2].map((n) => fauxToolCall("honest", { text: `t${n}` })) },
+      "never",
+    ]);
+    const { result } = await collect(
+      agentLoop(
+        [userMessage("go")],
+        { messages: [], tools: [honest] },
+        { ...faux, abortGraceMs: 60_000 },
+        controller.signal,
+      ),
+    );
+    expect(result.filter((m) => m.role === "toolResult" && !m.isError)).toHaveLength(3);
+    // A grace timer left running would hold the host's process open for a minute.
+    expect(timers()).toBe(before);
+  });
+
   it("Agent.abort() ends the run even when a tool ignores the signal", async () => {
     const started = deferred();
     const deaf = deafTool(() => started.resolve());

@@ -100,6 +100,37 @@ describe("createFauxModel", () => {
     expect(text).toBe("a lo");
   });
 
+  it("streams deltasPerTurn deltas per event-loop turn: one by default, a whole reply with Infinity", async () => {
+    /** For each text delta, how many event-loop turns had passed when it arrived. */
+    async function turnsAtDeltas(deltasPerTurn?: number): Promise<number[]> {
+      const faux = createFauxModel(["abcdef"], { chunkSize: 1, deltasPerTurn });
+      let turns = 0;
+      let streaming = true;
+      const tick = () => {
+        turns++;
+        if (streaming) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const seen: number[] = [];
+      for await (const event of faux.streamFn(faux.model, context, {})) {
+        if (event.type === "text_delta") seen.push(turns);
+      }
+      streaming = false;
+      return seen;
+    }
+    const distinct = (values: number[]) => new Set(values).size;
+    expect(distinct(await turnsAtDeltas())).toBe(6);
+    const inPairs = await turnsAtDeltas(2);
+    expect(distinct(inPairs)).toBe(3);
+    expect([inPairs[0] === inPairs[1], inPairs[2] === inPairs[3], inPairs[4] === inPairs[5]]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(distinct(await turnsAtDeltas(Number.POSITIVE_INFINITY))).toBe(1);
+    expect(() => createFauxModel([], { deltasPerTurn: 0 })).toThrow(RangeError);
+  });
+
   it("replays scripted error stop reasons", async () => {
     const faux = createFauxModel([{ content: "partial", stopReason: "error", errorMessage: "overloaded" }]);
     const events = await drain(faux.streamFn(faux.model, context, {}));
