@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assembleAuditRecords } from "../src/audit/assemble.js";
+import { changedFields } from "../src/audit/call-audit.js";
+import { AUDIT_STRING_CHARS, summarizeArguments } from "../src/audit/recorder.js";
 import { createMemoryAuditSink } from "../src/audit/sink.js";
 import { createFauxModel, fauxToolCall } from "../src/faux-model.js";
 import { invokeTool } from "../src/invoke-tool.js";
@@ -112,6 +114,27 @@ describe("invokeTool audit", () => {
     const intent = assembleAuditRecords(sink.events)[0]?.intent;
     expect(intent?.args.length).toBeLessThan(400);
     expect(intent?.args).toContain("(5000 chars)");
+  });
+
+  it("summarises arguments as their JSON, cutting strings over the limit at any depth", () => {
+    const edge = "e".repeat(AUDIT_STRING_CHARS);
+    expect(summarizeArguments({ path: "a.ts", n: 1, list: [edge, null] })).toBe(
+      JSON.stringify({ path: "a.ts", n: 1, list: [edge, null] }),
+    );
+    const deep = summarizeArguments({ edits: [{ oldText: `${edge}!` }] });
+    expect(deep).toBe(`{"edits":[{"oldText":"${edge}… (${AUDIT_STRING_CHARS + 1} chars)"}]}`);
+    const viaToJson = summarizeArguments({ value: { toJSON: () => `${edge}!` } });
+    expect(viaToJson).toContain(`(${AUDIT_STRING_CHARS + 1} chars)`);
+    expect(summarizeArguments(undefined)).toBe("undefined");
+  });
+
+  it("names the changed fields: added, removed, renamed, or changed in value", () => {
+    expect(changedFields({ a: 1, b: { x: 1 } }, { a: 1, b: { x: 1 } })).toEqual([]);
+    expect(changedFields({ a: 1 }, { a: 1, b: 2 })).toEqual(["b"]);
+    expect(changedFields({ a: 1, b: 2 }, { a: 1, c: 2 })).toEqual(["b", "c"]);
+    expect(changedFields({ a: 1, b: 2 }, { a: 1, c: undefined })).toEqual(["b"]);
+    expect(changedFields({ a: 1, b: "2" }, { a: 1, b: 2 })).toEqual(["b"]);
+    expect(changedFields("text", { a: 1 })).toEqual(["(arguments)"]);
   });
 
   it("a throwing sink does not fail the call", async () => {

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AuditEvent, createAuditRecorder } from "@tackle/agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { auditEventJson } from "../src/audit/event-json.js";
 import { createJsonlAuditSink, parseAuditLines, readAuditFile } from "../src/audit/jsonl-sink.js";
-import { auditEventJson } from "../src/audit/redact.js";
 
 let dir: string;
 beforeEach(() => {
@@ -112,6 +112,48 @@ describe("auditEventJson", () => {
     expect(JSON.parse(auditEventJson(decision("tab\tand\nnewline stay"))).reason).toBe(
       "tab\tand\nnewline stay",
     );
+  });
+
+  it("writes exactly JSON.stringify's text for plain data: escapes, non-ASCII, skipped and null values", () => {
+    const event = decision('quote " backslash \\ tab\t newline\n return\r', {
+      text: "naïve – 日本語 😀",
+      lone: "a\ud800b",
+      skipped: undefined,
+      notANumber: Number.NaN,
+      list: [1, undefined, null, true, { 'key with "quote"': -0 }],
+      empty: {},
+    });
+    expect(auditEventJson(event)).toBe(JSON.stringify(event));
+  });
+
+  it("cleans strings of every depth, also in the fields the recorder fills in and after a clean event", () => {
+    const secret = `ghp_${"x".repeat(36)}`;
+    const clean = decision("ok");
+    expect(auditEventJson(clean)).toBe(JSON.stringify(clean));
+    for (const event of [
+      { ...clean, callId: secret },
+      { ...clean, sessionId: secret },
+      { ...clean, at: `a\u001b[0m ${secret}` },
+      decision("ok", { list: [["deep", secret]] }),
+      decision("ok", { [secret]: `sk-${"y".repeat(24)}` }),
+    ]) {
+      const line = auditEventJson(event as AuditEvent);
+      expect(line).not.toContain("y".repeat(24));
+      expect(line).not.toContain("\\u001b");
+      expect(line.replace(`"${secret}":`, "")).not.toContain(secret);
+    }
+    // The recorder's strings are remembered only when clean: the same callId twice, then another.
+    const again = { ...clean, callId: secret } as AuditEvent;
+    expect(auditEventJson(again)).not.toContain(secret);
+    expect(auditEventJson(again)).not.toContain(secret);
+  });
+
+  it("takes the cleaning replacer for values that are not plain data", () => {
+    const when = new Date("2026-12-01T00:00:00.000Z");
+    const event = decision("ok", { when, secret: { toJSON: () => `AKIA${"A".repeat(16)}` } });
+    const parsed = JSON.parse(auditEventJson(event));
+    expect(parsed.data.when).toBe("2026-12-01T00:00:00.000Z");
+    expect(parsed.data.secret).toBe("[REDACTED:aws-access-key]");
   });
 
   it("redacts a secret in a nested field", () => {

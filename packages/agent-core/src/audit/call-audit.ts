@@ -67,11 +67,20 @@ export function recordValidation(
 
 /** Top-level argument fields whose value differs between `before` and `after` (added, removed or changed). */
 export function changedFields(before: unknown, after: unknown): string[] {
-  const a = isRecord(before) ? before : {};
-  const b = isRecord(after) ? after : {};
   if (!isRecord(before)) return isRecord(after) ? ["(arguments)"] : [];
+  const a = before;
+  const b = isRecord(after) ? after : {};
+  if (sameValues(a, b)) return [];
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((key) => !sameJson(a[key], b[key])).sort();
+}
+
+/** The same keys with identical values (the usual call: nothing repaired, no JSON compared). */
+function sameValues(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(b);
+  if (keys.length !== Object.keys(a).length) return false;
+  for (const key of keys) if (!Object.hasOwn(a, key) || a[key] !== b[key]) return false;
+  return true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -80,14 +80,44 @@ export const AUDIT_SUMMARY_CHARS = 600;
 export function summarizeArguments(args: unknown): string {
   let text: string;
   try {
+    // A replacer call per value costs more than the rest of the summary: only arguments that
+    // may hold a long string take it.
     text =
-      JSON.stringify(args, (_key, value: unknown) =>
-        typeof value === "string" && value.length > AUDIT_STRING_CHARS
-          ? `${value.slice(0, AUDIT_STRING_CHARS)}… (${value.length} chars)`
-          : value,
-      ) ?? "undefined";
+      (mayHoldLongString(args, 0) ? JSON.stringify(args, cutLongString) : JSON.stringify(args)) ??
+      "undefined";
   } catch {
     text = String(args);
   }
   return text.length > AUDIT_SUMMARY_CHARS ? `${text.slice(0, AUDIT_SUMMARY_CHARS)}… (cut)` : text;
+}
+
+function cutLongString(_key: string, value: unknown): unknown {
+  return typeof value === "string" && value.length > AUDIT_STRING_CHARS
+    ? `${value.slice(0, AUDIT_STRING_CHARS)}… (${value.length} chars)`
+    : value;
+}
+
+/**
+ * False when `value` is plain data without a string over {@link AUDIT_STRING_CHARS}: its JSON
+ * is then the summary's as it is. Anything else (a long string, a `toJSON`, a class instance,
+ * deep nesting) is left to the replacer.
+ */
+function mayHoldLongString(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return value.length > AUDIT_STRING_CHARS;
+  if (typeof value !== "object" || value === null) return false;
+  if (depth > 8) return true;
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype) return true;
+    for (const item of value) if (mayHoldLongString(item, depth + 1)) return true;
+    return false;
+  }
+  if (
+    (proto !== Object.prototype && proto !== null) ||
+    typeof (value as { toJSON?: unknown }).toJSON === "function"
+  )
+    return true;
+  for (const key in value)
+    if (mayHoldLongString((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
 }

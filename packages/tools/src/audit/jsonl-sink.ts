@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AuditEvent, AuditSink } from "@tackle/agent-core";
 import { AUDIT_EVENT_VERSION } from "@tackle/agent-core";
-import { auditEventJson, markRedacting } from "./redact.js";
+import { auditEventJson } from "./event-json.js";
+import { markRedacting } from "./redact.js";
 
 /** Pending writes of every open sink: what a process still holds when it exits goes out too. */
 const openSinks = new Set<() => void>();
@@ -65,16 +66,23 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
   let pending: string[] = [];
   let scheduled = false;
 
-  /** Writes the pending lines in one `write` (a short write, rare on a local file, is continued). */
+  /**
+   * Writes the pending lines in one `write`, of the text itself (no buffer to allocate); a short
+   * write, rare on a local file, is continued from the bytes.
+   */
   const writePending = () => {
     scheduled = false;
     if (fd === undefined || pending.length === 0) return;
     const lines = pending;
     pending = [];
-    const bytes = Buffer.from(lines.join(""), "utf8");
+    const text = lines.join("");
     try {
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+      let written = writeSync(fd, text);
+      // Each UTF-16 unit is at least one byte: as many bytes as units is all of an ASCII text.
+      if (written !== text.length && written < Buffer.byteLength(text, "utf8")) {
+        const bytes = Buffer.from(text, "utf8");
+        while (written < bytes.length) written += writeSync(fd, bytes, written);
+      }
       if (options.fsync) fsyncSync(fd);
     } catch {
       dropped += lines.length;
