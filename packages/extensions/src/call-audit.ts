@@ -32,10 +32,14 @@ export function withCallAudit(
     // Declared by the tool: a read-only tool's record says so instead of leaving the piece empty.
     audit.record({ kind: "side-effect", source: "tool", method: "none", files: [], note: "read-only tool" });
   }
-  const workspace = auditedWorkspace(context.workspace, audit);
+  // Made on the first read of `workspace`: a call that never resolves a path pays nothing for it.
+  let workspace: WorkspacePolicy | undefined;
   return new Proxy(context, {
-    get: (target, property, receiver) =>
-      property === "workspace" ? workspace : Reflect.get(target, property, receiver),
+    get(target, property, receiver) {
+      if (property !== "workspace") return Reflect.get(target, property, receiver);
+      workspace ??= auditedWorkspace(target.workspace, audit);
+      return workspace;
+    },
   });
 }
 

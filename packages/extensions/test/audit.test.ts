@@ -52,6 +52,28 @@ describe("audit through the extension context", () => {
     });
   });
 
+  it("gives a call one audited workspace, also through a copy of its context", async () => {
+    const sink = createMemoryAuditSink();
+    const twice = defineTool({
+      name: "twice",
+      label: "twice",
+      description: "Resolves a path through the context and a copy of it.",
+      annotations: {},
+      parameters: Type.Object({}),
+      async execute(_id, _params, _signal, _onUpdate, ctx) {
+        const same = ctx.workspace === ctx.workspace;
+        await ctx.workspace.resolve("a.txt", "read");
+        await { ...ctx }.workspace.resolve("b.txt", "read");
+        return { content: [{ type: "text", text: String(same) }], details: {} };
+      },
+    });
+    const tool = wrapToolDefinition(twice, () => ({ ...createTestContext(dir), audit: sink }));
+    const outcome = await invokeTool(tool, {}, { toolCallId: "t1" });
+    expect(outcome.content).toEqual([{ type: "text", text: "true" }]);
+    const [record] = assembleAuditRecords(sink.events);
+    expect(record?.decisions.map((d) => d.path?.input)).toEqual(["a.txt", "b.txt"]);
+  });
+
   it("names the extension handler that rewrote, patched or blocked a call", async () => {
     const sink = createMemoryAuditSink();
     const runner = new ExtensionRunner({
