@@ -61,7 +61,8 @@ describe("audit through the extension context", () => {
       annotations: {},
       parameters: Type.Object({}),
       async execute(_id, _params, _signal, _onUpdate, ctx) {
-        const same = ctx.workspace === ctx.workspace;
+        const first = ctx.workspace;
+        const same = first === ctx.workspace;
         await ctx.workspace.resolve("a.txt", "read");
         await { ...ctx }.workspace.resolve("b.txt", "read");
         return { content: [{ type: "text", text: String(same) }], details: {} };
