@@ -81,6 +81,29 @@ describe("edit engine: matching", () => {
     expect(error.message).toContain("edits[0] and edits[1] overlap");
   });
 
+  it("rejects an edit whose oldText lies inside another edit's match", () => {
+    const error = errorOf(() =>
+      plan("call foo(bar);\n", [
+        { oldText: "foo(bar)", newText: "foo(baz)" },
+        { oldText: "bar", newText: "qux" },
+      ]),
+    );
+    expect(error.code).toBe("overlapping_edits");
+    expect(error.message).toContain("edits[0] and edits[1] overlap");
+  });
+
+  it("counts a whole-line oldText that also occurs inside a longer line as ambiguous, among other edits", () => {
+    const error = errorOf(() =>
+      plan("run();\nfirst\nif (x) run();\n", [
+        { oldText: "first", newText: "1st" },
+        { oldText: "run();", newText: "stop();" },
+      ]),
+    );
+    expect(error.code).toBe("ambiguous_match");
+    expect(error.message).toContain("edits[1]");
+    expect(error.message).toContain("at 1:1, 3:8 (line:column)");
+  });
+
   it("is all or nothing: one missing oldText fails the whole call", () => {
     const error = errorOf(() =>
       plan("a\nb\n", [

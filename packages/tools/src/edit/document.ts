@@ -99,6 +99,41 @@ export function applyEndings(lfText: string, endings: readonly string[]): string
   return out;
 }
 
+/** A replacement placed in `original`: the span it replaces and its text in the file's own line endings. */
+export interface OriginalSpan {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Places replacements (LF-view offsets and LF text, sorted, not overlapping) in `original`, each
+ * text written with the endings of the lines it replaces (see {@link endingsForReplacement}).
+ */
+export function originalSpans(
+  doc: EditDocument,
+  replacements: readonly { start: number; end: number; text: string }[],
+): OriginalSpan[] {
+  return replacements.map((replacement) => ({
+    start: toOriginalOffset(doc, replacement.start),
+    end: toOriginalOffset(doc, replacement.end),
+    text: applyEndings(replacement.text, endingsForReplacement(doc, replacement.start, replacement.end)),
+  }));
+}
+
+/** Splices spans (sorted, not overlapping) into `original`, keeping every untouched character. */
+export function spliceSpans(original: string, spans: readonly OriginalSpan[]): string {
+  if (spans.length === 0) return original;
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const span of spans) {
+    parts.push(original.slice(cursor, span.start), span.text);
+    cursor = span.end;
+  }
+  parts.push(original.slice(cursor));
+  return parts.join("");
+}
+
 /** 1-based line number of `lfOffset`, counting from a known earlier position. */
 export function lineNumberAt(lf: string, lfOffset: number, from = { offset: 0, line: 1 }): number {
   let line = from.line;

@@ -2,12 +2,13 @@ import { ToolError } from "@tackle/agent-core";
 import { stripToolOutputMarker, unknownPlaceholders } from "../text/untrusted.js";
 import { findClosestRegion } from "./closest.js";
 import {
-  applyEndings,
   createEditDocument,
   type EditDocument,
-  endingsForReplacement,
-  toOriginalOffset,
+  type OriginalSpan,
+  originalSpans,
+  spliceSpans,
 } from "./document.js";
+import { findExact, findExactAll } from "./exact-search.js";
 import { FuzzyIndex, findFuzzy, type TextRange } from "./fuzzy.js";
 import {
   ambiguousMessage,
@@ -71,8 +72,10 @@ export interface EditPlan {
   outcomes: EditOutcome[];
   /** Sorted by `start`; never overlapping. */
   replacements: Replacement[];
+  /** The replacements placed in the original text, in the file's own line endings. */
+  spans: OriginalSpan[];
   /** The new file text, in the file's own line endings (no BOM). */
-  text: string;
+  readonly text: string;
   /** False when every edit was already applied. */
   changed: boolean;
   /** The applied edits as matched (LF, copied markers removed), to remember once written. */
@@ -91,15 +94,6 @@ export interface PlanOptions {
 
 /** A line shared by oldText and newText counts as context when it has this many non-blank characters. */
 export const MIN_CONTEXT_LINE_CHARS = 4;
-
-/** Starts of all non-overlapping occurrences of `needle` in `haystack`. */
-export function findExact(haystack: string, needle: string): number[] {
-  const starts: number[] = [];
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) {
-    starts.push(at);
-  }
-  return starts;
-}
 
 /**
  * 1-based line numbers of offsets in one text, counted from the nearest offset asked before (a
@@ -190,12 +184,19 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
   const alreadyApplied = (i: number, evidence: AlreadyAppliedEvidence, lines: number[]) =>
     outcomes.push({ index: i, status: "already_applied", evidence, fuzzyKinds: [], occurrences: 0, lines });
 
+  const texts = edits.map((edit) => unwrapCopied(lf, toLf(edit.oldText), toLf(edit.newText)));
+  // Every edit's exact places in one pass over the file; the checks below still run edit by edit.
+  const exactStarts = findExactAll(
+    lf,
+    texts.map((text) => text.oldText),
+  );
+
   edits.forEach((edit, i) => {
-    const { oldText, newText } = unwrapCopied(lf, toLf(edit.oldText), toLf(edit.newText));
+    const { oldText, newText } = texts[i] as EditTexts;
     if (oldText === "") throw new ToolError("invalid_arguments", emptyOldTextMessage(i));
     if (oldText === newText) throw new ToolError("invalid_arguments", identicalTextMessage(i));
     assertNoPlaceholders(lf, i, oldText, newText, options);
-    const matched = matchEdit(lf, fuzzyIndex, oldText, newText);
+    const matched = matchEdit(fuzzyIndex, oldText, newText, exactStarts[i] as number[]);
     if (!matched) {
       const found = findNewText(lf, fuzzyIndex, newText);
       const evidence = options.appliedBefore?.({ oldText, newText })
@@ -263,11 +264,18 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
     }
   }
 
+  const spans = originalSpans(document, replacements);
+  let built: string | undefined;
   return {
     document,
     outcomes,
     replacements,
-    text: buildText(document, replacements),
+    spans,
+    // Built on first use: the edit tool writes bytes spliced from `spans` and never needs it.
+    get text() {
+      built ??= spliceSpans(document.original, spans);
+      return built;
+    },
     changed: replacements.length > 0,
     applied,
   };
@@ -309,13 +317,13 @@ function assertNoPlaceholders(
   }
 }
 
+/** Matches one edit: its exact places (`exact`, found beforehand) when there are any, else fuzzily. */
 function matchEdit(
-  lf: string,
   fuzzyIndex: () => FuzzyIndex,
   oldText: string,
   newText: string,
+  exact: readonly number[],
 ): Matched | undefined {
-  const exact = findExact(lf, oldText);
   if (exact.length > 0) {
     return {
       ranges: exact.map((start) => ({ start, end: start + oldText.length })),
@@ -389,21 +397,4 @@ export function hasSharedContext(oldText: string, newText: string): boolean {
   return [...before.split("\n"), ...after.split("\n")].some(
     (line) => line.trim().length >= MIN_CONTEXT_LINE_CHARS,
   );
-}
-
-/** Splices the replacements into the original, keeping every untouched byte and line ending. */
-function buildText(document: EditDocument, replacements: readonly Replacement[]): string {
-  if (replacements.length === 0) return document.original;
-  const parts: string[] = [];
-  let cursor = 0;
-  for (const replacement of replacements) {
-    const start = toOriginalOffset(document, replacement.start);
-    parts.push(document.original.slice(cursor, start));
-    parts.push(
-      applyEndings(replacement.text, endingsForReplacement(document, replacement.start, replacement.end)),
-    );
-    cursor = toOriginalOffset(document, replacement.end);
-  }
-  parts.push(document.original.slice(cursor));
-  return parts.join("");
 }

@@ -12,6 +12,7 @@ import { isOperationError } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS } from "../defaults.js";
+import { encodeEditedFile } from "../edit/edited-bytes.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
 import { type EditOutcome, planEdits } from "../edit/plan.js";
 import { repairEditArguments } from "../edit/repair-arguments.js";
@@ -145,7 +146,12 @@ export function createEditToolDefinition(
     assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
     const decoded = decodeText(bytes);
     const shell = shellToolOf(ctx);
-    if (decoded.lossy || !sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes)) {
+    // UTF-8 decoded without a replacement character is valid UTF-8, which encodes back to the
+    // same bytes; UTF-16 is proven the same way by encoding it again.
+    const roundTrips =
+      decoded.encoding === "utf8" ||
+      sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes);
+    if (decoded.lossy || !roundTrips) {
       throw new ToolError(
         "encoding",
         undecodableMessage(target.display, encodingLabel(decoded.encoding), shell),
@@ -165,7 +171,7 @@ export function createEditToolDefinition(
     // The diff library is loaded by the first edit, not by every process that creates the tools.
     const { buildEditDiff } = await import("../edit/diff.js");
     const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
-    const data = plan.changed ? encodeText(plan.text, decoded.encoding, decoded.hasBom) : bytes;
+    const data = plan.changed ? encodeEditedFile(bytes, decoded, plan) : bytes;
     const dryRun = params.dryRun === true;
     if (plan.changed && !dryRun) {
       await ops.writeFile(target.real, data, withinRoot(target, signal));
