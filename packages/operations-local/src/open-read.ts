@@ -41,11 +41,13 @@ export async function* openRead(path: string, options: OpenReadOptions = {}): As
   }
   // The next chunk is read while the consumer works on this one (one read ahead): on a large
   // file the copy from the page cache and the consumer's work overlap.
-  let ahead: Promise<{ buffer: Buffer; bytesRead: number }> | undefined;
+  let ahead: Promise<{ buffer: Uint8Array; bytesRead: number }> | undefined;
   const readAt = (position: number, size: number) => {
-    // A fresh buffer per chunk: the consumer may keep the previous one.
-    const buffer = Buffer.allocUnsafe(size);
-    const read = handle.read(buffer, 0, size, position).then(({ bytesRead }) => ({ buffer, bytesRead }));
+    // A fresh buffer per chunk (the consumer may keep the previous one), unless it gives its own.
+    const buffer = memoryFor(size, options.into, path);
+    const read = handle
+      .read(buffer, 0, buffer.length, position)
+      .then(({ bytesRead }) => ({ buffer, bytesRead }));
     // Awaited below, or dropped when the consumer stops early: never an unhandled rejection.
     read.catch(() => {});
     return read;
@@ -56,7 +58,7 @@ export async function* openRead(path: string, options: OpenReadOptions = {}): As
     ahead = readAt(position, size);
     for (;;) {
       throwIfAborted(signal, "openRead");
-      let chunk: { buffer: Buffer; bytesRead: number };
+      let chunk: { buffer: Uint8Array; bytesRead: number };
       try {
         chunk = await ahead;
       } catch (error) {
@@ -73,4 +75,18 @@ export async function* openRead(path: string, options: OpenReadOptions = {}): As
     await ahead?.catch(() => {});
     await handle.close();
   }
+}
+
+/** Where the next chunk goes: the consumer's memory (`into`), or a new buffer of `size` bytes. */
+function memoryFor(size: number, into: OpenReadOptions["into"], path: string): Uint8Array {
+  const given = into?.(size);
+  if (given === undefined) return Buffer.allocUnsafe(size);
+  if (given.length === 0) {
+    // Zero bytes read would look like the end of the file.
+    throw new OperationError("invalid_argument", "openRead: into returned no memory to read into", {
+      operation: "openRead",
+      path,
+    });
+  }
+  return given.length > size ? given.subarray(0, size) : given;
 }

@@ -68,6 +68,17 @@ export interface ReadFileOptions extends CallOptions {
 export interface OpenReadOptions extends CallOptions {
   /** Byte offset to start at (default 0). Reading the end of a huge file must not read the start. */
   start?: number;
+  /**
+   * Memory to read the next chunk into, for a consumer that is done with each chunk when it asks
+   * for the next one: reading straight into a WebAssembly module's memory, or into two buffers
+   * used in turn, saves a copy or an allocation per chunk. Called with the size the adapter
+   * wants; the adapter reads at most the returned array's length (an empty one is
+   * `invalid_argument`) and yields a view of it; `undefined` means a buffer of its own. Reading
+   * one chunk ahead, an adapter asks for chunk k+1's memory while chunk k is still with the
+   * consumer, so hand out two regions in turn. Adapters whose bytes arrive from another process
+   * (SSH, Docker) may ignore it: their chunks are then buffers of their own.
+   */
+  into?: (size: number) => Uint8Array | undefined;
 }
 
 /** Options for `writeFile`. */

@@ -4,7 +4,7 @@
  * for any length and offset, and a read of a file's tail reports the same lines and total either way.
  */
 import { describe, expect, it } from "vitest";
-import { countNewlines, newlineCounterKind } from "../src/text/newline-count.js";
+import { countNewlines, createNewlineCounter, newlineCounterKind } from "../src/text/newline-count.js";
 
 function naive(bytes: Uint8Array): number {
   let count = 0;
@@ -64,5 +64,38 @@ describe("countNewlines", () => {
   it("counts runs of 255 and more newlines in a row (the byte accumulator is widened in time)", () => {
     const bytes = new Uint8Array(1024 * 1024 + 48).fill(0x0a);
     expect(countNewlines(bytes)).toBe(bytes.length);
+  });
+});
+
+describe("createNewlineCounter: a reader's counter with memory of its own", () => {
+  it("hands out two regions of its memory in turn, no larger than asked or than 1 MiB", () => {
+    const counter = createNewlineCounter();
+    const first = counter.chunkMemory(1024 * 1024);
+    const second = counter.chunkMemory(2 * 1024 * 1024);
+    const third = counter.chunkMemory(100);
+    expect(first?.length).toBe(1024 * 1024);
+    expect(second?.length).toBe(1024 * 1024);
+    expect(third?.length).toBe(100);
+    expect(first?.buffer).toBe(second?.buffer);
+    expect(second?.byteOffset).not.toBe(first?.byteOffset);
+    expect(third?.byteOffset).toBe(first?.byteOffset);
+  });
+
+  it("counts bytes read into its memory where they are, at any length, and others by copying", () => {
+    const counter = createNewlineCounter();
+    for (const length of [1, 17, 4095, 65_537, 1024 * 1024]) {
+      const memory = counter.chunkMemory(length);
+      if (!memory) throw new Error("expected SIMD memory");
+      const bytes = sample(length, length + 3);
+      memory.set(bytes);
+      expect(counter.count(memory.subarray(0, length)), `length ${length}`).toBe(naive(bytes));
+      expect(counter.count(bytes), `copied, length ${length}`).toBe(naive(bytes));
+    }
+  });
+
+  it("gives each reader memory of its own", () => {
+    const one = createNewlineCounter().chunkMemory(16);
+    const other = createNewlineCounter().chunkMemory(16);
+    expect(one?.buffer).not.toBe(other?.buffer);
   });
 });

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { sliceUtf8Start, utf8ByteLength } from "../truncate.js";
 import { detectBom, guessBomlessUtf16, type TextEncodingName } from "./encoding.js";
-import { countNewlines } from "./newline-count.js";
+import { countNewlines, type NewlineCounter } from "./newline-count.js";
 
 /** Options for {@link readLineWindow}. */
 export interface LineWindowOptions {
@@ -21,6 +21,11 @@ export interface LineWindowOptions {
   maxLineBytes: number;
   /** Hash every byte of the file (`sha256`); false leaves it to `window` (default true). */
   hashWholeFile?: boolean;
+  /**
+   * Counts the newlines of chunks outside the window; the reader's own counter when the chunks
+   * were read into its memory (see `NewlineCounter.chunkMemory`). Default: a shared one.
+   */
+  newlines?: NewlineCounter;
 }
 
 /**
@@ -86,6 +91,7 @@ export async function readLineWindow(
   let lastWasNewline = false;
   let sawContent = false;
   const budget = options.maxLineBytes;
+  const counter = options.newlines;
 
   const decode = (bytes: Uint8Array): string => {
     try {
@@ -166,7 +172,7 @@ export async function readLineWindow(
       // inside a multi-byte sequence), without decoding. Stop at the window's first line.
       let from = chunk.length;
       // A chunk wholly before the window or after it is counted in bulk (see countNewlines).
-      const newlines = countNewlines(chunk);
+      const newlines = counter ? counter.count(chunk) : countNewlines(chunk);
       if (!collecting || lineNumber + newlines < options.startLine) {
         lineNumber += newlines;
       } else {

@@ -14,6 +14,7 @@ import { explainMissingPath } from "../path/near-miss.js";
 import { encodingLabel } from "../text/encoding.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";
+import { createNewlineCounter } from "../text/newline-count.js";
 import { SNIFF_BYTES, sniffFileType } from "../text/sniff.js";
 import {
   markUntrusted,
@@ -147,10 +148,16 @@ async function readResolved(
   }
   // A FIFO or device would block or never end: refuse before opening it.
   if (stat.type === "other") throw specialFileError(resolved.display);
-  const stream = ops.openRead(resolved.absolute, { signal })[Symbol.asyncIterator]();
+  // After the head (whose chunks readHead keeps), chunks are read straight into the newline
+  // counter's memory where the adapter can: counted in place, no buffer allocated per chunk.
+  const newlines = createNewlineCounter();
+  let headTaken = false;
+  const into = (size: number) => (headTaken ? newlines.chunkMemory(size) : undefined);
+  const stream = ops.openRead(resolved.absolute, { signal, into })[Symbol.asyncIterator]();
   let finished = false;
   try {
     const head = await readHead(stream, SNIFF_BYTES);
+    headTaken = true;
     const sniffed = sniffFileType(head.bytes);
     if (sniffed.kind === "binary") {
       throw new ToolError(
@@ -176,6 +183,7 @@ async function readResolved(
       maxBytes: limits.maxBytes,
       maxLineBytes: limits.maxBytes,
       hashWholeFile,
+      newlines,
     });
     finished = true;
     const result = formatText(resolved, window, startLine, lineLimit, limits, hasTool(ctx, "bash"));
