@@ -88,7 +88,12 @@ async function project() {
   return { audit, tools };
 }
 
-/** Median time of `reps` calls of one tool with `args`, plain and audited alternately (after a warm-up). */
+/**
+ * Median time of `reps` calls of one tool with `args`, plain and audited alternately (after a
+ * warm-up). Each call's time ends with one turn of the event loop, as the no-op blocks do: the
+ * JSONL sink's write of the call's last events is counted with the audited call, not with the
+ * plain call after it.
+ */
 async function alternate(tool, args, audit, reps) {
   await invokeTool(tool.plain, args);
   await invokeTool(tool.audited, args, { audit });
@@ -97,9 +102,11 @@ async function alternate(tool, args, audit, reps) {
   for (let i = 0; i < reps; i++) {
     let start = performance.now();
     await invokeTool(tool.plain, args);
+    await nextTurn();
     plain.push(performance.now() - start);
     start = performance.now();
     await invokeTool(tool.audited, args, { audit, toolCallId: `${tool.plain.name}${i}` });
+    await nextTurn();
     audited.push(performance.now() - start);
   }
   return { plain: median(plain), audited: median(audited) };
