@@ -1,36 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { findExact, findExactAll } from "../src/edit/exact-search.js";
+import { findExact, findExactAll, ONE_PASS_MIN_NEEDLES } from "../src/edit/exact-search.js";
+
+/** The one-pass search from two needles on (by default it starts at ONE_PASS_MIN_NEEDLES). */
+const onePass = (haystack: string, needles: string[]) => findExactAll(haystack, needles, 2);
 
 /** findExactAll must give, needle by needle, exactly what one indexOf scan per needle gives. */
 function expectSameAsOneScanEach(haystack: string, needles: string[]) {
-  expect(findExactAll(haystack, needles)).toEqual(needles.map((needle) => findExact(haystack, needle)));
+  expect(onePass(haystack, needles)).toEqual(needles.map((needle) => findExact(haystack, needle)));
 }
 
 describe("findExactAll: every edit's exact places in one pass", () => {
   it("finds each needle's places, non-overlapping, in the order of the needles", () => {
     const haystack = "alpha beta\ngamma alpha\nbeta\n";
-    expect(findExactAll(haystack, ["beta", "alpha", "delta"])).toEqual([[6, 23], [0, 17], []]);
+    expect(onePass(haystack, ["beta", "alpha", "delta"])).toEqual([[6, 23], [0, 17], []]);
   });
 
   it("finds a needle that starts inside another needle's match", () => {
     // The scan resumes one character after a candidate, never after the whole match.
-    expect(findExactAll("call foo(bar)\n", ["foo(bar)", "bar"])).toEqual([[5], [9]]);
+    expect(onePass("call foo(bar)\n", ["foo(bar)", "bar"])).toEqual([[5], [9]]);
     expectSameAsOneScanEach("xabcabcabcx", ["abcabc", "cab", "bca"]);
   });
 
   it("finds needles that start at the same place, one a prefix of the other", () => {
-    expect(findExactAll("abcdef abc", ["abc", "abcdef"])).toEqual([[0, 7], [0]]);
-    expect(findExactAll("abcdef abc", ["abcdef", "abc"])).toEqual([[0], [0, 7]]);
+    expect(onePass("abcdef abc", ["abc", "abcdef"])).toEqual([[0, 7], [0]]);
+    expect(onePass("abcdef abc", ["abcdef", "abc"])).toEqual([[0], [0, 7]]);
   });
 
   it("keeps a needle's own occurrences non-overlapping, like indexOf after each match", () => {
-    expect(findExactAll("aaaaa", ["aa", "aaa"])).toEqual([[0, 2], [0]]);
+    expect(onePass("aaaaa", ["aa", "aaa"])).toEqual([[0, 2], [0]]);
   });
 
   it("checks whole needles longer than the pattern's prefix (same first 64 characters)", () => {
     const head = "x".repeat(70);
     const haystack = `${head}A\n${head}B\n${head}A\n`;
-    expect(findExactAll(haystack, [`${head}A`, `${head}B`, `${head}C`])).toEqual([[0, 144], [72], []]);
+    expect(onePass(haystack, [`${head}A`, `${head}B`, `${head}C`])).toEqual([[0, 144], [72], []]);
   });
 
   it("treats regular expression syntax, line breaks and surrogates as plain text", () => {
@@ -47,7 +50,7 @@ describe("findExactAll: every edit's exact places in one pass", () => {
   });
 
   it("answers duplicated and empty needles like separate scans", () => {
-    expect(findExactAll("one two one", ["one", "", "one", "two"])).toEqual([[0, 8], [], [0, 8], [4]]);
+    expect(onePass("one two one", ["one", "", "one", "two"])).toEqual([[0, 8], [], [0, 8], [4]]);
   });
 
   it("matches one scan per needle on random texts over a small alphabet", () => {
@@ -62,5 +65,11 @@ describe("findExactAll: every edit's exact places in one pass", () => {
       const needles = Array.from({ length: 2 + random(6) }, () => word(1 + random(6)));
       expectSameAsOneScanEach(haystack, needles);
     }
+  });
+
+  it("searches enough needles in one pass by default, with the same answer", () => {
+    const haystack = Array.from({ length: 200 }, (_, i) => `line ${i % 50} of ${i}`).join("\n");
+    const needles = Array.from({ length: ONE_PASS_MIN_NEEDLES + 2 }, (_, i) => `line ${i} of`);
+    expect(findExactAll(haystack, needles)).toEqual(needles.map((needle) => findExact(haystack, needle)));
   });
 });

@@ -21,6 +21,13 @@ export function findExact(haystack: string, needle: string): number[] {
 const PATTERN_PREFIX_CHARS = 64;
 
 /**
+ * Fewer distinct needles than this are searched with one `indexOf` scan each: for a few, V8's
+ * `indexOf` is faster than the combined pattern (CPU on 10 MB of TypeScript, 3-line needles:
+ * 2 needles 4 vs 9 ms, 8 needles 25 vs 35 ms, 12 needles 35 vs 30 ms, 50 needles 142 vs 49 ms).
+ */
+export const ONE_PASS_MIN_NEEDLES = 10;
+
+/**
  * {@link findExact} for many needles at once: the result's i-th entry equals
  * `findExact(haystack, needles[i])`. Proving that an oldText is unique means reading the file to
  * its end, once per edit with `indexOf` (50 edits on 10 MB: 50 full scans). Here one regular
@@ -29,11 +36,16 @@ const PATTERN_PREFIX_CHARS = 64;
  * alternation to a table-driven scan), and each candidate is checked with `startsWith`. The scan
  * resumes one character after each candidate, never after the whole match, so an occurrence of
  * one needle inside another's is still found (overlap detection depends on it). Falls back to
- * one `indexOf` scan per needle when the engine refuses the pattern.
+ * one `indexOf` scan per needle when the engine refuses the pattern, and for fewer distinct
+ * needles than `onePassFrom` (default {@link ONE_PASS_MIN_NEEDLES}; at least 2).
  */
-export function findExactAll(haystack: string, needles: readonly string[]): number[][] {
+export function findExactAll(
+  haystack: string,
+  needles: readonly string[],
+  onePassFrom = ONE_PASS_MIN_NEEDLES,
+): number[][] {
   const distinct = [...new Set(needles)].filter((needle) => needle !== "");
-  if (distinct.length < 2) return needles.map((needle) => findExact(haystack, needle));
+  if (distinct.length < Math.max(2, onePassFrom)) return needles.map((needle) => findExact(haystack, needle));
   let starts: Map<string, number[]>;
   try {
     starts = overlappingStarts(haystack, distinct);
