@@ -64,15 +64,23 @@ export function newlineCounterKind(): "simd" | "indexOf" {
 
 /**
  * A counter for one reader (one read of one file): its own module instance, so memory handed to
- * one reader is never filled by another one running at the same time.
+ * one reader is never filled by another one running at the same time. The instance (3 MiB of
+ * memory) is made on first use: a read of a small file never needs it.
  */
 export function createNewlineCounter(): NewlineCounter {
-  return (
-    loadSimdCounter(CHUNK_REGIONS) ?? {
+  let counter: NewlineCounter | undefined;
+  const instance = () => {
+    counter ??= loadSimdCounter(CHUNK_REGIONS) ?? {
       count: (bytes) => countByIndexOf(bytes),
       chunkMemory: () => undefined,
-    }
-  );
+    };
+    return counter;
+  };
+  return {
+    count: (bytes) =>
+      counter === undefined && bytes.length < SMALL_BYTES ? countByIndexOf(bytes) : instance().count(bytes),
+    chunkMemory: (size) => instance().chunkMemory(size),
+  };
 }
 
 function countByIndexOf(bytes: Uint8Array): number {
