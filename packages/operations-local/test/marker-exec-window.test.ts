@@ -5,15 +5,19 @@ import { describe, expect, it, vi } from "vitest";
 import { findMarked } from "../src/process-tree.js";
 import { tempDir } from "./helpers.js";
 
-/** Called with each path the code under test reads through node:fs/promises (reads still go to disk). */
-const onRead = vi.hoisted(() => ({ current: (_path: string, _read: Promise<unknown>) => {} }));
+/**
+ * Sees each read the code under test makes through node:fs/promises (reads still go to disk) and
+ * may hold its answer back: the code gets what `onRead` returns, or the read itself.
+ */
+const onRead = vi.hoisted(() => ({
+  current: (_path: string, _read: Promise<unknown>): Promise<unknown> | undefined => undefined,
+}));
 
 vi.mock("node:fs/promises", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs/promises")>();
   const readFile = ((...args: Parameters<typeof real.readFile>) => {
     const read = real.readFile(...args);
-    onRead.current(String(args[0]), read);
-    return read;
+    return onRead.current(String(args[0]), read) ?? read;
   }) as typeof real.readFile;
   return { ...real, default: { ...real, readFile }, readFile };
 });
@@ -44,20 +48,25 @@ describe.runIf(process.platform === "linux")("the marker scan and execve", () =>
         await new Promise((resolve) => setImmediate(resolve));
       }
       expect(readFileSync(`/proc/${pid}/environ`).length).toBe(0);
-      let firstRead: Promise<unknown> | undefined;
+      let firstRead: Buffer | undefined;
       onRead.current = (path, read) => {
-        if (path === `/proc/${pid}/environ` && firstRead === undefined) {
-          firstRead = read.then((environ) => {
-            expect((environ as Buffer).length).toBe(0);
-            writeFileSync(gate, "");
-          });
-        }
+        if (path !== `/proc/${pid}/environ` || firstRead !== undefined) return undefined;
+        // The first read saw the empty environment: open the gate, and answer the scan only once
+        // the shell has moved on to the marked program (however long a loaded machine takes).
+        return read.then(async (environ) => {
+          firstRead = environ as Buffer;
+          writeFileSync(gate, "");
+          while (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "sh") {
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          return environ;
+        });
       };
       const found = await findMarked({ pgid: process.pid, known: new Set(), marker });
-      await firstRead;
+      expect(firstRead?.length).toBe(0);
       expect(found).toEqual([pid]);
     } finally {
-      onRead.current = () => {};
+      onRead.current = () => undefined;
       child.kill("SIGKILL");
     }
   });
