@@ -122,6 +122,13 @@ const markerScan = new SharedScan<MarkerRequest, number[]>(async (requests) => {
  */
 const EMPTY_ENVIRON_RETRIES = 8;
 
+/**
+ * How long to keep reading while the command line reads empty too: that is the signature of a
+ * process inside `execve` (a program started with an empty environment still has its
+ * arguments), so a loaded machine gets this long to finish the exec.
+ */
+const INSIDE_EXEC_WAIT_MS = 2000;
+
 /** Set in the flags field of /proc/PID/stat for kernel threads, which have no environment. */
 const PF_KTHREAD = 0x00200000;
 
@@ -130,22 +137,34 @@ const PF_KTHREAD = 0x00200000;
  * is a live user process (so possibly between two programs). Undefined when unreadable.
  */
 async function readEnviron(pid: number): Promise<Buffer | undefined> {
+  const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     const environ = await readFile(`/proc/${pid}/environ`).catch(() => undefined);
     if (environ === undefined || environ.length > 0) return environ;
-    if (attempt === EMPTY_ENVIRON_RETRIES || !(await mayBeExecuting(pid))) return environ;
-    await new Promise((resolve) => setTimeout(resolve, 2 ** attempt));
+    const state = await execState(pid);
+    if (state === "settled") return environ;
+    const waitMore =
+      state === "inside-exec" ? Date.now() - started < INSIDE_EXEC_WAIT_MS : attempt < EMPTY_ENVIRON_RETRIES;
+    if (!waitMore) return environ;
+    await new Promise((resolve) => setTimeout(resolve, 2 ** Math.min(attempt, 6)));
   }
 }
 
-/** False for a kernel thread, a zombie or a process that is gone: those read empty for good. */
-async function mayBeExecuting(pid: number): Promise<boolean> {
+/**
+ * Why an environment read empty: `settled` for a kernel thread, a zombie or a process that is
+ * gone (those read empty for good); `inside-exec` when the command line reads empty too; else
+ * `running` (started with an empty environment, or its exec finished since the read).
+ */
+async function execState(pid: number): Promise<"settled" | "inside-exec" | "running"> {
   const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   const [state] = fields;
   const flags = Number(fields[6]);
-  if (!state || state === "Z" || state === "X") return false;
-  return Number.isFinite(flags) && (flags & PF_KTHREAD) === 0;
+  if (!state || state === "Z" || state === "X") return "settled";
+  if (!Number.isFinite(flags) || (flags & PF_KTHREAD) !== 0) return "settled";
+  const cmdline = await readFile(`/proc/${pid}/cmdline`).catch(() => undefined);
+  if (cmdline === undefined) return "settled";
+  return cmdline.length === 0 ? "inside-exec" : "running";
 }
 
 /**
