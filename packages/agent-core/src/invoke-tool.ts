@@ -1,7 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
-import { Value } from "@sinclair/typebox/value";
 import {
   ABORT_GRACE_MS,
   type AbortDeadline,
@@ -31,6 +29,7 @@ import type {
   ToolOutcome,
 } from "./tool.js";
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
+import { type TypeCheck, TypeCompiler, Value } from "./typebox-runtime.js";
 import {
   type ArgumentProblem,
   formatValidationMessage,

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import { defineField, FORBIDDEN_ARGUMENT_KEYS } from "./argument-snapshot.js";
+import { Value } from "./typebox-runtime.js";
 
 /**
  * Lenient repair of model-sent arguments, driven by the tool's schema. Models send numbers as

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
-import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { boundText, formatCount, quoteInput, shortenInput } from "./quote-input.js";
+import { type ValueError, ValueErrorType } from "./typebox-runtime.js";
 
 /** One field that failed validation, in words a model can act on. */
 export interface ArgumentProblem {

@@ -1,5 +1,5 @@
-import { type Static, Type } from "@sinclair/typebox";
 import { ToolError, type ToolErrorCode } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { auditedMutations } from "../audit/workspace-audit.js";

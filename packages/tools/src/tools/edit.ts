@@ -4,9 +4,9 @@
  * file's encoding, BOM and line endings kept.
  */
 
-import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";

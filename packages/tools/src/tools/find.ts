@@ -3,8 +3,8 @@
  * has one (ripgrep locally) and the portable walk otherwise, with the same results either way.
  */
 
-import { type Static, Type } from "@sinclair/typebox";
 import { boundText, quoteInput, type TextContent, ToolError } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";

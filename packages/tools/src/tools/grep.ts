@@ -4,9 +4,9 @@
  * otherwise, with the same results either way.
  */
 
-import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { boundText, quoteInput, ToolError } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";

@@ -3,8 +3,8 @@
  * `bash`/`powershell` `background: true`, including jobs of an earlier host process (orphaned).
  */
 
-import { type Static, Type } from "@sinclair/typebox";
 import { quoteInput, ToolError } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ToolDefinition } from "@tackle/extensions";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { formatDuration } from "../shell/format.js";

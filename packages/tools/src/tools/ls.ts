@@ -3,9 +3,9 @@
  * hidden entries; entries the ignore files exclude are counted, not listed, unless asked.
  */
 
-import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { type DirEntry, isOperationError, isTempFileName } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";

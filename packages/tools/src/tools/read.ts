@@ -3,9 +3,9 @@
  * image as image content, and clear refusals for binaries and directories.
  */
 
-import { type Static, Type } from "@sinclair/typebox";
 import type { ImageContent, TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { READ_WHOLE_HASH_MAX_BYTES, recordRead } from "../context/read-ledger.js";

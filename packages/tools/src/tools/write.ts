@@ -4,9 +4,9 @@
  * model read it is not overwritten.
  */
 
-import { type Static, Type } from "@sinclair/typebox";
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
+import { type Static, Type } from "@tackle/agent-core/typebox";
 import { callAudit, type ExtensionContext, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
