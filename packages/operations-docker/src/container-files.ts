@@ -6,12 +6,17 @@ import {
   type FileStat,
   type FileType,
   FOREIGN_TEMP_MAX_AGE_MS,
+  type ListTreeOptions,
   type MkdirOptions,
   notRegularFileError,
   type OpenReadOptions,
   OperationError,
   type ReadFileOptions,
   type RemoveOptions,
+  runTreeListing,
+  TREE_LISTING_SCRIPT,
+  type TreeListing,
+  type TreeListingMode,
   throwIfAborted,
   toOperationError,
   type WriteFileOptions,
@@ -36,6 +41,8 @@ const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l:
  */
 export class ContainerFiles {
   private readonly shells: ResidentShellPool | undefined;
+  /** How the listing script reads entries here, learnt on the first `listTree`. */
+  private treeMode: TreeListingMode | undefined;
 
   /**
    * With `resident`, scripts run in a pool of long-lived shells instead of one exec each.
@@ -143,6 +150,62 @@ export class ContainerFiles {
       this.check(await process.exitCode(), "openRead", path);
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
+      process.detach();
+    }
+  }
+
+  /**
+   * `Operations.listTree`: one run of the shared listing script (`find` with GNU `-printf`, or
+   * busybox `find` with `stat` in batches), on a resident shell or as an exec of its own.
+   */
+  async listTree(root: string, options: ListTreeOptions): Promise<TreeListing> {
+    checkPath(root, "listTree");
+    const result = await runTreeListing(root, options, this.treeMode, (args, signal, onChunk) =>
+      this.streamScript(TREE_LISTING_SCRIPT, args, signal, onChunk, "listTree", root),
+    );
+    this.treeMode ??= result.mode;
+    return result.listing;
+  }
+
+  /** Runs a script with `args`, each stdout chunk to `onChunk`; resolves with its exit status. */
+  private async streamScript(
+    script: string,
+    args: string[],
+    signal: AbortSignal,
+    onChunk: (bytes: Uint8Array) => void,
+    operation: string,
+    path: string,
+  ): Promise<number> {
+    throwIfAborted(signal, operation);
+    if (this.shells) {
+      const text = `set -- ${args.map(shellQuote).join(" ")}\n${script}`;
+      const output = this.shells.stream(text, { signal, operation, path });
+      try {
+        for (;;) {
+          const next = await output.next();
+          if (next.done) return next.value;
+          onChunk(next.value);
+        }
+      } catch (error) {
+        return await this.client.explain(error, operation, path);
+      }
+    }
+    const process = await this.client.start(["sh", "-c", script, operation, ...args], { operation, path });
+    const onAbort = () => process.detach();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      try {
+        for await (const frame of process.frames) if (frame.stream === "stdout") onChunk(frame.bytes);
+      } catch (error) {
+        throwIfAborted(signal, operation);
+        throw this.client.fail(error, operation, path);
+      }
+      throwIfAborted(signal, operation);
+      const status = await process.exitCode();
+      if (status === undefined) this.check(status, operation, path);
+      return status ?? 1;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
       process.detach();
     }
   }

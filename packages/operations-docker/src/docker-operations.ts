@@ -211,6 +211,7 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
     writeFile: afterConnect(files.writeFile.bind(files)),
     mkdir: afterConnect(files.mkdir.bind(files)),
     readdir: afterConnect(files.readdir.bind(files)),
+    listTree: afterConnect(files.listTree.bind(files)),
     remove: afterConnect(files.remove.bind(files)),
     symlink: afterConnect(files.symlink.bind(files)),
     rename: afterConnect(files.rename.bind(files)),

@@ -162,8 +162,11 @@ async function* remoteBatches<T>(connection: SshConnection, run: RemoteRun<T>): 
   }
 }
 
-/** Ends an rg that is still walking: kill its group (pid from its first stderr line), close the channel. */
-async function stopRemote(session: Session, channel: ClientChannel, stderr: string): Promise<void> {
+/**
+ * Ends a remote command that is still running (an rg still walking, a listing stopped early):
+ * kill its group (pid from its first stderr line), close the channel.
+ */
+export async function stopRemote(session: Session, channel: ClientChannel, stderr: string): Promise<void> {
   const pid = Number.parseInt(stderr, 10);
   if (Number.isInteger(pid) && pid > 1 && !session.isLost) {
     await runRemote(session, `kill -s TERM -- -${pid} 2>/dev/null`).catch(() => undefined);

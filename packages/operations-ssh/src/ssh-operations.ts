@@ -10,6 +10,7 @@ import { privateKeyProblem } from "./private-key.js";
 import { openRead, readFile } from "./read-file.js";
 import { createRemoteSearch, remoteHasRipgrep } from "./remote-search.js";
 import { call } from "./sftp-call.js";
+import { createTreeListing } from "./tree-listing.js";
 import { writeFile } from "./write-file.js";
 
 /** Defaults of {@link SshOperationsOptions}. */
@@ -170,6 +171,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     openRead: (path, opts) => openRead(connection, path, opts),
     writeFile: (path, data, opts) => writeFile(connection, path, data, opts),
     exec: (command, opts) => execRemote(connection, command, opts, execConfig, running),
+    listTree: createTreeListing(connection),
     async connect(opts) {
       await connection.session(opts?.signal);
     },

@@ -30,6 +30,14 @@ export {
   tempFileDomain,
   tempFileName,
 } from "./temp-files.js";
+export type { TreeListingMode } from "./tree-listing.js";
+export {
+  runTreeListing,
+  TREE_LISTING_EXIT,
+  TREE_LISTING_SCRIPT,
+  TreeListingReader,
+  treeListingOf,
+} from "./tree-listing.js";
 export type {
   CallOptions,
   DirEntry,

@@ -1,4 +1,4 @@
-import { expect, it } from "vitest";
+import { expect, it, type TestContext } from "vitest";
 import { isOperationError, type OperationErrorCode } from "../errors.js";
 import type { Operations } from "../types.js";
 
@@ -122,7 +122,11 @@ const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 
 /** `it` with a timeout (default 30 s) multiplied by the adapter's `slowFactor`. */
 export function scaledIt(options: Required<ConformanceOptions>) {
-  return (name: string, fn: () => Promise<void> | void, timeoutMs = DEFAULT_TEST_TIMEOUT_MS): void => {
+  return (
+    name: string,
+    fn: (context: TestContext) => Promise<void> | void,
+    timeoutMs = DEFAULT_TEST_TIMEOUT_MS,
+  ): void => {
     it(name, fn, timeoutMs * options.slowFactor);
   };
 }

@@ -2,7 +2,7 @@
  * `@tackle/operations/conformance`: the one vitest suite every `Operations` adapter runs
  * unchanged. It builds its own fixture tree through the adapter under test, then checks every
  * method's results, error codes, abort behaviour, atomic writes, streaming reads, exec semantics
- * and (when offered) search.
+ * and (when offered) search and listTree.
  *
  * @example
  * ```ts
@@ -22,6 +22,7 @@ import { describeReadChecks } from "./files.js";
 import { buildFileFixture, buildLinksFixture, buildSearchFixture } from "./fixture.js";
 import { describeMutationChecks } from "./mutations.js";
 import { describeSearchChecks } from "./search.js";
+import { describeTreeListingChecks } from "./tree-listing.js";
 import { describeWriteSafetyChecks } from "./write-safety.js";
 
 export type { ConformanceOptions, ConformanceSubject, MakeOperations } from "./context.js";
@@ -86,6 +87,7 @@ export function describeOperationsConformance(
     describeReadChecks(get, resolved);
     describeMutationChecks(get, resolved);
     describeWriteSafetyChecks(get, resolved);
+    describeTreeListingChecks(get, resolved);
     if (resolved.exec) describeExecChecks(get, resolved);
     else {
       it("declares no exec: exec refuses with not_supported (its checks and the FIFO check need a command)", async () => {
