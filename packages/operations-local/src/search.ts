@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
-import { basename, dirname, sep } from "node:path";
+import { access, lstat, realpath, stat } from "node:fs/promises";
+import { basename, dirname, join, sep } from "node:path";
 import {
   type CallOptions,
   type FilesRequest,
@@ -14,6 +14,7 @@ import {
 import {
   filePathsOf,
   grepEventsOf,
+  PARENT_IGNORE_NAMES,
   planFiles,
   planGrep,
   type RipgrepPlan,
@@ -124,6 +125,32 @@ async function searchRoot(
     throw toOperationError(error, { operation, path });
   }
   return isDirectory
-    ? { cwd: path, target: { kind: "directory" } }
+    ? { cwd: path, target: { kind: "directory", parentIgnoreFiles: await parentIgnoreFiles(path) } }
     : { cwd: dirname(path), target: { kind: "file", name: basename(path) } };
+}
+
+/**
+ * True when a directory above the real path of `dir` (rg resolves it to find the parents it
+ * reads) holds an ignore file or `.git` (see `PARENT_IGNORE_NAMES`), or when that cannot be told:
+ * then rg looks for parent rules itself.
+ */
+async function parentIgnoreFiles(dir: string): Promise<boolean> {
+  let parents: string[];
+  try {
+    parents = [];
+    for (let at = await realpath(dir), up = dirname(at); up !== at; at = up, up = dirname(up)) parents.push(up);
+  } catch {
+    return true;
+  }
+  const found = await Promise.all(
+    parents.flatMap((parent) =>
+      PARENT_IGNORE_NAMES.map((name) =>
+        lstat(join(parent, name)).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => error.code !== "ENOENT" && error.code !== "ENOTDIR",
+        ),
+      ),
+    ),
+  );
+  return found.includes(true);
 }

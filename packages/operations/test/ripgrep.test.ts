@@ -138,6 +138,17 @@ describe("planFiles", () => {
     expect(planFiles({ path: "/r", includeIgnored: true }, dir).args).toContain("--no-ignore");
   });
 
+  it("tells rg not to look for parent ignore files only when the adapter found none (grep and files)", () => {
+    const none = { kind: "directory", parentIgnoreFiles: false } as const;
+    expect(planFiles({ path: "/r" }, none).args).toContain("--no-ignore-parent");
+    expect(planGrep({ pattern: "x", path: "/r" }, none).args).toContain("--no-ignore-parent");
+    expect(planFiles({ path: "/r" }, dir).args).not.toContain("--no-ignore-parent");
+    expect(planFiles({ path: "/r" }, { kind: "directory", parentIgnoreFiles: true }).args).not.toContain(
+      "--no-ignore-parent",
+    );
+    expect(planFiles({ path: "/r", includeIgnored: true }, none).args).not.toContain("--no-ignore-parent");
+  });
+
   it("filters a glob with / itself and narrows rg by its plain last segment", () => {
     const plan = planFiles({ path: "/r", glob: "src/**/*.ts" }, dir);
     expect(plan.args).toEqual(expect.arrayContaining(typeArgs("*.ts")));

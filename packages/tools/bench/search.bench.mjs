@@ -12,8 +12,9 @@
 // - find-ts: `**/*.ts` with the largest page (2000) vs `rg --files -g '*.ts'` to the end. Target <= 1.10.
 // - find-md: `*.md` (one file in a hundred, so the whole tree is walked) vs `rg --files -g '*.md'`.
 // - find-md-rules: the same call vs rg with the flags the tools pass (`planFiles`: ignore rules
-//   applied to every file, the glob as a file type; `-g` is an override that skips them), so
-//   the ratio is the tools' own cost (information).
+//   applied to every file, the glob as a file type; `-g` is an override that skips them; no
+//   parent ignore lookup, as the adapter finds none above the temp tree), so the ratio is the
+//   tools' own cost (information).
 //
 // Run `pnpm --filter @tackle/tools build` first. SEARCH_FILES and SEARCH_RUNS change the size and
 // the rounds; --json prints JSON lines (docs/performance.md).
@@ -105,7 +106,9 @@ try {
     {
       case: "find-md-rules",
       tool: call(find, { pattern: "*.md", limit: 2000 }),
-      raw: () => rgLines(planFiles({ path: root, glob: "*.md" }, { kind: "directory" }).args, root),
+      // As the local adapter plans it: no directory above the temp tree holds an ignore file.
+      raw: () =>
+        rgLines(planFiles({ path: root, glob: "*.md" }, { kind: "directory", parentIgnoreFiles: false }).args, root),
       baseline: "rg with the tools' flags for find *.md (whole tree)",
     },
   ];

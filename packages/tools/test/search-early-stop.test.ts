@@ -154,7 +154,7 @@ describe("paged search on a sorting engine", () => {
     expect(unsorted.taken.fullPaths).toBeGreaterThanOrEqual(2 * DIRS);
   });
 
-  it("a sorted scan that stalls is stopped before the full scan starts; a page that fills runs it again", async () => {
+  it("a sorted grep scan that stalls is stopped before the full scan starts; a page that fills runs it again", async () => {
     const unsorted = counted(false);
     // A dense page: the full scan's results prove the page fills, so it is stopped early too.
     const held = counted(true, true);
@@ -164,12 +164,25 @@ describe("paged search on a sorting engine", () => {
     expect(held.scans).toMatchObject({ sorted: 2, full: 1, mostAtOnce: 1 });
     expect(held.taken.fullEvents).toBeGreaterThan(0);
     expect(held.taken.fullEvents).toBeLessThan(DIRS * LINES);
-    const heldFind = counted(true, true);
-    const findArgs = { pattern: "*.txt", limit: 5 };
-    const found = await invokeTool(heldFind.find, findArgs);
-    expect(text(found)).toBe(text(await invokeTool(unsorted.find, findArgs)));
-    expect(heldFind.scans).toMatchObject({ sorted: 2, full: 1, mostAtOnce: 1 });
-    expect(heldFind.taken.fullPaths).toBeLessThan(DIRS);
+  });
+
+  it("find starts with the full scan: a sparse listing is answered by it alone, a dense page by a sorted scan after it", async () => {
+    const unsorted = counted(false);
+    // Four paths: the page never fills, so no sorted scan runs at all.
+    const sparse = counted(true);
+    const sparseArgs = { pattern: "**/d*-x/*.txt", limit: 15 };
+    const listed = await invokeTool(sparse.find, sparseArgs);
+    expect(text(listed)).toBe(text(await invokeTool(unsorted.find, sparseArgs)));
+    expect(text(listed)).toContain("d35-x/f.txt");
+    expect(sparse.scans).toMatchObject({ sorted: 0, full: 1, mostAtOnce: 1 });
+    // A page of 5: the full scan shows it fills (4 pages of paths), is stopped, the sorted scan answers.
+    const dense = counted(true);
+    const denseArgs = { pattern: "*.txt", limit: 5 };
+    const found = await invokeTool(dense.find, denseArgs);
+    expect(text(found)).toBe(text(await invokeTool(unsorted.find, denseArgs)));
+    expect(dense.scans).toMatchObject({ sorted: 1, full: 1, mostAtOnce: 1 });
+    expect(dense.taken.fullPaths).toBeLessThan(DIRS);
+    expect(dense.taken.paths).toBeLessThan(DIRS / 2);
   });
 
   it("a search with few results is answered by the full scan alone once the sorted one is stopped", async () => {

@@ -4,7 +4,7 @@
  * every adapter that runs `rg` answers a search the same way. Adapter building blocks, not part of the Operations contract.
  */
 export type { RipgrepPlan, RipgrepTarget } from "./args.js";
-export { COMMON_RIPGREP_ARGS, planFiles, planGrep } from "./args.js";
+export { COMMON_RIPGREP_ARGS, PARENT_IGNORE_NAMES, planFiles, planGrep } from "./args.js";
 export type { RipgrepExit } from "./errors.js";
 export { RIPGREP_STDERR_LIMIT, ripgrepExitError } from "./errors.js";
 export type { GlobMatcher } from "./glob.js";

@@ -12,7 +12,7 @@
 import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
 import { isHiddenFromTools, type ToolSearch } from "./search-for.js";
-import { sortedFirst } from "./sorted-first.js";
+import { fullFirst, sortedFirst } from "./sorted-first.js";
 
 /**
  * Grep events of the first `wanted` matches in path then line order, with their context: the
@@ -162,11 +162,11 @@ function insertionIndex(order: readonly string[], path: string): number {
 }
 
 /**
- * The first `wanted` paths in sorted order, in one pass (see {@link collectGrepEvents}; an engine
- * that can sort runs a sorted scan first the same way). Once `wanted` paths are
- * kept, a path is compared once, with the largest kept one, and dropped when it sorts after it:
- * over a large tree almost every path is, so a whole-tree listing costs one comparison per path,
- * not a sort.
+ * The first `wanted` paths in sorted order, in one pass (see {@link collectGrepEvents}). An engine
+ * that can sort runs the full scan first and a sorted one only when the full one shows the page
+ * fills (see `fullFirst`). Once `wanted` paths are kept, a path is compared once, with the largest
+ * kept one, and dropped when it sorts after it: over a large tree almost every path is, so a
+ * whole-tree listing costs one comparison per path, not a sort.
  */
 export async function collectFiles(
   search: ToolSearch,
@@ -176,8 +176,7 @@ export async function collectFiles(
   ordered: boolean,
 ): Promise<string[]> {
   if (ordered || !search.sorts) return collectFilesRun(search, request, wanted, signal, ordered);
-  return sortedFirst(
-    search.engineKey,
+  return fullFirst(
     signal,
     wanted,
     (sortedSignal, onPath) =>

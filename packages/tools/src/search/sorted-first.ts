@@ -19,6 +19,9 @@
  *   the page is known to fill and it was the judgement that erred (a stalled start): the full scan
  *   is stopped and the sorted scan runs again, to its page.
  *
+ * A listing of names (`find`) skips the first step and starts with the full scan (see
+ * {@link fullFirst}).
+ *
  * Every scan gives the same page (the first results by path), so the answer never depends on
  * which one answered; only the time does. A scan is stopped by aborting its signal, and the next
  * starts only once it has ended (its engine's run is over).
@@ -75,6 +78,24 @@ export async function sortedFirst<T>(
 ): Promise<T> {
   const first = await runUntil(outer, sorted, (stop) => sortedJudge(engine, wanted, stop));
   if (first.done) return first.value;
+  return fullFirst(outer, wanted, sorted, full);
+}
+
+/**
+ * The page from `full`, unless it finds {@link FULL_EVIDENCE_PAGES} pages of results: then the
+ * page is known to fill, `full` is stopped and `sorted` runs to its page. The second half of
+ * {@link sortedFirst}, and the whole order for a listing of names (`find`): the full scan lists
+ * names without reading files, so running it first costs at most a few pages of listing when the
+ * page is dense, while a sparse listing (`*.md` in a tree of code: a page never fills, the whole
+ * tree is walked whatever runs) pays no sorted scan that could only be judged too slow after a
+ * few start-ups. `wanted` is the page size in results (offset + limit + 1).
+ */
+export async function fullFirst<T>(
+  outer: AbortSignal | undefined,
+  wanted: number,
+  sorted: PageScan<T>,
+  full: PageScan<T>,
+): Promise<T> {
   const evidence = wanted * FULL_EVIDENCE_PAGES;
   const second = await runUntil(outer, full, (stop) => {
     let count = 0;
