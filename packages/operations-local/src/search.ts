@@ -138,7 +138,8 @@ async function parentIgnoreFiles(dir: string): Promise<boolean> {
   let parents: string[];
   try {
     parents = [];
-    for (let at = await realpath(dir), up = dirname(at); up !== at; at = up, up = dirname(up)) parents.push(up);
+    for (let at = await realpath(dir), up = dirname(at); up !== at; at = up, up = dirname(up))
+      parents.push(up);
   } catch {
     return true;
   }

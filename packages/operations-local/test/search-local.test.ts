@@ -116,10 +116,17 @@ describe("ignore files in directories above the search root", () => {
   async function loggingSearch(dir: string) {
     const log = join(dir, "rg-args.log");
     const script = join(dir, "rg-logging.sh");
-    await writeFile(script, `#!/bin/sh\nprintf '%s\\n' "$@" > '${log}'\nexec '${await bundledRgPath()}' "$@"\n`, {
-      mode: 0o755,
-    });
-    return { search: createLocalOperations({ rgPath: script }).search!, args: async () => (await readFile(log, "utf8")).split("\n") };
+    await writeFile(
+      script,
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${log}'\nexec '${await bundledRgPath()}' "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    return {
+      search: createLocalOperations({ rgPath: script }).search!,
+      args: async () => (await readFile(log, "utf8")).split("\n"),
+    };
   }
 
   it("still apply: a parent's .gitignore and a parent repository's info/exclude hide files", async () => {
@@ -128,11 +135,14 @@ describe("ignore files in directories above the search root", () => {
     await mkdir(join(dir, "repo", "sub"), { recursive: true });
     await writeFile(join(dir, ".gitignore"), "by-parent.txt\n");
     await writeFile(join(dir, "repo", ".git", "info", "exclude"), "by-exclude.txt\n");
-    for (const name of ["kept.txt", "by-parent.txt", "by-exclude.txt"]) await writeFile(join(dir, "repo", "sub", name), "hit\n");
+    for (const name of ["kept.txt", "by-parent.txt", "by-exclude.txt"])
+      await writeFile(join(dir, "repo", "sub", name), "hit\n");
     const { search: logged, args } = await loggingSearch(dir);
     expect(await collect(logged.files({ path: join(dir, "repo", "sub") }))).toEqual(["kept.txt"]);
     expect(await args()).not.toContain("--no-ignore-parent");
-    expect((await collect(logged.grep({ pattern: "hit", path: join(dir, "repo", "sub") }))).map((e) => e.path)).toEqual(["kept.txt"]);
+    expect(
+      (await collect(logged.grep({ pattern: "hit", path: join(dir, "repo", "sub") }))).map((e) => e.path),
+    ).toEqual(["kept.txt"]);
   });
 
   it("when no directory above holds one, rg is told not to look for them (same results)", async () => {
@@ -141,9 +151,13 @@ describe("ignore files in directories above the search root", () => {
     await writeFile(join(dir, "sub", ".gitignore"), "ignored.txt\n");
     for (const name of ["kept.txt", "ignored.txt"]) await writeFile(join(dir, "sub", name), "hit\n");
     const { search: logged, args } = await loggingSearch(dir);
-    expect(await collect(logged.files({ path: join(dir, "sub") }))).toEqual([".gitignore", "kept.txt"].sort());
+    expect(await collect(logged.files({ path: join(dir, "sub") }))).toEqual(
+      [".gitignore", "kept.txt"].sort(),
+    );
     expect(await args()).toContain("--no-ignore-parent");
-    expect((await collect(logged.grep({ pattern: "hit", path: join(dir, "sub") }))).map((e) => e.path)).toEqual(["kept.txt"]);
+    expect(
+      (await collect(logged.grep({ pattern: "hit", path: join(dir, "sub") }))).map((e) => e.path),
+    ).toEqual(["kept.txt"]);
     expect(await args()).toContain("--no-ignore-parent");
   });
 });

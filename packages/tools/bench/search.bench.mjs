@@ -108,7 +108,10 @@ try {
       tool: call(find, { pattern: "*.md", limit: 2000 }),
       // As the local adapter plans it: no directory above the temp tree holds an ignore file.
       raw: () =>
-        rgLines(planFiles({ path: root, glob: "*.md" }, { kind: "directory", parentIgnoreFiles: false }).args, root),
+        rgLines(
+          planFiles({ path: root, glob: "*.md" }, { kind: "directory", parentIgnoreFiles: false }).args,
+          root,
+        ),
       baseline: "rg with the tools' flags for find *.md (whole tree)",
     },
   ];

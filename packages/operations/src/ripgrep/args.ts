@@ -16,7 +16,9 @@ import { RecordSplitter } from "./records.js";
  * at the request path (rg matches globs relative to its working directory). A request for a
  * file runs rg in the file's directory and gives it the file's name.
  */
-export type RipgrepTarget = { kind: "directory"; parentIgnoreFiles?: boolean } | { kind: "file"; name: string };
+export type RipgrepTarget =
+  | { kind: "directory"; parentIgnoreFiles?: boolean }
+  | { kind: "file"; name: string };
 
 /**
  * What, in a directory above the searched one, makes rg's lookup of parent ignore files matter:
