@@ -312,3 +312,35 @@ describe("__proto__, constructor and prototype keys are refused, never executed"
     expect(({} as { path?: string }).path).toBeUndefined();
   });
 });
+
+describe("arguments are copied as own data fields, whatever Object.prototype holds", () => {
+  it("a setter or a read-only field on Object.prototype neither sees nor blocks an argument of that name", async () => {
+    const { tool, calls } = recordingTool();
+    const caught: unknown[] = [];
+    Object.defineProperty(Object.prototype, "path", {
+      configurable: true,
+      set(value) {
+        caught.push(value);
+      },
+    });
+    Object.defineProperty(Object.prototype, "content", {
+      configurable: true,
+      writable: false,
+      value: "frozen",
+    });
+    try {
+      const outcome = await invokeTool(tool, { path: "a.txt", content: "text" });
+      expect(outcome.isError).toBe(false);
+      const ran = calls[0] as object;
+      expect([Object.hasOwn(ran, "path"), Object.hasOwn(ran, "content")]).toEqual([true, true]);
+      expect(Object.getOwnPropertyDescriptor(ran, "content")).toMatchObject({
+        value: "text",
+        writable: true,
+      });
+    } finally {
+      delete (Object.prototype as { path?: unknown }).path;
+      delete (Object.prototype as { content?: unknown }).content;
+    }
+    expect(caught).toEqual([]);
+  });
+});
