@@ -60,8 +60,7 @@ export const GAVE_UP: unique symbol = Symbol("gave up");
  * {@link GAVE_UP} `graceMs` after `signal` fires (at once for 0; never for `Infinity`), through
  * one subscription and at most one timer for all of them.
  *
- * For waits that all start before the abort (the calls of one batch, the reads of one model
- * stream), racing the deadline gives up each of them exactly when {@link waitUnlessAborted}
+ * For waits that all start before the abort (the calls of one batch), racing the deadline gives up each of them exactly when {@link waitUnlessAborted}
  * would, without a promise, a subscription and four closures per wait: at 1000 calls per message
  * those were a large part of what a call cost. A wait that starts after the abort would get
  * less than its own grace here: use `waitUnlessAborted` for those.
@@ -72,8 +71,6 @@ export const GAVE_UP: unique symbol = Symbol("gave up");
 export class AbortDeadline {
   readonly #reached: Promise<typeof GAVE_UP>;
   #passed = false;
-  /** Gives up the wait {@link AbortDeadline.next} has running, if any. */
-  #giveUpRead: ((value: typeof GAVE_UP) => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #unsubscribe: (() => void) | undefined;
 
@@ -85,8 +82,6 @@ export class AbortDeadline {
     const giveUp = () => {
       this.#passed = true;
       resolve(GAVE_UP);
-      this.#giveUpRead?.(GAVE_UP);
-      this.#giveUpRead = undefined;
     };
     const aborted = () => {
       this.#unsubscribe = undefined;
@@ -108,21 +103,6 @@ export class AbortDeadline {
       return this.#reached;
     }
     return Promise.race([work, this.#reached]);
-  }
-
-  /**
-   * {@link AbortDeadline.race} for waits that come one after another (the reads of a stream):
-   * nothing stays behind on the deadline once a wait is over, however many there are.
-   */
-  next<T>(work: Promise<T>): Promise<T | typeof GAVE_UP> {
-    if (this.#passed) {
-      work.catch(() => {});
-      return this.#reached;
-    }
-    return new Promise((resolve, reject) => {
-      this.#giveUpRead = resolve;
-      work.then(resolve, reject);
-    });
   }
 
   /** Stops listening and clears a running grace timer (a pending wait then never gives up). */

@@ -109,7 +109,8 @@ function isSequential(calls: ToolCall[], scope: CallScope): boolean {
 async function runSequential(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
   const finished: FinishedCall[] = [];
   for (const call of calls) {
-    const prepared = await prepareCall(call, scope);
+    const pending = prepareCall(call, scope);
+    const prepared = pending instanceof Promise ? await pending : pending;
     finished.push(await settle(prepared, scope));
   }
   return finished;
@@ -118,7 +119,9 @@ async function runSequential(calls: ToolCall[], scope: CallScope): Promise<Finis
 async function runParallel(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
   const prepared: PreparedCall[] = [];
   for (const call of calls) {
-    const one = await prepareCall(call, scope);
+    // Awaited only when a hook made it a promise: a microtask per call adds up in a large batch.
+    const pending = prepareCall(call, scope);
+    const one = pending instanceof Promise ? await pending : pending;
     if (one.kind === "finished") finishCall(one.call, one.outcome, scope);
     prepared.push(one);
   }
@@ -129,7 +132,7 @@ async function runParallel(calls: ToolCall[], scope: CallScope): Promise<Finishe
   );
 }
 
-async function settle(prepared: PreparedCall, scope: CallScope): Promise<FinishedCall> {
+function settle(prepared: PreparedCall, scope: CallScope): FinishedCall | Promise<FinishedCall> {
   if (prepared.kind === "finished") return finishCall(prepared.call, prepared.outcome, scope);
   if (scope.signal?.aborted) return finishCall(prepared.call, abortedBeforeStart(), scope);
   return runPreparedCall(prepared, scope);

@@ -178,9 +178,9 @@ async function* streamReply(
   const blocks: FauxBlock[] = typeof reply.content === "string" ? [fauxText(reply.content)] : reply.content;
   yield { type: "start", partial };
   let deltas = 0;
-  /** Before each delta: a turn (or the delay) when this delta starts a new group of `deltasPerTurn`. */
+  /** Whether the next delta starts a new group of `deltasPerTurn`, and so waits a turn (or the delay). */
+  const pauses = () => deltas++ % settings.deltasPerTurn === 0;
   const pause = async () => {
-    if (deltas++ % settings.deltasPerTurn !== 0) return;
     if (settings.delayMs > 0) await sleep(settings.delayMs, undefined, { signal }).catch(() => {});
     else await nextTick();
   };
@@ -194,7 +194,7 @@ async function* streamReply(
       const json =
         typeof block.arguments === "string" ? block.arguments : JSON.stringify(block.arguments ?? {});
       for (let start = 0; start < json.length; start += settings.chunkSize) {
-        await pause();
+        if (pauses()) await pause();
         if (signal?.aborted) break;
         const delta = json.slice(start, start + settings.chunkSize);
         yield { type: "toolcall_delta", contentIndex, delta, partial };
@@ -215,7 +215,7 @@ async function* streamReply(
       ? { type: "text_start", contentIndex, partial }
       : { type: "thinking_start", contentIndex, partial };
     for (let start = 0; start < full.length; start += settings.chunkSize) {
-      await pause();
+      if (pauses()) await pause();
       if (signal?.aborted) break;
       const delta = full.slice(start, start + settings.chunkSize);
       if (item.type === "text") item.text += delta;

@@ -5,7 +5,6 @@ import {
   type AbortDeadline,
   type AbortRaced,
   GAVE_UP,
-  promiseOf,
   waitUnlessAborted,
 } from "./abort-race.js";
 import { findForbiddenKey, forbiddenKeyProblem, reasonOf, snapshotArguments } from "./argument-snapshot.js";
@@ -261,7 +260,8 @@ async function runTool(
         };
   const graceMs = options.abortGraceMs ?? ABORT_GRACE_MS;
   try {
-    const running = promiseOf(() => tool.execute(toolCallId, args, signal, update));
+    // A synchronous throw lands in the catch below, like a rejection.
+    const running = Promise.resolve(tool.execute(toolCallId, args, signal, update));
     const result =
       signal === undefined
         ? await running

@@ -1,4 +1,4 @@
-import { AbortDeadline, GAVE_UP, promiseOf } from "./abort-race.js";
+import { onAbort, promiseOf } from "./abort-race.js";
 import type { AgentEvent } from "./events.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage } from "./messages.js";
@@ -12,63 +12,91 @@ const ABORTED = "Request was aborted.";
  * message becomes an assistant message with `stopReason: "error"`, so the run ends cleanly. On
  * abort it stops reading at once (the partial message so far, `stopReason: "aborted"`), even
  * when the stream itself ignores the signal.
+ *
+ * Reads with callbacks rather than `await` in a loop: racing every read against the abort took
+ * a promise of its own per streamed event, and a reply with 1000 tool calls streams 3000 or more.
+ * Here each read is one `then`, and the abort ends the reply through one subscription.
  */
-export async function streamAssistantMessage(
+export function streamAssistantMessage(
   context: ModelContext,
   config: AgentLoopConfig,
   signal: AbortSignal | undefined,
   emit: (event: AgentEvent) => void,
 ): Promise<AssistantMessage> {
-  let started = false;
-  const start = (message: AssistantMessage) => {
-    if (started) return;
-    started = true;
-    emit({ type: "message_start", message });
-  };
-  let final: AssistantMessage | undefined;
-  let latest: AssistantMessage | undefined;
-  const options = signal === undefined ? {} : { signal };
-  let iterator: AsyncIterator<AssistantMessageEvent> | undefined;
-  // A stream that ignores the signal must not hold the run: stop reading the moment it fires.
-  // One deadline for all reads of this reply, not a subscription per event.
-  const deadline = signal === undefined ? undefined : new AbortDeadline(signal, 0);
-  try {
-    iterator = config.streamFn(config.model, context, options)[Symbol.asyncIterator]();
-    for (;;) {
-      const next = iterator.next();
-      const read = deadline === undefined ? await next : await deadline.next(next);
-      if (read === GAVE_UP) {
-        void promiseOf(() => iterator?.return?.()).catch(() => {});
-        final = abortedMessage(config, latest);
-        break;
+  return new Promise((resolve) => {
+    let started = false;
+    const start = (message: AssistantMessage) => {
+      if (started) return;
+      started = true;
+      emit({ type: "message_start", message });
+    };
+    let latest: AssistantMessage | undefined;
+    let over = false;
+    let unsubscribe: (() => void) | undefined;
+    let iterator: AsyncIterator<AssistantMessageEvent> | undefined;
+    /** Ends the reply once (later reads and a late abort are ignored). */
+    const finish = (final: AssistantMessage | undefined) => {
+      if (over) return;
+      over = true;
+      unsubscribe?.();
+      let message = final;
+      if (message === undefined) {
+        const aborted = signal?.aborted === true;
+        message = failedMessage(config, aborted ? ABORTED : "Model stream ended without a final message.");
+        if (aborted) message.stopReason = "aborted";
       }
-      if (read.done === true) break;
-      const event = read.value;
-      if (event.type === "done" || event.type === "error") {
-        final = event.message;
-        break;
+      start(message);
+      emit({ type: "message_end", message });
+      resolve(message);
+    };
+    const fail = (error: unknown) =>
+      finish(
+        failedMessage(
+          config,
+          `Model stream failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    // A stream that ignores the signal must not hold the run: stop reading the moment it fires.
+    const abort = () => {
+      if (over) return;
+      void promiseOf(() => iterator?.return?.()).catch(() => {});
+      finish(abortedMessage(config, latest));
+    };
+    const onRead = (read: IteratorResult<AssistantMessageEvent>) => {
+      if (over) return;
+      try {
+        if (read.done === true) return finish(undefined);
+        const event = read.value;
+        if (event.type === "done" || event.type === "error") return finish(event.message);
+        latest = event.partial;
+        start(event.partial);
+        if (event.type !== "start")
+          emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
+      } catch (error) {
+        return fail(error);
       }
-      latest = event.partial;
-      start(event.partial);
-      if (event.type !== "start")
-        emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
+      readNext();
+    };
+    const readNext = () => {
+      try {
+        Promise.resolve((iterator as AsyncIterator<AssistantMessageEvent>).next()).then(onRead, (error) => {
+          if (!over) fail(error);
+        });
+      } catch (error) {
+        fail(error);
+      }
+    };
+    try {
+      iterator = config
+        .streamFn(config.model, context, signal === undefined ? {} : { signal })
+        [Symbol.asyncIterator]();
+    } catch (error) {
+      return fail(error);
     }
-  } catch (error) {
-    final = failedMessage(
-      config,
-      `Model stream failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  } finally {
-    deadline?.release();
-  }
-  if (final === undefined) {
-    const aborted = signal?.aborted === true;
-    final = failedMessage(config, aborted ? ABORTED : "Model stream ended without a final message.");
-    if (aborted) final.stopReason = "aborted";
-  }
-  start(final);
-  emit({ type: "message_end", message: final });
-  return final;
+    if (signal?.aborted) return abort();
+    if (signal !== undefined) unsubscribe = onAbort(signal, abort);
+    readNext();
+  });
 }
 
 function failedMessage(config: AgentLoopConfig, errorMessage: string): AssistantMessage {

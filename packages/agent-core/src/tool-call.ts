@@ -1,6 +1,7 @@
 import { ABORT_GRACE_MS, type AbortDeadline, promiseOf, waitUnlessAborted } from "./abort-race.js";
 import { reasonOf } from "./argument-snapshot.js";
 import { endLoopCallAudit, loopCallAudit, recordAfterHook, recordBeforeHook } from "./audit/loop-audit.js";
+import type { AuditRecorder } from "./audit/recorder.js";
 import type { AgentEvent } from "./events.js";
 import type { AfterToolCallResult, ToolCallHookContext } from "./hooks.js";
 import {
@@ -57,9 +58,10 @@ export function abortedBeforeStart(): ToolOutcome {
 /**
  * Phase 1: announce the call, find the tool, validate arguments, run `beforeToolCall`. Must not
  * throw. Replaced arguments from the hook go through validation again: a hook is as fallible
- * as a model.
+ * as a model. Without a hook the answer comes synchronously: a message of 1000 calls need not
+ * wait a microtask per call to be prepared.
  */
-export async function prepareCall(call: ToolCall, scope: CallScope): Promise<PreparedCall> {
+export function prepareCall(call: ToolCall, scope: CallScope): PreparedCall | Promise<PreparedCall> {
   scope.emit({
     type: "tool_execution_start",
     toolCallId: call.id,
@@ -80,7 +82,18 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
     context: scope.context,
   };
   if (scope.config.beforeToolCall === undefined) return { kind: "ready", call, hook, terminate: undefined };
-  const beforeToolCall = scope.config.beforeToolCall;
+  return askBeforeToolCall(call, hook, scope.config.beforeToolCall, audit, scope);
+}
+
+/** The `beforeToolCall` part of {@link prepareCall}. Must not throw. */
+async function askBeforeToolCall(
+  call: ToolCall,
+  hook: ToolCallHookContext,
+  beforeToolCall: NonNullable<ToolCallConfig["beforeToolCall"]>,
+  audit: AuditRecorder,
+  scope: CallScope,
+): Promise<PreparedCall> {
+  const { tool } = hook;
   let decision: Awaited<ReturnType<typeof beforeToolCall>>;
   try {
     // Not waited for after an abort: a hook asking a person must not hold the run, and the call
@@ -93,7 +106,7 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
     if (!raced.settled) return finished(call, abortedBeforeStart());
     decision = raced.value;
   } catch (error) {
-    recordBeforeHook(audit, prepared.args, "threw", reasonOf(error));
+    recordBeforeHook(audit, hook.args, "threw", reasonOf(error));
     return finished(
       call,
       errorOutcome(
@@ -102,7 +115,7 @@ export async function prepareCall(call: ToolCall, scope: CallScope): Promise<Pre
       ),
     );
   }
-  recordBeforeHook(audit, prepared.args, decision ?? undefined);
+  recordBeforeHook(audit, hook.args, decision ?? undefined);
   if (decision?.block === true) {
     const outcome = errorOutcome(
       "blocked",

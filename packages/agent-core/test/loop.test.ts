@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { LENGTH_STOP_MESSAGE } from "../src/executor.js";
 import { createFauxModel, fauxText, fauxToolCall } from "../src/faux-model.js";
 import { agentLoop } from "../src/loop.js";
-import { type ToolResultMessage, userMessage } from "../src/messages.js";
+import { type AssistantMessage, type ToolResultMessage, userMessage } from "../src/messages.js";
+import type { AssistantMessageEvent, StreamFn } from "../src/model.js";
 import type { AnyAgentTool } from "../src/tool.js";
 import { collect, deferred, describeEvents, echoTool, untilAborted } from "./support.js";
 
@@ -108,6 +109,69 @@ describe("agentLoop: event order", () => {
     expect(result.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
     expect(describeEvents(events).slice(-2)).toEqual(["turn_end", "agent_end"]);
   });
+});
+
+describe("agentLoop: a model stream that breaks its contract ends the run cleanly", () => {
+  const model = { id: "broken", provider: "test" };
+  const partial: AssistantMessage = {
+    role: "assistant",
+    content: [],
+    stopReason: "stop",
+    model: "broken",
+    timestamp: 0,
+  };
+  const cases: [string, StreamFn, unknown][] = [
+    [
+      "streamFn throws",
+      () => {
+        throw new Error("no connection");
+      },
+      "Model stream failed: no connection",
+    ],
+    [
+      "a read rejects",
+      async function* () {
+        yield { type: "start", partial };
+        throw new Error("socket closed");
+      },
+      "Model stream failed: socket closed",
+    ],
+    [
+      "an event is not an object",
+      async function* () {
+        yield null as unknown as AssistantMessageEvent;
+      },
+      // The TypeError's own words are V8's.
+      expect.stringMatching(/^Model stream failed: \S/),
+    ],
+    [
+      "the stream ends without done",
+      async function* () {
+        yield { type: "start", partial };
+      },
+      "Model stream ended without a final message.",
+    ],
+  ];
+  for (const [name, streamFn, errorMessage] of cases) {
+    it(`${name}: an error reply, message_start before message_end, then agent_end`, async () => {
+      const { events, result } = await collect(
+        agentLoop(
+          [userMessage("go")],
+          { messages: [], tools: [] },
+          { model, streamFn },
+          new AbortController().signal,
+        ),
+      );
+      expect(result.at(-1)).toMatchObject({ role: "assistant", stopReason: "error", errorMessage });
+      expect(describeEvents(events).slice(-4)).toEqual([
+        "message_start:assistant",
+        "message_end:assistant",
+        "turn_end",
+        "agent_end",
+      ]);
+      expect(describeEvents(events).filter((type) => type === "message_start:assistant")).toHaveLength(1);
+    });
+  }
 });
 
 describe("agentLoop: parallel and sequential batches", () => {
