@@ -56,32 +56,32 @@ export function waitUnlessAborted<T>(
 export const GAVE_UP: unique symbol = Symbol("gave up");
 
 /**
- * One grace deadline shared by many waits on the same signal: `reached` resolves to
- * {@link GAVE_UP} `graceMs` after `signal` fires (at once for 0; never for `Infinity`), through
- * one subscription and at most one timer for all of them.
+ * One grace deadline shared by many waits on the same signal: each {@link AbortDeadline.race}
+ * gives up `graceMs` after `signal` fires (at once for 0; never for `Infinity`), through one
+ * subscription and at most one timer for all of them.
  *
- * For waits that all start before the abort (the calls of one batch), racing the deadline gives up each of them exactly when {@link waitUnlessAborted}
- * would, without a promise, a subscription and four closures per wait: at 1000 calls per message
- * those were a large part of what a call cost. A wait that starts after the abort would get
- * less than its own grace here: use `waitUnlessAborted` for those.
+ * For waits that all start before the abort (the calls of one batch), this gives up each of them
+ * exactly when {@link waitUnlessAborted} would, without a subscription and four closures per
+ * wait: at 1000 calls per message those were a large part of what a call cost. A wait that
+ * starts after the abort would get less than its own grace here: use `waitUnlessAborted` for
+ * those.
  *
- * Live only as long as its waits (one batch, one stream), then `release` it: every race leaves
- * a reaction on `reached` until it settles, which on a long-lived deadline would pile up.
+ * Live only as long as its waits (one batch), then `release` it: every race holds a slot until
+ * then.
  */
 export class AbortDeadline {
-  readonly #reached: Promise<typeof GAVE_UP>;
   #passed = false;
+  /** The resolve functions of the races still waiting; a finished race leaves `undefined`. */
+  #waiting: (((value: typeof GAVE_UP) => void) | undefined)[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #unsubscribe: (() => void) | undefined;
 
   constructor(signal: AbortSignal, graceMs: number) {
-    let resolve!: (value: typeof GAVE_UP) => void;
-    this.#reached = new Promise((settle) => {
-      resolve = settle;
-    });
     const giveUp = () => {
       this.#passed = true;
-      resolve(GAVE_UP);
+      const waiting = this.#waiting;
+      this.#waiting = [];
+      for (const resolve of waiting) resolve?.(GAVE_UP);
     };
     const aborted = () => {
       this.#unsubscribe = undefined;
@@ -100,9 +100,23 @@ export class AbortDeadline {
     if (this.#passed) {
       // Past the deadline nothing is waited for, not even work that has already settled.
       work.catch(() => {});
-      return this.#reached;
+      return Promise.resolve(GAVE_UP);
     }
-    return Promise.race([work, this.#reached]);
+    const waiting = this.#waiting;
+    const slot = waiting.length;
+    return new Promise((resolve, reject) => {
+      waiting.push(resolve);
+      work.then(
+        (value) => {
+          waiting[slot] = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          waiting[slot] = undefined;
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Stops listening and clears a running grace timer (a pending wait then never gives up). */
@@ -111,6 +125,7 @@ export class AbortDeadline {
     this.#unsubscribe = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#waiting = [];
   }
 }
 
