@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
-import { access, lstat, realpath, stat } from "node:fs/promises";
+import { constants, lstatSync, realpathSync } from "node:fs";
+import { access, stat } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import {
   type CallOptions,
@@ -125,33 +125,26 @@ async function searchRoot(
     throw toOperationError(error, { operation, path });
   }
   return isDirectory
-    ? { cwd: path, target: { kind: "directory", parentIgnoreFiles: await parentIgnoreFiles(path) } }
+    ? { cwd: path, target: { kind: "directory", parentIgnoreFiles: parentIgnoreFiles(path) } }
     : { cwd: dirname(path), target: { kind: "file", name: basename(path) } };
 }
 
 /**
  * True when a directory above the real path of `dir` (rg resolves it to find the parents it
  * reads) holds an ignore file or `.git` (see `PARENT_IGNORE_NAMES`), or when that cannot be told:
- * then rg looks for parent rules itself.
+ * then rg looks for parent rules itself. Synchronous: a few `lstat`s of cached directory entries
+ * take microseconds, while each round trip through the thread pool costs a loaded machine
+ * milliseconds, the whole time of a paged search (see `tree-listing.ts` for the same choice).
  */
-async function parentIgnoreFiles(dir: string): Promise<boolean> {
-  let parents: string[];
+function parentIgnoreFiles(dir: string): boolean {
   try {
-    parents = [];
-    for (let at = await realpath(dir), up = dirname(at); up !== at; at = up, up = dirname(up))
-      parents.push(up);
+    for (let at = realpathSync(dir), up = dirname(at); up !== at; at = up, up = dirname(up)) {
+      for (const name of PARENT_IGNORE_NAMES) {
+        if (lstatSync(join(up, name), { throwIfNoEntry: false }) !== undefined) return true;
+      }
+    }
+    return false;
   } catch {
     return true;
   }
-  const found = await Promise.all(
-    parents.flatMap((parent) =>
-      PARENT_IGNORE_NAMES.map((name) =>
-        lstat(join(parent, name)).then(
-          () => true,
-          (error: NodeJS.ErrnoException) => error.code !== "ENOENT" && error.code !== "ENOTDIR",
-        ),
-      ),
-    ),
-  );
-  return found.includes(true);
 }

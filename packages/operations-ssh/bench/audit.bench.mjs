@@ -2,7 +2,8 @@
 // command are most of the audit's cost. In one run, alternating, on loopback against a private
 // sshd, in a 200-file working directory (as tools/bench/audit.bench.mjs does locally):
 // - snapshot: one workspace snapshot with the adapter's `listTree` (one exec of the listing
-//   script) vs the walk the snapshot falls back to without it (readdir + lstat over SFTP);
+//   script) vs the walk the snapshot falls back to without it (readdir + lstat over SFTP), on
+//   the 200-file directory and on one of about 2000 entries;
 // - bash true: the bash tool running `true`, audited, with `listTree` vs without, and unaudited.
 // Prints medians and ratios; no thresholds. AUDIT_SSH_REPS changes the repetitions.
 // Run `pnpm --filter @tackle/operations-ssh... build` first.
@@ -34,39 +35,51 @@ const ops = createSshOperations({
 });
 try {
   await ops.connect();
-  const work = join(server.dir, "work");
-  for (let d = 0; d < 10; d++) {
-    await mkdir(join(work, `d${d}`), { recursive: true });
-    for (let f = 0; f < 20; f++) await writeFile(join(work, `d${d}`, `f${f}.txt`), "x".repeat(f));
-  }
+  /** A working directory of `dirs` x 20 files. */
+  const project = async (name, dirs) => {
+    const dir = join(server.dir, name);
+    for (let d = 0; d < dirs; d++) {
+      await mkdir(join(dir, `d${d}`), { recursive: true });
+      for (let f = 0; f < 20; f++) await writeFile(join(dir, `d${d}`, `f${f}.txt`), "x".repeat(f));
+    }
+    return dir;
+  };
+  const work = await project("work", 10);
+  const large = await project("large", 99);
   // The same adapter without listTree: what the snapshot did before it existed over SSH.
   const walking = new Proxy(ops, { get: (target, key) => (key === "listTree" ? undefined : target[key]) });
 
-  const listed = [];
-  const walked = [];
-  await snapshotWorkspace(ops, work);
-  await snapshotWorkspace(walking, work);
-  for (let i = 0; i < REPS; i++) {
-    let start = performance.now();
-    const a = await snapshotWorkspace(ops, work, { timeBudgetMs: 60_000 });
-    listed.push(performance.now() - start);
-    start = performance.now();
-    const b = await snapshotWorkspace(walking, work, { timeBudgetMs: 60_000 });
-    walked.push(performance.now() - start);
-    if (a.entries.size !== 210 || b.entries.size !== 210)
-      throw new Error(`snapshots saw ${a.entries.size} / ${b.entries.size} entries`);
+  for (const [dir, entries] of [
+    [work, 210],
+    [large, 2079],
+  ]) {
+    const listed = [];
+    const walked = [];
+    await snapshotWorkspace(ops, dir);
+    await snapshotWorkspace(walking, dir);
+    for (let i = 0; i < REPS; i++) {
+      let start = performance.now();
+      const a = await snapshotWorkspace(ops, dir, { timeBudgetMs: 60_000, maxEntries: 5000 });
+      listed.push(performance.now() - start);
+      start = performance.now();
+      const b = await snapshotWorkspace(walking, dir, { timeBudgetMs: 60_000, maxEntries: 5000 });
+      walked.push(performance.now() - start);
+      if (a.entries.size !== entries || b.entries.size !== entries) {
+        throw new Error(`snapshots saw ${a.entries.size} / ${b.entries.size} entries, not ${entries}`);
+      }
+    }
+    report.measure({
+      case: "snapshot",
+      metric: "per call",
+      unit: "ms",
+      value: median(listed),
+      stat: "median",
+      rounds: REPS,
+      baseline: { name: "readdir + lstat walk over SFTP", value: median(walked) },
+      params: { entries },
+      label: `workspace snapshot over SSH, ${entries} entries, with listTree (one exec)`,
+    });
   }
-  report.measure({
-    case: "snapshot",
-    metric: "per call",
-    unit: "ms",
-    value: median(listed),
-    stat: "median",
-    rounds: REPS,
-    baseline: { name: "readdir + lstat walk over SFTP", value: median(walked) },
-    params: { files: 200 },
-    label: "workspace snapshot over SSH with listTree (one exec)",
-  });
 
   await mkdir(join(server.dir, "state"), { recursive: true });
   const sink = createJsonlAuditSink(join(state, "audit.jsonl"));
