@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { findExact, findExactAll, ONE_PASS_MIN_NEEDLES } from "../src/edit/exact-search.js";
+import {
+  findExact,
+  findExactAll,
+  ONE_PASS_MIN_NEEDLES,
+  overlappingStarts,
+} from "../src/edit/exact-search.js";
 
 /** The one-pass search from two needles on (by default it starts at ONE_PASS_MIN_NEEDLES). */
 const onePass = (haystack: string, needles: string[]) => findExactAll(haystack, needles, 2);
@@ -71,5 +76,19 @@ describe("findExactAll: every edit's exact places in one pass", () => {
     const haystack = Array.from({ length: 200 }, (_, i) => `line ${i % 50} of ${i}`).join("\n");
     const needles = Array.from({ length: ONE_PASS_MIN_NEEDLES + 2 }, (_, i) => `line ${i} of`);
     expect(findExactAll(haystack, needles)).toEqual(needles.map((needle) => findExact(haystack, needle)));
+  });
+
+  it("gives up the pass when a repeated text would make it cost more than one scan per needle", () => {
+    // A candidate at every character, each compared over thousands of characters: without the
+    // limit this pass does about 10^9 comparisons here (10^13 at 2 MB), one scan per needle 10^5.
+    const haystack = "a".repeat(100_000);
+    const needles = Array.from({ length: 10 }, (_, i) => "a".repeat(1000 + i));
+    expect(overlappingStarts(haystack, needles)).toBeUndefined();
+    // The answer is still every needle's places, from one scan each.
+    expect(findExactAll(haystack, needles, 2)).toEqual(needles.map((needle) => findExact(haystack, needle)));
+    // An ordinary text stays well inside the limit.
+    const code = Array.from({ length: 2000 }, (_, i) => `const value${i} = compute(${i});\n`).join("");
+    const lines = Array.from({ length: 20 }, (_, i) => `const value${i * 7} = compute(${i * 7});`);
+    expect(overlappingStarts(code, lines)).toBeDefined();
   });
 });

@@ -46,18 +46,34 @@ export function findExactAll(
 ): number[][] {
   const distinct = [...new Set(needles)].filter((needle) => needle !== "");
   if (distinct.length < Math.max(2, onePassFrom)) return needles.map((needle) => findExact(haystack, needle));
-  let starts: Map<string, number[]>;
+  let starts: Map<string, number[]> | undefined;
   try {
     starts = overlappingStarts(haystack, distinct);
   } catch {
-    // A pattern too large for the regular expression engine: one scan per needle instead.
-    return needles.map((needle) => findExact(haystack, needle));
+    // A pattern too large for the regular expression engine: handled below like a costly pass.
   }
+  // No pass (or one that would cost more than the scans): one scan per needle instead.
+  if (starts === undefined) return needles.map((needle) => findExact(haystack, needle));
   return needles.map((needle) => nonOverlapping(starts.get(needle) ?? [], needle.length));
 }
 
-/** Every start of every needle, overlapping ones included, ascending per needle. */
-function overlappingStarts(haystack: string, needles: readonly string[]): Map<string, number[]> {
+/**
+ * How much checking one pass may do, in characters per character of the file: the scans it
+ * replaces read the file once per needle, so past this it is no longer the cheaper way. Only
+ * long runs of one repeated text get there (10 needles of 10,000 `a` in 2 MB of `a`: a
+ * candidate at every character, each compared over 10,000 characters).
+ */
+export const ONE_PASS_WORK_PER_CHAR = 2;
+
+/**
+ * Every start of every needle, overlapping ones included, ascending per needle; undefined when
+ * the pass would do more than {@link ONE_PASS_WORK_PER_CHAR} characters of comparison per
+ * character of the file (counted as the pattern prefix per candidate plus each needle checked).
+ */
+export function overlappingStarts(
+  haystack: string,
+  needles: readonly string[],
+): Map<string, number[]> | undefined {
   const prefixOf = (needle: string) => needle.slice(0, PATTERN_PREFIX_CHARS);
   // Longest prefixes first: the alternation then reports, at each place, the longest prefix that
   // matches there, and every other needle starting there has a prefix of that one.
@@ -71,11 +87,15 @@ function overlappingStarts(haystack: string, needles: readonly string[]): Map<st
   }
   const pattern = new RegExp(prefixes.map(escapeRegExp).join("|"), "g");
   const starts = new Map<string, number[]>(needles.map((needle) => [needle, []]));
+  let budget = ONE_PASS_WORK_PER_CHAR * haystack.length;
   for (let match = pattern.exec(haystack); match !== null; match = pattern.exec(haystack)) {
     const at = match.index;
+    budget -= match[0].length;
     for (const needle of candidatesOf.get(match[0]) ?? []) {
+      budget -= needle.length;
       if (haystack.startsWith(needle, at)) starts.get(needle)?.push(at);
     }
+    if (budget < 0) return undefined;
     pattern.lastIndex = at + 1;
   }
   return starts;
