@@ -1,5 +1,6 @@
 // Bundles a package's built entry points into one ES module each, after tsc has built dist/.
-// Run from the package directory: `node ../../scripts/bundle-dist.mjs`.
+// Run from the package directory: `node ../../scripts/bundle-dist.mjs` (the package needs esbuild
+// as a devDependency).
 //
 // Why: a process pays memory per ES module it loads, beyond the module's code. Node's loader
 // allocates for every module and every import it resolves, and its URL and path helpers run
@@ -23,13 +24,16 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { build } from "esbuild";
 
 const packageDir = process.cwd();
 const dist = join(packageDir, "dist");
 const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+// esbuild is a devDependency of each package that runs this.
+const { build } = createRequire(join(packageDir, "package.json"))("esbuild");
 
 /** `./dist/x/y.js` of every `exports` entry with an `import` condition (or a plain string). */
 function entryPoints() {
@@ -60,6 +64,23 @@ function filesUnder(dir) {
   return readdirSync(dir, { recursive: true }).filter((file) => statSync(join(dir, file)).isFile());
 }
 
+/**
+ * Keeps the embedded text only for sources outside the package, and names a source inside a
+ * node_modules directory as the dependency it comes from (`node_modules/<name>/<path>` from the
+ * package), not by the build machine's path into pnpm's store.
+ */
+function tidySourceMap(file) {
+  const map = JSON.parse(readFileSync(file, "utf8"));
+  const dir = dirname(file);
+  map.sources = map.sources.map((source, i) => {
+    const at = source.lastIndexOf("node_modules/");
+    if (at >= 0) return relative(dir, join(packageDir, source.slice(at)));
+    if (!relative(packageDir, join(dir, source)).startsWith("..")) map.sourcesContent[i] = null;
+    return source;
+  });
+  writeFileSync(file, JSON.stringify(map));
+}
+
 const entries = entryPoints();
 // esbuild refuses to overwrite its inputs: build beside dist/ (at the same depth, so the maps'
 // relative paths to src/ hold after the move), then swap the JavaScript.
@@ -78,7 +99,9 @@ try {
     target: "node20",
     minify: false,
     sourcemap: "linked",
-    sourcesContent: false,
+    // Every source's text, then dropped for the package's own files (src/ ships with it); code
+    // from elsewhere (a dependency bundled before, like agent-core's TypeBox) keeps its text.
+    sourcesContent: true,
     legalComments: "inline",
     plugins: [externalPackages],
     logLevel: "warning",
@@ -91,6 +114,7 @@ try {
     const target = join(dist, file);
     mkdirSync(dirname(target), { recursive: true });
     renameSync(join(out, file), target);
+    if (target.endsWith(".map")) tidySourceMap(target);
   }
 } finally {
   rmSync(out, { recursive: true, force: true });

@@ -9,7 +9,7 @@
 // The types are untouched: dist/typebox-runtime.d.ts still re-exports @sinclair/typebox's types,
 // so a schema from the user's TypeBox and one from ours are the same type (and, at run time,
 // carry the same Symbol.for keys). TypeBox is MIT licensed; its notice heads the bundle.
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,8 +31,6 @@ function typeboxLicense() {
 }
 
 const license = typeboxLicense();
-// tsc's map describes the re-export file this replaces.
-rmSync(`${outfile}.map`, { force: true });
 await build({
   absWorkingDir: packageDir,
   entryPoints: ["src/typebox-runtime.ts"],
@@ -43,6 +41,9 @@ await build({
   target: "node20",
   // Readable: minifying measured no smaller peak memory for this module.
   minify: false,
+  // The map (replacing tsc's) leads into TypeBox's own files, their text embedded.
+  sourcemap: "linked",
+  sourcesContent: true,
   legalComments: "none",
   banner: {
     js: `/*!\n * @sinclair/typebox ${license.version}, bundled into one module by @tackle/agent-core.\n *\n${license.text

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,6 +41,15 @@ const fromPackage = (modules: string[], name: string) =>
 /** The shell policy's tree-sitter runtime, shipped in the package's `wasm/` directory. */
 const treeSitter = (modules: string[]) => modules.filter((path) => path.endsWith("/wasm/tree-sitter.cjs"));
 
+/** The built files a package's `exports` name. */
+async function entryPointsOf(packageDir: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(packageDir, "package.json"), "utf8"));
+  return Object.values(manifest.exports as Record<string, string | { import?: string }>)
+    .map((target) => (typeof target === "string" ? target : target.import))
+    .filter((file): file is string => typeof file === "string" && file.endsWith(".js"))
+    .map((file) => join(packageDir, file));
+}
+
 const createAll = `
   const tools = await import(${JSON.stringify(dist("index.js"))});
   const local = await import(${JSON.stringify(dist("local.js"))});
@@ -56,6 +65,21 @@ describe("lazy loading", () => {
       expect(fromPackage(modules, name), name).toEqual([]);
     }
     expect(treeSitter(modules), "tree-sitter").toEqual([]);
+  });
+
+  it("loads each Tackle package as its bundled entry points and their shared chunks, not a module per source file", async () => {
+    const modules = await modulesLoadedBy(createAll.replace('"DIR"', JSON.stringify(dir)));
+    const tackle = modules
+      .map((entry) => (entry.startsWith("file:") ? fileURLToPath(entry) : entry))
+      .filter((path) => /[/\\](?:packages|@tackle)[/\\][^/\\]+[/\\]dist[/\\]/.test(path));
+    expect(tackle.length).toBeGreaterThan(0);
+    const perSourceFile: string[] = [];
+    for (const path of tackle) {
+      const packageDir = path.slice(0, path.lastIndexOf(`${sep}dist${sep}`));
+      const entries = await entryPointsOf(packageDir);
+      if (!entries.includes(path) && !path.includes(`${sep}dist${sep}chunks${sep}`)) perSourceFile.push(path);
+    }
+    expect(perSourceFile).toEqual([]);
   });
 
   it("the calls that need them load them", async () => {
