@@ -73,6 +73,10 @@ export function createRecordingOperations(
     chmod: (path, mode, options) => timed("chmod", path, () => inner.chmod(path, mode, options)),
     exec: (command, options) => timed("exec", command, () => inner.exec(command, options)),
     ...(search ? { search } : {}),
+    // Optional like search: offered only when the inner adapter lists trees in one call.
+    ...(inner.listTree
+      ? { listTree: (root, options) => timed("listTree", root, () => inner.listTree!(root, options)) }
+      : {}),
     dispose: async () => {
       await inner.dispose?.();
     },

@@ -25,6 +25,8 @@ export type MakeOperations = () => Promise<ConformanceSubject> | ConformanceSubj
 export interface ConformanceOptions {
   /** The adapter provides `ops.search` (default true). With false, `ops.search` must be undefined. */
   search?: boolean;
+  /** The adapter provides `ops.listTree` (default true). With false, `ops.listTree` must be undefined. */
+  listTree?: boolean;
   /**
    * The adapter runs commands (default true). With false (an environment that only stores
    * files: an in-memory store, an object store, a file-sync API), the exec checks and the one

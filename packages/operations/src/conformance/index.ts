@@ -43,6 +43,7 @@ export function describeOperationsConformance(
 ): void {
   const resolved: Required<ConformanceOptions> = {
     search: options.search ?? true,
+    listTree: options.listTree ?? true,
     exec: options.exec ?? true,
     shells: options.shells ?? ["sh", "bash"],
     bigFileBytes: options.bigFileBytes ?? DEFAULT_BIG_FILE_BYTES,
@@ -87,7 +88,12 @@ export function describeOperationsConformance(
     describeReadChecks(get, resolved);
     describeMutationChecks(get, resolved);
     describeWriteSafetyChecks(get, resolved);
-    describeTreeListingChecks(get, resolved);
+    if (resolved.listTree) describeTreeListingChecks(get, resolved);
+    else {
+      it("declares no listTree, and offers none", () => {
+        expect(get().ops.listTree).toBeUndefined();
+      });
+    }
     if (resolved.exec) describeExecChecks(get, resolved);
     else {
       it("declares no exec: exec refuses with not_supported (its checks and the FIFO check need a command)", async () => {

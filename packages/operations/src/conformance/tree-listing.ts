@@ -31,14 +31,14 @@ export function describeTreeListingChecks(
   const dir = (...parts: string[]) => get().path("tree-listing", ...parts);
   const listTree = (root: string, extra: Partial<ListTreeOptions> = {}): Promise<TreeListing> => {
     const { ops } = get();
-    if (!ops.listTree) throw new Error("no listTree");
+    if (!ops.listTree)
+      throw new Error("the adapter offers no listTree: declare listTree: false in the conformance options");
     return ops.listTree(root, { maxEntries: 1000, timeBudgetMs: 60_000, skipDirectories: SKIPPED, ...extra });
   };
 
-  describe("listTree, when present, agrees with readdir + lstat (types, sizes, skip, cap)", () => {
+  describe("listTree agrees with readdir + lstat (types, sizes, skip, cap)", () => {
     beforeAll(async () => {
       const { ops } = get();
-      if (!ops.listTree) return;
       await ops.mkdir(dir(), { recursive: true });
       for (const [path, content] of Object.entries(TREE_FILES)) {
         const parts = path.split("/");
@@ -48,8 +48,7 @@ export function describeTreeListingChecks(
       for (const [name, target] of Object.entries(TREE_LINKS)) await ops.symlink(target, dir(name));
     }, 120_000 * options.slowFactor);
 
-    check("lists what a readdir + lstat walk sees, in its order", async (context) => {
-      if (!get().ops.listTree) return context.skip();
+    check("lists what a readdir + lstat walk sees, in its order", async () => {
       const expected = await walk(get().ops, dir(), SKIPPED);
       const listing = await listTree(dir());
       expect(listing.complete).toBe(true);
@@ -62,23 +61,18 @@ export function describeTreeListingChecks(
       expect(listing.entries.map((entry) => entry.path)).toContain("a/deep/er/f.bin");
     });
 
-    check(
-      "lists skipped directories but does not enter them; enters them when not skipped",
-      async (context) => {
-        if (!get().ops.listTree) return context.skip();
-        const paths = (await listTree(dir())).entries.map((entry) => entry.path);
-        expect(paths).toEqual(expect.arrayContaining([".git", "node_modules"]));
-        expect(paths.filter((path) => path.startsWith(".git/") || path.startsWith("node_modules/"))).toEqual(
-          [],
-        );
-        const all = (await listTree(dir(), { skipDirectories: [] })).entries.map((entry) => entry.path);
-        expect(all).toEqual(expect.arrayContaining([".git/HEAD", "node_modules/p/index.js"]));
-        expect(all).toEqual((await walk(get().ops, dir(), [])).map((entry) => entry.path));
-      },
-    );
+    check("lists skipped directories but does not enter them; enters them when not skipped", async () => {
+      const paths = (await listTree(dir())).entries.map((entry) => entry.path);
+      expect(paths).toEqual(expect.arrayContaining([".git", "node_modules"]));
+      expect(paths.filter((path) => path.startsWith(".git/") || path.startsWith("node_modules/"))).toEqual(
+        [],
+      );
+      const all = (await listTree(dir(), { skipDirectories: [] })).entries.map((entry) => entry.path);
+      expect(all).toEqual(expect.arrayContaining([".git/HEAD", "node_modules/p/index.js"]));
+      expect(all).toEqual((await walk(get().ops, dir(), [])).map((entry) => entry.path));
+    });
 
-    check("stops at maxEntries with the first entries of the walk, and says so", async (context) => {
-      if (!get().ops.listTree) return context.skip();
+    check("stops at maxEntries with the first entries of the walk, and says so", async () => {
       const expected = (await walk(get().ops, dir(), SKIPPED)).map((entry) => entry.path);
       for (const cap of [1, 4, 11, expected.length - 1]) {
         const listing = await listTree(dir(), { maxEntries: cap });
@@ -90,8 +84,7 @@ export function describeTreeListingChecks(
       expect(exact.entries.map((entry) => entry.path)).toEqual(expected);
     });
 
-    check("rejects a missing root, a file root and an aborted call with their codes", async (context) => {
-      if (!get().ops.listTree) return context.skip();
+    check("rejects a missing root, a file root and an aborted call with their codes", async () => {
       await expectCode(listTree(dir("nope")), "not_found");
       await expectCode(listTree(dir("B.txt")), "not_directory");
       await expectCode(listTree(dir(), { signal: AbortSignal.abort() }), "aborted");
