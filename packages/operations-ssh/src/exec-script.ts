@@ -36,6 +36,13 @@ const SHELL_ARGS: Record<ShellKind, (command: string) => string[]> = {
  * prints; the host appends the tail with `OUTPUT_ASSEMBLE_SCRIPT` once the command is over. The
  * capper ignores SIGTERM so the group's stop does not cut off output it has not yet copied; it
  * ends when the last writer is gone.
+ *
+ * With `outputPath` and chunks ("tee" mode), two tees copy stdout and stderr into the file (or
+ * the capper's FIFO) and back to the host. They run in their own session (`setsid`), outside the
+ * command's group, so neither a stop nor the sweep after the command's exit cuts off what they
+ * still have to copy; they end once no writer is left, and sshd closes the channel only then,
+ * which is how the host knows they are done. Without `setsid` they stay in the group, ignoring
+ * SIGTERM.
  */
 const WRAPPER = [
   `if ! kill -s 0 -- "-$$" 2>/dev/null; then exec setsid sh -c "$TACKLE_WRAPPER" tackle "$@"; fi`,
@@ -53,17 +60,18 @@ const WRAPPER = [
   `  ( trap '' TERM; exec <"$p"; rm -f "$p"; exec sh -c "$TACKLE_CAPPER" capper "$out" "$head" "$tail" "$out.tackle-$tok.tail" ) &`,
   "fi",
   "unset TACKLE_CAPPER",
+  // Tee mode: the tees' own session (see above).
+  `ss=; [ "$mode" != tee ] || ! command -v setsid >/dev/null 2>&1 || ss=setsid`,
   `printf '\\001tackle:pg=%s\\n' "$$" >&2`,
   `case $mode$lim in`,
   `  pipe*) exec "$@" </dev/null ;;`,
   `  file) exec "$@" </dev/null >>"$out" 2>&1 ;;`,
   // Both streams back to the host and into the file: tee needs process substitution (bash).
-  `  tee) exec bash -c 'exec > >(tee -a "$0") 2> >(tee -a "$0" >&2); exec "$@"' "$out" "$@" </dev/null ;;`,
+  `  tee) exec bash -c 'ss=$1; shift; trap "" TERM; exec > >(exec $ss tee -a "$0") 2> >(exec $ss tee -a "$0" >&2); trap - TERM; exec "$@"' "$out" "$ss" "$@" </dev/null ;;`,
   `  file*) exec "$@" </dev/null >"$p" 2>&1 ;;`,
   // One open of the FIFO (fd 3) shared by both tees: a second open could come after the capper
-  // removed its name and create a plain file there. The tees ignore SIGTERM like the capper: the
-  // group's stop must not cut off what they still have to copy (the command gets it back).
-  `  tee*) exec bash -c 'trap "" TERM; exec 3>"$0"; exec > >(tee /dev/fd/3) 2> >(tee /dev/fd/3 >&2); exec 3>&-; trap - TERM; exec "$@"' "$p" "$@" </dev/null ;;`,
+  // removed its name and create a plain file there.
+  `  tee*) exec bash -c 'ss=$1; shift; trap "" TERM; exec 3>"$0"; exec > >(exec $ss tee /dev/fd/3) 2> >(exec $ss tee /dev/fd/3 >&2); exec 3>&-; trap - TERM; exec "$@"' "$p" "$ss" "$@" </dev/null ;;`,
   "esac",
 ].join("\n");
 

@@ -35,7 +35,10 @@ export interface SshExecConfig {
 const MAX_DRAIN_AFTER_EXIT_MS = 2000;
 /** How long a stop waits for the wrapper to report the process group before giving up on it. */
 const PGID_WAIT_MS = 2000;
-/** How long to wait for the command's channel to close once its group was killed. */
+/**
+ * How long to wait for the command's channel to close once its group was killed (or swept after
+ * its exit): its last holders then are copies of the output (tees, capper) with no writer left.
+ */
 const CLOSE_AFTER_KILL_MS = 2000;
 
 const START_ERRORS: Record<string, [OperationErrorCode, string]> = {
@@ -168,6 +171,8 @@ export class RemoteCommand {
   private stopReason: "timed-out" | "cancelled" | undefined;
   private stopping: Promise<ExecCleanup> | undefined;
   private stopDone = false;
+  /** Set when the output copies still held the channel open after the sweep (see `run`). */
+  private teesUnfinished = false;
   private readonly unsubscribeLost: () => void;
   private readonly events = new EventTarget();
 
@@ -332,8 +337,19 @@ export class RemoteCommand {
       }
       if (this.session.isLost && !this.exit) return this.outcome(undefined);
       await this.drain();
-      // Closed before the sweep so a command never holds two of the server's sessions at once.
-      if (!this.closed) this.channel.close();
+      // With `outputPath` and chunks, the remote tees hold the channel until they have copied
+      // everything into the file and back here; they end once no writer is left. A pause in the
+      // output says nothing about them (a loaded host, a slow file): closing now would cut them
+      // off (SIGPIPE). So the channel stays open through the sweep, which ends the writers the
+      // command left behind (the tees are not in its group), and its close then says the tees are
+      // done. Otherwise it is closed before the sweep so a command never holds two of the
+      // server's sessions at once (the sweep takes a helper slot, kept for it either way).
+      const teeing =
+        this.options.outputPath !== undefined &&
+        this.options.streamChunks !== false &&
+        this.pgid !== undefined &&
+        !this.session.isLost;
+      if (!this.closed && !teeing) this.channel.close();
       // Anything the command left in its group (a `cmd &` child) is ended too: nothing outlives
       // the call, as with the local adapter.
       const cleanup: ExecCleanup =
@@ -352,6 +368,12 @@ export class RemoteCommand {
                 this.options.killGraceMs ?? this.config.killGraceMs,
                 this.marker,
               );
+      if (teeing && !this.closed) {
+        // Bounded: a writer out of the sweep's reach (one that cleared its environment) keeps
+        // the tees open for as long as it runs.
+        await this.waitClosed(CLOSE_AFTER_KILL_MS);
+        this.teesUnfinished = !this.closed && !this.session.isLost;
+      }
       return this.outcome(cleanup);
     } finally {
       clearTimeout(timer);
@@ -407,6 +429,10 @@ export class RemoteCommand {
       report.note ??= `processes of group ${this.pgid} may still be running on the remote host`;
     } else if (!this.stopReason && cleanup.termSent) {
       report.note = "background processes left by the command were ended";
+    }
+    if (this.teesUnfinished) {
+      const open = `the output copies to ${this.options.outputPath} were still open ${CLOSE_AFTER_KILL_MS} ms after the command's processes ended (a process out of reach holds them): later output is missing`;
+      report.note = report.note === undefined ? open : `${report.note}; ${open}`;
     }
     return {
       status,
