@@ -26,13 +26,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 const server = await startSshServer();
 const state = await mkdtemp(join(tmpdir(), "tackle-ssh-audit-bench-"));
-const ops = createSshOperations({
-  host: server.host,
-  port: server.port,
-  username: server.username,
-  privateKey: server.privateKey,
-  hostKey: { knownHostsPath: server.knownHostsPath },
-});
+const ops = createSshOperations(server.connectOptions);
 try {
   await ops.connect();
   /** A working directory of `dirs` x 20 files. */

@@ -50,11 +50,7 @@ try {
 
   // The adapter (connection included in the read total: it is opened by the first read).
   const ops = createSshOperations({
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    privateKey: server.privateKey,
-    hostKey: { knownHostsPath: server.knownHostsPath },
+    ...server.connectOptions,
     ripgrep: false,
   });
   const adapterRead = await timed((i) => ops.readFile(files[i]));

@@ -61,13 +61,7 @@ async function child(layout, n) {
   const adapters = [];
   try {
     const connect = () => {
-      const ops = createSshOperations({
-        host: server.host,
-        port: server.port,
-        username: server.username,
-        privateKey: server.privateKey,
-        hostKey: { knownHostsPath: server.knownHostsPath },
-      });
+      const ops = createSshOperations(server.connectOptions);
       adapters.push(ops);
       return ops;
     };

@@ -18,11 +18,7 @@ const ROUNDS = 3;
 
 const server = await startSshServer();
 const ops = createSshOperations({
-  host: server.host,
-  port: server.port,
-  username: server.username,
-  privateKey: server.privateKey,
-  hostKey: { knownHostsPath: server.knownHostsPath },
+  ...server.connectOptions,
   ripgrep: false,
 });
 try {

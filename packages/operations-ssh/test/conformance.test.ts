@@ -14,13 +14,7 @@ for (const withRipgrep of [true, false]) {
     `ssh (${withRipgrep ? "remote rg" : "no rg"})`,
     async () => {
       const server = await startSshServer(withRipgrep ? { tools: [rgPath] } : {});
-      const ops = createSshOperations({
-        host: server.host,
-        port: server.port,
-        username: server.username,
-        privateKey: server.privateKey,
-        hostKey: { knownHostsPath: server.knownHostsPath },
-      });
+      const ops = createSshOperations(server.connectOptions);
       await ops.connect();
       const root = `${server.dir}/root`;
       await ops.mkdir(root);

@@ -103,11 +103,8 @@ describe("private keys", () => {
     const key = await encryptedCopy(server, "s3cret");
     const error = thrown(() =>
       createSshOperations({
-        host: server.host,
-        port: server.port,
-        username: server.username,
+        ...server.connectOptions,
         privateKey: key,
-        hostKey: { knownHostsPath: server.knownHostsPath },
       }),
     );
     expect(isSshConnectionError(error, "key_encrypted")).toBe(true);
@@ -121,11 +118,8 @@ describe("private keys", () => {
     servers.push(server);
     const key = await encryptedCopy(server, "s3cret");
     const base = {
-      host: server.host,
-      port: server.port,
-      username: server.username,
+      ...server.connectOptions,
       privateKey: key,
-      hostKey: { knownHostsPath: server.knownHostsPath },
     };
     const error = thrown(() => createSshOperations({ ...base, passphrase: "wrong" }));
     expect(isSshConnectionError(error, "key_invalid")).toBe(true);

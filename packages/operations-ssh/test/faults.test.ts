@@ -30,11 +30,7 @@ async function serve(): Promise<TestSshServer> {
 
 function adapter(server: TestSshServer, overrides: Partial<SshOperationsOptions> = {}): SshOperations {
   const ops = createSshOperations({
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    privateKey: server.privateKey,
-    hostKey: { knownHostsPath: server.knownHostsPath },
+    ...server.connectOptions,
     ...overrides,
   });
   adapters.push(ops);

@@ -16,11 +16,7 @@ let ops: SshOperations;
 beforeAll(async () => {
   server = await startSshServer({ sftpLog: true });
   ops = createSshOperations({
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    privateKey: server.privateKey,
-    hostKey: { knownHostsPath: server.knownHostsPath },
+    ...server.connectOptions,
     ripgrep: false,
   });
 });

@@ -28,11 +28,7 @@ async function setup(): Promise<{ server: TestSshServer; ops: SshOperations }> {
   const server = await startSshServer();
   servers.push(server);
   const ops = createSshOperations({
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    privateKey: server.privateKey,
-    hostKey: { knownHostsPath: server.knownHostsPath },
+    ...server.connectOptions,
     ripgrep: false,
     killGraceMs: 300,
   });
@@ -160,13 +156,7 @@ describe("temp files of a host process killed mid-write", () => {
   it("are left behind, and once their SFTP server is gone the next write to the directory (from any host) sweeps them", async () => {
     const { server, ops } = await setup();
     const dir = await mkdtemp(join(server.dir, "killed-"));
-    const credentials = JSON.stringify({
-      host: server.host,
-      port: server.port,
-      username: server.username,
-      privateKey: server.privateKey,
-      knownHostsPath: server.knownHostsPath,
-    });
+    const credentials = JSON.stringify(server.connectOptions);
     // A kill that lands just after a rename leaves nothing: then the next writer is killed.
     let stranded: string[] = [];
     while (stranded.length === 0) {

@@ -13,13 +13,7 @@ let ops: SshOperations;
 
 beforeAll(async () => {
   server = await startSshServer({ tools: [rgPath] });
-  ops = createSshOperations({
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    privateKey: server.privateKey,
-    hostKey: { knownHostsPath: server.knownHostsPath },
-  });
+  ops = createSshOperations(server.connectOptions);
   await ops.connect();
 });
 

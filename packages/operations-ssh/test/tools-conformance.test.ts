@@ -10,13 +10,7 @@ let ops: SshOperations | undefined;
 
 beforeAll(async () => {
   server = await startSshServer();
-  ops = createSshOperations({
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    privateKey: server.privateKey,
-    hostKey: { knownHostsPath: server.knownHostsPath },
-  });
+  ops = createSshOperations(server.connectOptions);
   await ops.connect();
 });
 

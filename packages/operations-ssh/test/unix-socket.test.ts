@@ -15,13 +15,7 @@ describe("openUnixSocket", () => {
     server = await startSshServer();
     socketPath = join(server.dir, "echo.sock");
     await new Promise<void>((resolve) => echo.listen(socketPath, resolve));
-    ops = createSshOperations({
-      host: server.host,
-      port: server.port,
-      username: server.username,
-      privateKey: server.privateKey,
-      hostKey: { knownHostsPath: server.knownHostsPath },
-    });
+    ops = createSshOperations(server.connectOptions);
   });
   afterAll(async () => {
     await ops?.dispose();

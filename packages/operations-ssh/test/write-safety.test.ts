@@ -14,11 +14,7 @@ let ops: SshOperations;
 beforeAll(async () => {
   server = await startSshServer();
   ops = createSshOperations({
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    privateKey: server.privateKey,
-    hostKey: { knownHostsPath: server.knownHostsPath },
+    ...server.connectOptions,
     ripgrep: false,
   });
 });

@@ -10,6 +10,18 @@ export interface TestSshServer {
   /** A valid key the server does not accept. */
   unauthorizedKey: string;
   knownHostsPath: string;
+  /**
+   * The options `createSshOperations` needs to log in and trust this server (host, port, user,
+   * key, known_hosts). Spread it and add or override the rest:
+   * `createSshOperations({ ...server.connectOptions, ripgrep: false })`.
+   */
+  connectOptions: Readonly<{
+    host: string;
+    port: number;
+    username: string;
+    privateKey: string;
+    hostKey: Readonly<{ knownHostsPath: string }>;
+  }>;
   hostKeyLine: string;
   hostFingerprint: string;
   logPath: string;

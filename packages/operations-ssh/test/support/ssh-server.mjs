@@ -207,6 +207,8 @@ export async function startSshServer(options = {}) {
     running.add(pid);
     const watcher = watchParent(pid, dir);
     await waitForPort(port, deadline);
+    const privateKey = await readFile(join(dir, "user_ed25519"), "utf8");
+    const knownHostsPath = join(dir, "known_hosts");
     return {
       host: "127.0.0.1",
       port,
@@ -214,9 +216,18 @@ export async function startSshServer(options = {}) {
       dir,
       pid,
       privateKeyPath: join(dir, "user_ed25519"),
-      privateKey: await readFile(join(dir, "user_ed25519"), "utf8"),
+      privateKey,
       unauthorizedKey: await readFile(join(dir, "other_ed25519"), "utf8"),
-      knownHostsPath: join(dir, "known_hosts"),
+      knownHostsPath,
+      // What `createSshOperations` needs to log in and trust this server; a new object per
+      // server, frozen so one test's overrides (spread over it) cannot leak into another's.
+      connectOptions: Object.freeze({
+        host: "127.0.0.1",
+        port,
+        username: userInfo().username,
+        privateKey,
+        hostKey: Object.freeze({ knownHostsPath }),
+      }),
       hostKeyLine,
       hostFingerprint: fingerprintOf(hostKeyLine),
       logPath,
