@@ -14,9 +14,11 @@ import { shellText } from "./shell-text.js";
  *   stop script, and reported on stderr as `\0tackle:pid:<token>:<pid>\n` (one short write,
  *   taken out of the stream by the host);
  * - relays the command's output through two FIFOs so a background child that keeps them open
- *   cannot hold the exec stream open: after the command exits the relays get a short idle grace,
- *   then what is left of the group is stopped (TERM, KILL) and the wrapper exits with the
- *   command's status;
+ *   cannot hold the exec stream open: after the command exits, background children get a short
+ *   grace (100 ms), then what is left of the group is stopped (TERM, KILL) and so are the
+ *   processes that left it (the marker sweep below); the relays, which end once no writer is
+ *   left, are waited for (2 s more at most, for a writer out of the sweep's reach) and the
+ *   wrapper exits with the command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
  *   redirection when not, so nothing is streamed back);
  * - with HEAD set too, the output goes through the FIFO CTL/c to the capper (CAPPER, see
@@ -110,11 +112,17 @@ else
   run > "$_ctl/o" 2> "$_ctl/e" </dev/null &
   _pid=$!; echo "$_pid" > "$_ctl/pgid"; printf '\0tackle:pid:%s:%s\n' "$_tok" "$_pid" >&2
   wait "$_pid"; _st=$?
-  # Idle grace for pipes still held by background children, then end them and the relays.
-  # With a budget the relays may still be copying into the capper: they get longer.
-  _rg=0.1; [ -z "$_cap" ] || _rg=1
-  ( sleep 0.1; reap; sleep "$_rg"; kill "$_r1" "$_r2" ) >/dev/null 2>&1 </dev/null & _g=$!
-  wait "$_r1" "$_r2"; kill "$_g" 2>/dev/null
+  # The relays end once no writer of the FIFOs is left, and may still be copying (a loaded host,
+  # a slow file): they are waited for, never cut off while the command's processes may write.
+  # Background children get a short grace (100 ms) to print, then the group is ended and so are
+  # the processes that left it (the sweep; its result is kept in CTL/esc); the relays then get 2 s
+  # more, for a writer out of the sweep's reach (one that cleared its environment).
+  ( sleep 0.1; : >"$_ctl/sweeping"; reap; sweep; echo "$_esc" >"$_ctl/esc"; sleep 2; kill "$_r1" "$_r2" ) >/dev/null 2>&1 </dev/null & _g=$!
+  # 2>/dev/null: ash says "Terminated" for relays the bound ended, on the stream the host reads.
+  wait "$_r1" "$_r2" 2>/dev/null
+  # A sweep under way (the relays may have ended because of it) is let finish: its result counts.
+  while [ -e "$_ctl/sweeping" ] && [ ! -s "$_ctl/esc" ] && kill -0 "$_g" 2>/dev/null; do sleep 0.02; done
+  kill "$_g" 2>/dev/null
   reap
 fi
 if [ -n "$_cap" ]; then
@@ -124,7 +132,9 @@ if [ -n "$_cap" ]; then
   [ "$_drop" != - ] && [ "$_drop" != 0 ] || _drop=
 fi
 [ -n "$_out" ] && _count=$(( $(stat -c %s "$_out" 2>/dev/null || echo 0) - _before ))
-sweep
+# Swept already while the relays were waited for (unless they were done first): sweep again only
+# then; a process found now would have started after that sweep.
+if [ -s "$_ctl/esc" ]; then read -r _esc <"$_ctl/esc"; else sweep; fi
 rm -rf "$_ctl"
 printf '\0tackle:end:%s:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" "$_drop" >&2
 exit "$_st"

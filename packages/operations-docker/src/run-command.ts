@@ -21,8 +21,13 @@ import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
 
 /** Milliseconds between SIGTERM and SIGKILL when the caller gives none. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
-/** How long the exec stream may stay open after the stop script confirmed the group gone. */
-const STREAM_DRAIN_MS = 3000;
+/**
+ * How long the exec stream may stay open, beyond the kill grace, after the stop script confirmed
+ * the group gone: the wrapper's grace for background children (0.1 s), its sweep for escaped
+ * processes (the grace, then at most 2 s for the KILL check) and its wait for the relays (at
+ * most 2 s), with room to spare.
+ */
+const STREAM_DRAIN_MS = 5000;
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SETUP_CODES = new Set<OperationErrorCode>([
@@ -102,9 +107,9 @@ export async function runCommand(
     stopReason = reason;
     stopping = output.started.then(async () => {
       const cleanup = await stopGroup(context, control, graceMs);
-      // The group is gone: the wrapper exits after its idle grace and its sweep for escaped
-      // processes (at most a kill grace and a KILL check). If the engine still holds the stream
-      // open (a wedged container), stop waiting for it.
+      // The group is gone: the wrapper exits after its sweep for escaped processes and its wait
+      // for the relays (see STREAM_DRAIN_MS). If the engine still holds the stream open (a
+      // wedged container), stop waiting for it.
       setTimeout(() => process.detach(), graceMs + STREAM_DRAIN_MS).unref();
       return cleanup;
     });
