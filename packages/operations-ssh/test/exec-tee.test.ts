@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { access, readFile } from "node:fs/promises";
+import { access, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ExecOptions, ExecResult } from "@tackle/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,121 +9,147 @@ import { createSshOperations, type SshOperations } from "../src/index.js";
 import { eventually, killIfRunning } from "./support/processes.js";
 import { isAlive, startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
 
-/**
- * `exec` with `outputPath` and streamed chunks: the remote tees copy both streams into the file
- * and back to the host, and may still be copying when the command has exited. The call must wait
- * for them, not for a pause in the output.
- */
-let server: TestSshServer;
-let ops: SshOperations;
-
-beforeAll(async () => {
-  server = await startSshServer();
-  ops = createSshOperations(server.connectOptions);
-});
-
-afterAll(async () => {
-  await ops?.dispose();
-  await server?.stop();
-});
-
-async function teed(
-  command: string,
-  outputPath: string,
-  options: Partial<ExecOptions> = {},
-): Promise<{ result: ExecResult; stdout: string }> {
-  let stdout = "";
-  const decoder = new TextDecoder();
-  const result = await ops.exec(command, {
-    shell: "bash",
-    cwd: server.dir,
-    outputPath,
-    timeoutMs: 30_000,
-    onChunk: (chunk) => {
-      if (chunk.stream === "stdout") stdout += decoder.decode(chunk.bytes, { stream: true });
-    },
-    ...options,
-  });
-  return { result, stdout };
-}
-
 /** `seq 1 count` as the command prints it. */
 const numbers = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}\n`).join("");
 
-describe("exec with outputPath, streaming (tee)", () => {
-  it("a tee still copying after the command exited finishes: the host and the file get every byte", async () => {
-    // The output file is a FIFO whose only reader reads nothing until the group's stop after the
-    // command's exit (its SIGTERM): the tees stay blocked, silent, past the idle grace, with the
-    // command's last ~30 KB still to copy. seq 1 18000 (96,894 bytes) fits the pipes and the
-    // tee's buffer, so the command itself exits.
-    const fifo = `${server.dir}/tee-blocked.fifo`;
-    const copy = `${server.dir}/tee-blocked.copy`;
-    await promisify(execFile)("mkfifo", [fifo]);
-    const { result, stdout } = await teed(
-      `( exec 3<"$FIFO"; trap 'cat <&3 >"$COPY"; exit 0' TERM; sleep 600 & wait ) >/dev/null 2>&1 </dev/null &
+/** A directory of links to every program in /usr/bin except `name`, to use as the only PATH. */
+async function binWithout(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "tackle-bin-"));
+  for (const entry of await readdir("/usr/bin")) {
+    if (entry !== name) await symlink(join("/usr/bin", entry), join(dir, entry));
+  }
+  return dir;
+}
+
+/**
+ * `exec` with `outputPath` and streamed chunks: the remote tees copy both streams into the file
+ * and back to the host, and may still be copying when the command has exited. The call must wait
+ * for them, not for a pause in the output. Twice: with `setsid` on the host (the tees get their
+ * own session) and without it (they stay in the command's group, ignoring SIGTERM).
+ */
+for (const withSetsid of [true, false]) {
+  describe(`exec with outputPath, streaming (tee), ${withSetsid ? "with" : "without"} setsid`, () => {
+    let server: TestSshServer;
+    let ops: SshOperations;
+    let bin: string | undefined;
+
+    beforeAll(async () => {
+      bin = withSetsid ? undefined : await binWithout("setsid");
+      server = await startSshServer(bin === undefined ? {} : { env: { PATH: bin } });
+      ops = createSshOperations(server.connectOptions);
+      // The wrapper finds setsid the same way: make sure this host is the one the title says.
+      const probe = await ops.exec("command -v setsid", { shell: "sh", cwd: "/" });
+      if ((probe.exitCode === 0) !== withSetsid)
+        throw new Error(`command -v setsid exited ${probe.exitCode}`);
+    });
+
+    afterAll(async () => {
+      await ops?.dispose();
+      await server?.stop();
+      if (bin !== undefined) await rm(bin, { recursive: true, force: true });
+    });
+
+    const teed = async (
+      command: string,
+      outputPath: string,
+      options: Partial<ExecOptions> = {},
+    ): Promise<{ result: ExecResult; stdout: string }> => {
+      let stdout = "";
+      const decoder = new TextDecoder();
+      const result = await ops.exec(command, {
+        shell: "bash",
+        cwd: server.dir,
+        outputPath,
+        timeoutMs: 30_000,
+        onChunk: (chunk) => {
+          if (chunk.stream === "stdout") stdout += decoder.decode(chunk.bytes, { stream: true });
+        },
+        ...options,
+      });
+      return { result, stdout };
+    };
+
+    it("a tee still copying after the command exited finishes: the host and the file get every byte", async () => {
+      // The output file is a FIFO whose only reader reads nothing until the group's stop after the
+      // command's exit (its SIGTERM): the tees stay blocked, silent, past the idle grace, with the
+      // command's last ~30 KB still to copy. seq 1 18000 (96,894 bytes) fits the pipes and the
+      // tee's buffer, so the command itself exits.
+      const fifo = `${server.dir}/tee-blocked.fifo`;
+      const copy = `${server.dir}/tee-blocked.copy`;
+      await promisify(execFile)("mkfifo", [fifo]);
+      const { result, stdout } = await teed(
+        `( exec 3<"$FIFO"; trap 'cat <&3 >"$COPY"; exit 0' TERM; sleep 600 & wait ) >/dev/null 2>&1 </dev/null &
       seq 1 18000`,
-      fifo,
-      { env: { FIFO: fifo, COPY: copy } },
-    );
-    const output = numbers(18_000);
-    expect(result).toMatchObject({ status: "completed", exitCode: 0, stdoutBytes: output.length });
-    expect(stdout).toBe(output);
-    expect(await readFile(copy, "utf8")).toBe(output);
-  });
+        fifo,
+        { env: { FIFO: fifo, COPY: copy } },
+      );
+      const output = numbers(18_000);
+      expect(result).toMatchObject({ status: "completed", exitCode: 0, stdoutBytes: output.length });
+      expect(stdout).toBe(output);
+      expect(await readFile(copy, "utf8")).toBe(output);
+    });
 
-  it("a cancelled command's tees are not stopped with it: what it printed before still arrives whole", async () => {
-    // The same blocked FIFO; the command then waits, and is cancelled once it printed everything
-    // (the done flag): the stop's SIGTERM to its group lets the reader drain the FIFO.
-    const fifo = `${server.dir}/tee-cancel.fifo`;
-    const copy = `${server.dir}/tee-cancel.copy`;
-    const done = `${server.dir}/tee-cancel.done`;
-    await promisify(execFile)("mkfifo", [fifo]);
-    const controller = new AbortController();
-    const running = teed(
-      `( exec 3<"$FIFO"; trap 'cat <&3 >"$COPY"; exit 0' TERM; sleep 600 & wait ) >/dev/null 2>&1 </dev/null &
+    it("a cancelled command's tees are not stopped with it: what it printed before still arrives whole", async () => {
+      // The same blocked FIFO; the command then waits, and is cancelled once it printed everything
+      // (the done flag): the stop's SIGTERM to its group lets the reader drain the FIFO.
+      const fifo = `${server.dir}/tee-cancel.fifo`;
+      const copy = `${server.dir}/tee-cancel.copy`;
+      const done = `${server.dir}/tee-cancel.done`;
+      await promisify(execFile)("mkfifo", [fifo]);
+      const controller = new AbortController();
+      const running = teed(
+        `( exec 3<"$FIFO"; trap 'cat <&3 >"$COPY"; exit 0' TERM; sleep 600 & wait ) >/dev/null 2>&1 </dev/null &
       seq 1 18000; touch "$DONE"; sleep 600`,
-      fifo,
-      { env: { FIFO: fifo, COPY: copy, DONE: done }, signal: controller.signal },
-    );
-    await eventually(
-      () =>
-        access(done).then(
-          () => true,
-          () => false,
-        ),
-      (exists) => exists,
-      20_000,
-    );
-    controller.abort();
-    const { result, stdout } = await running;
-    const output = numbers(18_000);
-    expect(result.status).toBe("cancelled");
-    expect(result.cleanup.confirmed).toBe(true);
-    expect(stdout).toBe(output);
-    expect(await readFile(copy, "utf8")).toBe(output);
-  });
+        fifo,
+        { env: { FIFO: fifo, COPY: copy, DONE: done }, signal: controller.signal },
+      );
+      await eventually(
+        () =>
+          access(done).then(
+            () => true,
+            () => false,
+          ),
+        (exists) => exists,
+        20_000,
+      );
+      controller.abort();
+      const { result, stdout } = await running;
+      const output = numbers(18_000);
+      expect(result.status).toBe("cancelled");
+      expect(result.cleanup.confirmed).toBe(true);
+      expect(stdout).toBe(output);
+      expect(await readFile(copy, "utf8")).toBe(output);
+    });
 
-  it("a background child holding the tees' pipes is ended by the sweep, then the call completes", async () => {
-    const file = `${server.dir}/tee-holder.log`;
-    const { result, stdout } = await teed("sleep 600 & echo $!; echo done", file);
-    expect(result.status).toBe("completed");
-    expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
-    const [child, done] = stdout.split("\n");
-    expect(done).toBe("done");
-    expect(await isAlive(Number(child))).toBe(false);
-    expect(await readFile(file, "utf8")).toBe(stdout);
-  });
-
-  it("a writer out of the sweep's reach (no marker, own session) cannot hold the call: it ends with a note", async () => {
-    const file = `${server.dir}/tee-unreachable.log`;
-    const { result, stdout } = await teed("env -i setsid sleep 600 & echo $!", file);
-    const escaped = Number(stdout.trim());
-    try {
+    it("a background child holding the tees' pipes is ended by the sweep, then the call completes", async () => {
+      const file = `${server.dir}/tee-holder.log`;
+      const { result, stdout } = await teed("sleep 600 & echo $!; echo done", file);
       expect(result.status).toBe("completed");
-      expect(result.cleanup.note).toContain(`the output copies to ${file} were still open`);
+      expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+      const [child, done] = stdout.split("\n");
+      expect(done).toBe("done");
+      expect(await isAlive(Number(child))).toBe(false);
       expect(await readFile(file, "utf8")).toBe(stdout);
-    } finally {
-      killIfRunning(escaped);
-    }
+    });
+
+    it("a writer out of the sweep's reach (no marker, own session) cannot hold the call", async () => {
+      const file = `${server.dir}/tee-unreachable.log`;
+      // `env -i` finds setsid on its default path, whatever PATH this host's sessions have.
+      const { result, stdout } = await teed("env -i setsid sleep 600 & echo $!", file, { killGraceMs: 200 });
+      const escaped = Number(stdout.trim());
+      try {
+        expect(result.status).toBe("completed");
+        expect(await readFile(file, "utf8")).toBe(stdout);
+        if (withSetsid) {
+          // The tees, in their own session, outlive the sweep: the wait for them is bounded.
+          expect(result.cleanup.note).toContain(`the output copies to ${file} were still open`);
+        } else {
+          // The tees, in the command's group ignoring SIGTERM, get SIGKILL after the grace.
+          expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
+        }
+      } finally {
+        killIfRunning(escaped);
+      }
+    });
   });
-});
+}
