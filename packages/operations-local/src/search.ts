@@ -1,5 +1,4 @@
-import { constants, lstatSync, realpathSync } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { accessSync, constants, lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import {
   type CallOptions,
@@ -40,7 +39,13 @@ export async function bundledRgPath(): Promise<string> {
 
 /** `search` on ripgrep: `rgPath` when the host passes one, else the bundled binary. */
 export function createRipgrepSearch(rgPath?: string): SearchOperations {
-  const binary = () => (rgPath ? Promise.resolve(rgPath) : bundledRgPath());
+  // Looked up once: the module is loaded after the first call, but each `import()` still costs
+  // a resolution and a few turns of the event loop on every search.
+  let path: Promise<string> | undefined;
+  const binary = () => {
+    path ??= rgPath ? Promise.resolve(rgPath) : bundledRgPath();
+    return path;
+  };
   return {
     // planGrep/planFiles pass `--sort path` for `sortByPath`.
     sortsByPath: true,
@@ -54,7 +59,7 @@ async function* grep(
   request: GrepRequest,
   options: CallOptions = {},
 ): AsyncGenerator<GrepEvent> {
-  const root = await searchRoot(request.path, "grep", options.signal);
+  const root = searchRoot(request.path, "grep", options.signal);
   const plan = planGrep(request, root.target);
   if (plan.limit <= 0) return;
   yield* grepEventsOf(
@@ -70,7 +75,7 @@ async function* files(
   request: FilesRequest,
   options: CallOptions = {},
 ): AsyncGenerator<string> {
-  const root = await searchRoot(request.path, "files", options.signal);
+  const root = searchRoot(request.path, "files", options.signal);
   const plan = planFiles(request, root.target);
   if (plan.limit <= 0) return;
   yield* filePathsOf(
@@ -105,22 +110,23 @@ interface SearchRoot {
   target: RipgrepTarget;
 }
 
-async function searchRoot(
-  path: string,
-  operation: string,
-  signal: AbortSignal | undefined,
-): Promise<SearchRoot> {
+/**
+ * Synchronous, like {@link parentIgnoreFiles}: a `stat` and an `access` of one path take
+ * microseconds, while two round trips through the thread pool cost a loaded machine
+ * milliseconds, a good part of a paged search's whole time.
+ */
+function searchRoot(path: string, operation: string, signal: AbortSignal | undefined): SearchRoot {
   checkPath(path, operation);
   if (signal?.aborted) throw new OperationError("aborted", `${operation} aborted`, { operation });
   let isDirectory: boolean;
   try {
-    const stats = await stat(path);
+    const stats = statSync(path);
     // rg reads a file it is given by name whatever its type: a FIFO would block it for good.
     if (!stats.isDirectory() && !stats.isFile()) throw notRegularFileError(operation, path);
     isDirectory = stats.isDirectory();
     // rg skips an unreadable path with a message and exit code 2 like any partial failure; the
     // root itself being unreadable is the caller's error, so check it here.
-    await access(path, isDirectory ? constants.R_OK | constants.X_OK : constants.R_OK);
+    accessSync(path, isDirectory ? constants.R_OK | constants.X_OK : constants.R_OK);
   } catch (error) {
     throw toOperationError(error, { operation, path });
   }

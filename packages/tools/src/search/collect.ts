@@ -11,6 +11,7 @@
  */
 import type { GrepEvent, GrepRequest } from "@tackle/operations";
 import { comparePaths } from "./compare-paths.js";
+import { type ScanCloses, scanWhile } from "./scan-closes.js";
 import { isHiddenFromTools, type ToolSearch } from "./search-for.js";
 import { fullFirst, sortedFirst } from "./sorted-first.js";
 
@@ -19,7 +20,8 @@ import { fullFirst, sortedFirst } from "./sorted-first.js";
  * lines within `request.context` after the page's last match (the match before the `wanted`-th)
  * too, which may hold further matches shown as context. `ordered`: the search delivers in path
  * order as it is; otherwise an engine that can sort runs a sorted scan first and a full one
- * only when the sorted one would be slow (see `sortedFirst`).
+ * only when the sorted one would be slow (see `sortedFirst`). A scan left early once the page is
+ * known is closed through `closes` when given (see `ScanCloses`), else before this resolves.
  */
 export async function collectGrepEvents(
   search: ToolSearch,
@@ -27,15 +29,16 @@ export async function collectGrepEvents(
   wanted: number,
   signal: AbortSignal | undefined,
   ordered: boolean,
+  closes?: ScanCloses,
 ): Promise<GrepEvent[]> {
-  if (ordered || !search.sorts) return collectGrepRun(search, request, wanted, signal, ordered);
+  if (ordered || !search.sorts) return collectGrepRun(search, request, wanted, signal, ordered, closes);
   return sortedFirst(
     search.engineKey,
     signal,
     wanted,
     (sortedSignal, onMatch) =>
-      collectGrepRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true, onMatch),
-    (fullSignal, onMatch) => collectGrepRun(search, request, wanted, fullSignal, false, onMatch),
+      collectGrepRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true, closes, onMatch),
+    (fullSignal, onMatch) => collectGrepRun(search, request, wanted, fullSignal, false, closes, onMatch),
   );
 }
 
@@ -45,6 +48,7 @@ async function collectGrepRun(
   wanted: number,
   signal: AbortSignal | undefined,
   ordered: boolean,
+  closes: ScanCloses | undefined,
   onMatch?: () => void,
 ): Promise<GrepEvent[]> {
   const context = Math.max(0, Math.floor(request.context ?? 0));
@@ -54,20 +58,21 @@ async function collectGrepRun(
   // The page's last match: context after it is part of the page.
   let pageEnd: GrepEvent | undefined;
   // At most `context` further matches fall in that context: a sorted engine may stop after them.
-  for await (const event of search.scanGrep(request, wanted + context, { signal })) {
-    if (isHiddenFromTools(event.path)) continue;
+  const take = (event: GrepEvent): boolean => {
+    if (isHiddenFromTools(event.path)) return true;
     if (event.type === "match") onMatch?.();
     // Once out of order, the order no longer matters: the whole search is read.
     if (sorted && previous && !inOrder(previous, event)) sorted = false;
     previous = event;
     // In path order, once the page and one more match are in, only the page's trailing context
     // is still needed: nothing after it can be on the page.
-    if (sorted && pageEnd && kept.total >= wanted && !withinContext(pageEnd, event, context)) break;
+    if (sorted && pageEnd && kept.total >= wanted && !withinContext(pageEnd, event, context)) return false;
     kept.add(event);
     if (event.type === "match" && kept.total === wanted - 1) pageEnd = event;
     // Stop without waiting for the next event when this one ends the page's context.
-    if (sorted && pageEnd && kept.total >= wanted && endsContext(pageEnd, event, context)) break;
-  }
+    return !(sorted && pageEnd && kept.total >= wanted && endsContext(pageEnd, event, context));
+  };
+  await scanWhile(search.scanGrep(request, wanted + context, { signal }), take, closes, signal);
   return kept.events();
 }
 
@@ -166,7 +171,8 @@ function insertionIndex(order: readonly string[], path: string): number {
  * that can sort runs the full scan first and a sorted one only when the full one shows the page
  * fills (see `fullFirst`). Once `wanted` paths are kept, a path is compared once, with the largest
  * kept one, and dropped when it sorts after it: over a large tree almost every path is, so a
- * whole-tree listing costs one comparison per path, not a sort.
+ * whole-tree listing costs one comparison per path, not a sort. `closes` as for
+ * {@link collectGrepEvents}.
  */
 export async function collectFiles(
   search: ToolSearch,
@@ -174,14 +180,15 @@ export async function collectFiles(
   wanted: number,
   signal: AbortSignal | undefined,
   ordered: boolean,
+  closes?: ScanCloses,
 ): Promise<string[]> {
-  if (ordered || !search.sorts) return collectFilesRun(search, request, wanted, signal, ordered);
+  if (ordered || !search.sorts) return collectFilesRun(search, request, wanted, signal, ordered, closes);
   return fullFirst(
     signal,
     wanted,
     (sortedSignal, onPath) =>
-      collectFilesRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true, onPath),
-    (fullSignal, onPath) => collectFilesRun(search, request, wanted, fullSignal, false, onPath),
+      collectFilesRun(search, { ...request, sortByPath: true }, wanted, sortedSignal, true, closes, onPath),
+    (fullSignal, onPath) => collectFilesRun(search, request, wanted, fullSignal, false, closes, onPath),
   );
 }
 
@@ -191,6 +198,7 @@ async function collectFilesRun(
   wanted: number,
   signal: AbortSignal | undefined,
   ordered: boolean,
+  closes: ScanCloses | undefined,
   onPath?: () => void,
 ): Promise<string[]> {
   let kept: string[] = [];
@@ -198,21 +206,23 @@ async function collectFilesRun(
   let last: string | undefined;
   // The largest path that can still be on the page, once `wanted` paths were kept and sorted.
   let bound: string | undefined;
-  for await (const path of search.scanFiles(request, wanted, { signal })) {
-    if (isHiddenFromTools(path)) continue;
+  const take = (path: string): boolean => {
+    if (isHiddenFromTools(path)) return true;
     onPath?.();
     if (sorted) {
       if (last !== undefined && comparePaths(last, path) >= 0) sorted = false;
       last = path;
     }
-    if (bound !== undefined && comparePaths(path, bound) >= 0) continue;
+    if (bound !== undefined && comparePaths(path, bound) >= 0) return true;
     kept.push(path);
-    if (sorted && kept.length >= wanted) break;
+    if (sorted && kept.length >= wanted) return false;
     // Trim now and then, not on every path: sorting 2x the page is cheap, memory stays bounded.
     if (kept.length >= wanted * 2) {
       kept = kept.sort(comparePaths).slice(0, wanted);
       bound = kept[wanted - 1];
     }
-  }
+    return true;
+  };
+  await scanWhile(search.scanFiles(request, wanted, { signal }), take, closes, signal);
   return sorted ? kept : kept.sort(comparePaths).slice(0, wanted);
 }

@@ -11,6 +11,7 @@ import { DEFAULTS, formatBytes } from "../defaults.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { collectFiles } from "../search/collect.js";
 import { resultPathDisplay } from "../search/result-paths.js";
+import { ScanCloses } from "../search/scan-closes.js";
 import { searchFor } from "../search/search-for.js";
 import {
   markUntrusted,
@@ -137,71 +138,78 @@ async function runFind(
   const engine = search.engine;
   // One path past the page tells whether more exist.
   const wanted = offset + limit + 1;
-  const found = await collectFiles(
-    search,
-    { path: absolute, glob: params.pattern },
-    wanted,
-    signal,
-    engine === "portable",
-  ).catch((error: unknown) => {
-    // The path was checked above: what the search itself refuses is the glob.
-    if (!isOperationError(error, "invalid_argument")) throw error;
-    throw new ToolError(
-      "invalid_arguments",
-      `Invalid glob ${quoteInput(params.pattern)}: ${boundText(error.message, ENGINE_MESSAGE_CHARS)}. Send pattern as a glob such as '*.ts' or 'src/**/*.test.ts' (escape a literal [ ] { } * ? with a backslash).`,
-      { cause: error, details: { pattern: params.pattern } },
+  // A scan left early ends while the page is laid out; the answer waits for it (see ScanCloses).
+  const closes = new ScanCloses();
+  try {
+    const found = await collectFiles(
+      search,
+      { path: absolute, glob: params.pattern },
+      wanted,
+      signal,
+      engine === "portable",
+      closes,
+    ).catch((error: unknown) => {
+      // The path was checked above: what the search itself refuses is the glob.
+      if (!isOperationError(error, "invalid_argument")) throw error;
+      throw new ToolError(
+        "invalid_arguments",
+        `Invalid glob ${quoteInput(params.pattern)}: ${boundText(error.message, ENGINE_MESSAGE_CHARS)}. Send pattern as a glob such as '*.ts' or 'src/**/*.test.ts' (escape a literal [ ] { } * ? with a backslash).`,
+        { cause: error, details: { pattern: params.pattern } },
+      );
+    });
+    const page = found.slice(offset, offset + limit);
+    const hasMore = found.length > offset + limit;
+    const details: FindDetails = {
+      pattern: params.pattern,
+      path: display,
+      engine,
+      offset,
+      limit,
+      count: page.length,
+      truncatedBy: null,
+    };
+    if (page.length === 0) {
+      const text =
+        offset > 0 && found.length > 0
+          ? `No paths at offset ${offset}: only ${found.length} files match ${quoteInput(params.pattern)} in ${display}.`
+          : `No files match ${quoteInput(params.pattern)} in ${display}.`;
+      return { content: [{ type: "text", text } satisfies TextContent], details };
+    }
+    // Names are untrusted too: a crafted name must not carry escapes or fake lines into the output.
+    const shown = isFile ? () => display : resultPathDisplay(syntax, ctx.cwd, absolute);
+    const safe = sanitizeLines(page.map(shown));
+    const sanitized = sanitizedDetails(safe);
+    if (sanitized) details.sanitized = sanitized;
+    const cut = truncateHead(safe.lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
+    const notices: string[] = [];
+    const narrow = "or narrow the search with path or a more specific pattern.";
+    if (cut.truncated) {
+      const shown = cut.outputLines;
+      details.truncatedBy = cut.truncatedBy;
+      details.nextOffset = offset + shown;
+      const by = cut.truncatedBy === "bytes" ? formatBytes(limits.maxBytes) : `${limits.maxLines} lines`;
+      notices.push(
+        `Output cut at ${by}: showing paths ${offset + 1}-${offset + shown}. Use offset=${offset + shown} to see more, ${narrow}`,
+      );
+    } else if (hasMore) {
+      details.nextOffset = offset + page.length;
+      notices.push(
+        `Showing paths ${offset + 1}-${offset + page.length}; more exist. Use offset=${offset + page.length} to see more, ${narrow}`,
+      );
+    }
+    const bash = hasTool(ctx, "bash");
+    const notice = sanitizeNotice(
+      safe,
+      bash ? "bash with ls -b on the directory shows such names escaped" : undefined,
+      {
+        bash,
+      },
     );
-  });
-  const page = found.slice(offset, offset + limit);
-  const hasMore = found.length > offset + limit;
-  const details: FindDetails = {
-    pattern: params.pattern,
-    path: display,
-    engine,
-    offset,
-    limit,
-    count: page.length,
-    truncatedBy: null,
-  };
-  if (page.length === 0) {
-    const text =
-      offset > 0 && found.length > 0
-        ? `No paths at offset ${offset}: only ${found.length} files match ${quoteInput(params.pattern)} in ${display}.`
-        : `No files match ${quoteInput(params.pattern)} in ${display}.`;
+    if (notice) notices.push(notice);
+    const body = markUntrusted(cut.content, "find");
+    const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;
     return { content: [{ type: "text", text } satisfies TextContent], details };
+  } finally {
+    await closes.settled();
   }
-  // Names are untrusted too: a crafted name must not carry escapes or fake lines into the output.
-  const shown = isFile ? () => display : resultPathDisplay(syntax, ctx.cwd, absolute);
-  const safe = sanitizeLines(page.map(shown));
-  const sanitized = sanitizedDetails(safe);
-  if (sanitized) details.sanitized = sanitized;
-  const cut = truncateHead(safe.lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
-  const notices: string[] = [];
-  const narrow = "or narrow the search with path or a more specific pattern.";
-  if (cut.truncated) {
-    const shown = cut.outputLines;
-    details.truncatedBy = cut.truncatedBy;
-    details.nextOffset = offset + shown;
-    const by = cut.truncatedBy === "bytes" ? formatBytes(limits.maxBytes) : `${limits.maxLines} lines`;
-    notices.push(
-      `Output cut at ${by}: showing paths ${offset + 1}-${offset + shown}. Use offset=${offset + shown} to see more, ${narrow}`,
-    );
-  } else if (hasMore) {
-    details.nextOffset = offset + page.length;
-    notices.push(
-      `Showing paths ${offset + 1}-${offset + page.length}; more exist. Use offset=${offset + page.length} to see more, ${narrow}`,
-    );
-  }
-  const bash = hasTool(ctx, "bash");
-  const notice = sanitizeNotice(
-    safe,
-    bash ? "bash with ls -b on the directory shows such names escaped" : undefined,
-    {
-      bash,
-    },
-  );
-  if (notice) notices.push(notice);
-  const body = markUntrusted(cut.content, "find");
-  const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;
-  return { content: [{ type: "text", text } satisfies TextContent], details };
 }

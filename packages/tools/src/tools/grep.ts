@@ -14,6 +14,7 @@ import { pathSyntax } from "../path/workspace-policy.js";
 import { collectGrepEvents } from "../search/collect.js";
 import { pageGrepEvents } from "../search/grep-page.js";
 import { resultPathDisplay } from "../search/result-paths.js";
+import { ScanCloses } from "../search/scan-closes.js";
 import { searchFor } from "../search/search-for.js";
 import {
   markUntrusted,
@@ -207,89 +208,95 @@ async function runGrep(
   };
   // Results in path order can be stopped early: the portable walk's, or any engine's in one file.
   const ordered = engine === "portable" || isFile;
-  const events = await collectGrepEvents(search, request, wanted, signal, ordered);
-  const matches = events.filter((event) => event.type === "match").length;
-  const page = pageGrepEvents(events, offset, limit, context);
-  const toDisplay = isFile ? () => display : resultPathDisplay(syntax, ctx.cwd, absolute);
-  let linesCut = 0;
-  const lines: string[] = [];
-  const matchLine: number[] = [];
-  // File text is untrusted: made safe before cutting, so a cut cannot split a secret out of its shape.
-  const safe = mergeSafeLines(
-    sanitizeLines(page.lines.map((line) => line.line.replace(/\r?\n$|\r$/, ""))),
-    sanitizeLines(page.lines.map((line) => toDisplay(line.path))),
-  );
-  page.lines.forEach((line, i) => {
-    if (line.gapBefore && context > 0) lines.push("--");
-    const cut = truncateLine(safe.lines[i] as string, limits.maxLineLength);
-    if (cut.truncated || line.truncated) linesCut++;
-    // A line the engine cut is longer than what it sent; how much longer is not known.
-    const more = line.truncated
-      ? `over ${cut.totalChars - cut.text.length} more characters`
-      : `${cut.totalChars - cut.text.length} more characters`;
-    const text = cut.truncated || line.truncated ? `${cut.text}… [${more}]` : cut.text;
-    if (line.kind === "match") matchLine.push(lines.length);
-    lines.push(
-      `${safe.lines[page.lines.length + i]}${line.kind === "match" ? ":" : "-"}${line.lineNumber}${line.kind === "match" ? ":" : "-"} ${text}`,
+  // A scan left early ends while the page is laid out; the answer waits for it (see ScanCloses).
+  const closes = new ScanCloses();
+  try {
+    const events = await collectGrepEvents(search, request, wanted, signal, ordered, closes);
+    const matches = events.filter((event) => event.type === "match").length;
+    const page = pageGrepEvents(events, offset, limit, context);
+    const toDisplay = isFile ? () => display : resultPathDisplay(syntax, ctx.cwd, absolute);
+    let linesCut = 0;
+    const lines: string[] = [];
+    const matchLine: number[] = [];
+    // File text is untrusted: made safe before cutting, so a cut cannot split a secret out of its shape.
+    const safe = mergeSafeLines(
+      sanitizeLines(page.lines.map((line) => line.line.replace(/\r?\n$|\r$/, ""))),
+      sanitizeLines(page.lines.map((line) => toDisplay(line.path))),
     );
-  });
-  const details: GrepDetails = {
-    pattern: params.pattern,
-    path: display,
-    engine,
-    offset,
-    limit,
-    matches: page.matches,
-    files: page.files,
-    linesCut,
-    truncatedBy: null,
-  };
-  const sanitized = sanitizedDetails(safe);
-  if (sanitized) details.sanitized = sanitized;
-  if (page.matches === 0) {
-    const where = params.glob ? `${display} (files matching ${quoteInput(params.glob)})` : display;
-    const text =
-      offset > 0 && matches > 0
-        ? `No matches at offset ${offset}: there are only ${matches} matches for ${quoteInput(params.pattern)} in ${where}.`
-        : `No matches for ${quoteInput(params.pattern)} in ${where}.`;
-    return { content: [{ type: "text", text } satisfies TextContent], details };
-  }
-  const cut = truncateHead(lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
-  const notices: string[] = [];
-  const first = offset + 1;
-  if (cut.truncated) {
-    // Continue after the last match whose line made it into the output.
-    const shown = matchLine.filter((index) => index < cut.outputLines).length;
-    details.truncatedBy = cut.truncatedBy;
-    const by = cut.truncatedBy === "bytes" ? formatBytes(limits.maxBytes) : `${limits.maxLines} lines`;
-    if (shown === 0) {
-      // Only context lines fit: an offset would not move forward, so ask for less context.
-      notices.push(`Output cut at ${by} before the first match; call again with a smaller context.`);
-    } else {
-      details.nextOffset = offset + shown;
+    page.lines.forEach((line, i) => {
+      if (line.gapBefore && context > 0) lines.push("--");
+      const cut = truncateLine(safe.lines[i] as string, limits.maxLineLength);
+      if (cut.truncated || line.truncated) linesCut++;
+      // A line the engine cut is longer than what it sent; how much longer is not known.
+      const more = line.truncated
+        ? `over ${cut.totalChars - cut.text.length} more characters`
+        : `${cut.totalChars - cut.text.length} more characters`;
+      const text = cut.truncated || line.truncated ? `${cut.text}… [${more}]` : cut.text;
+      if (line.kind === "match") matchLine.push(lines.length);
+      lines.push(
+        `${safe.lines[page.lines.length + i]}${line.kind === "match" ? ":" : "-"}${line.lineNumber}${line.kind === "match" ? ":" : "-"} ${text}`,
+      );
+    });
+    const details: GrepDetails = {
+      pattern: params.pattern,
+      path: display,
+      engine,
+      offset,
+      limit,
+      matches: page.matches,
+      files: page.files,
+      linesCut,
+      truncatedBy: null,
+    };
+    const sanitized = sanitizedDetails(safe);
+    if (sanitized) details.sanitized = sanitized;
+    if (page.matches === 0) {
+      const where = params.glob ? `${display} (files matching ${quoteInput(params.glob)})` : display;
+      const text =
+        offset > 0 && matches > 0
+          ? `No matches at offset ${offset}: there are only ${matches} matches for ${quoteInput(params.pattern)} in ${where}.`
+          : `No matches for ${quoteInput(params.pattern)} in ${where}.`;
+      return { content: [{ type: "text", text } satisfies TextContent], details };
+    }
+    const cut = truncateHead(lines.join("\n"), { maxLines: limits.maxLines, maxBytes: limits.maxBytes });
+    const notices: string[] = [];
+    const first = offset + 1;
+    if (cut.truncated) {
+      // Continue after the last match whose line made it into the output.
+      const shown = matchLine.filter((index) => index < cut.outputLines).length;
+      details.truncatedBy = cut.truncatedBy;
+      const by = cut.truncatedBy === "bytes" ? formatBytes(limits.maxBytes) : `${limits.maxLines} lines`;
+      if (shown === 0) {
+        // Only context lines fit: an offset would not move forward, so ask for less context.
+        notices.push(`Output cut at ${by} before the first match; call again with a smaller context.`);
+      } else {
+        details.nextOffset = offset + shown;
+        notices.push(
+          `Output cut at ${by}: showing matches ${first}-${offset + shown}. Use offset=${offset + shown} to see more, or narrow the search with path, glob or a more specific pattern.`,
+        );
+      }
+    } else if (page.hasMore) {
+      details.nextOffset = offset + page.matches;
       notices.push(
-        `Output cut at ${by}: showing matches ${first}-${offset + shown}. Use offset=${offset + shown} to see more, or narrow the search with path, glob or a more specific pattern.`,
+        `Showing matches ${first}-${offset + page.matches}; more exist. Use offset=${offset + page.matches} to see more, or narrow the search with path, glob or a more specific pattern.`,
       );
     }
-  } else if (page.hasMore) {
-    details.nextOffset = offset + page.matches;
-    notices.push(
-      `Showing matches ${first}-${offset + page.matches}; more exist. Use offset=${offset + page.matches} to see more, or narrow the search with path, glob or a more specific pattern.`,
+    if (linesCut > 0) {
+      notices.push(
+        `${linesCut} line${linesCut === 1 ? " was" : "s were"} longer than ${limits.maxLineLength} characters and cut${hintFor(ctx, [["read", "; use read with offset to see a line in full"]])}.`,
+      );
+    }
+    const bash = hasTool(ctx, "bash");
+    const notice = sanitizeNotice(
+      safe,
+      bash ? `bash with cat -v ${isFile ? display : "on the file"} shows them` : undefined,
+      { bash },
     );
+    if (notice) notices.push(notice);
+    const body = markUntrusted(cut.content, "grep");
+    const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;
+    return { content: [{ type: "text", text } satisfies TextContent], details };
+  } finally {
+    await closes.settled();
   }
-  if (linesCut > 0) {
-    notices.push(
-      `${linesCut} line${linesCut === 1 ? " was" : "s were"} longer than ${limits.maxLineLength} characters and cut${hintFor(ctx, [["read", "; use read with offset to see a line in full"]])}.`,
-    );
-  }
-  const bash = hasTool(ctx, "bash");
-  const notice = sanitizeNotice(
-    safe,
-    bash ? `bash with cat -v ${isFile ? display : "on the file"} shows them` : undefined,
-    { bash },
-  );
-  if (notice) notices.push(notice);
-  const body = markUntrusted(cut.content, "grep");
-  const text = notices.length > 0 ? `${body}\n\n[${notices.join(" ")}]` : body;
-  return { content: [{ type: "text", text } satisfies TextContent], details };
 }
