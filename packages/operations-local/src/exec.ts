@@ -5,6 +5,7 @@ import { access, open, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import {
+  type ExecCleanup,
   type ExecOptions,
   type ExecResult,
   type ExecStatus,
@@ -117,6 +118,8 @@ export async function exec(
   if (output instanceof OutputCapper) output.releaseInput();
   else if (output && "fd" in output) await output.handle.close();
   const result = await run.finished;
+  // The group is gone (and, on Linux, every marked process): the output is finished after this.
+  reportEnded(options, result.cleanup);
   let { stdoutBytes, stderrBytes } = result;
   let outputCut: OutputCut | undefined;
   if (output instanceof OutputCapper) {
@@ -152,6 +155,15 @@ function reportSpawn(options: ExecOptions, pid: number): void {
     options.onSpawn?.({ pid, pgid: pid });
   } catch {
     // onSpawn must not throw; a faulty consumer must not leave the process unmanaged.
+  }
+}
+
+/** Calls `onEnded` with the cleanup `exec` will report; a throw is ignored. */
+function reportEnded(options: ExecOptions, cleanup: ExecCleanup): void {
+  try {
+    options.onEnded?.(cleanup);
+  } catch {
+    // onEnded must not throw; the output is still finished and the result returned.
   }
 }
 

@@ -175,6 +175,16 @@ export interface ExecOptions extends CallOptions {
    * ```
    */
   onSpawn?: (spawn: ExecSpawn) => void;
+  /**
+   * Called once when the command has ended and the adapter's cleanup is done (the `cleanup` that
+   * `exec` will report), before `exec` resolves: the environment may still be finishing the
+   * output file. When `cleanup` is `confirmed` with `escapesChecked`, no process of the command
+   * is left, so what it changed in the file system is final, and a caller can start work that
+   * needs that (the audit's after snapshot of the working directory) while the output is
+   * finished. Optional for an adapter: without it that work waits until `exec` resolves. Not
+   * called when the command could not start. Must not throw (a throw is ignored).
+   */
+  onEnded?: (cleanup: ExecCleanup) => void;
   /** Receives output chunks in arrival order. Must not throw. */
   onChunk?: (chunk: OutputChunk) => void;
   /**

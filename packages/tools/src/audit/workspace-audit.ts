@@ -5,43 +5,91 @@ import {
   SNAPSHOT_MAX_ENTRIES,
   SNAPSHOT_TIME_BUDGET_MS,
   snapshotWorkspace,
+  type WorkspaceSnapshot,
 } from "./workspace-snapshot.js";
 
 /**
+ * The snapshots of an audited shell call, handed to the run so they are taken while the run waits
+ * on something else anyway: the before snapshot while the output file is created, the after
+ * snapshot while the environment finishes the output or the run reads it back.
+ */
+export interface WorkspaceSnapshotHook {
+  /**
+   * Takes the before snapshot (once; later calls return the same promise). The run must await it
+   * before its command starts. The listing starts on the next turn of the event loop, so file
+   * operations the run started just before (the output file's creation) are already under way.
+   */
+  before(): Promise<void>;
+  /**
+   * Starts the after snapshot (once), on the next turn of the event loop: call it when the
+   * command and every process it started have ended. Not called by the run, it is taken when
+   * the run returns.
+   */
+  after(): void;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Runs a shell command between two bounded snapshots of its working directory and records what
- * changed (only when the call is audited; otherwise just runs it). The snapshots are taken inside
- * the caller's exclusive section, so no file tool's change is mistaken for the command's.
+ * changed (only when the call is audited; otherwise just runs it, without a hook). The run takes
+ * the snapshots through the hook: the before snapshot before its command starts (a run that never
+ * asked for it started nothing, and its record compares the after snapshot with itself), the
+ * after snapshot once the command's processes have ended (at the latest when the run returns).
+ * Both are taken inside the caller's exclusive section, so no file tool's change is mistaken for
+ * the command's, and never at the same time.
  */
 export async function withWorkspaceAudit<T>(
   ctx: ExtensionContext,
   cwd: string,
   audit: AuditRecorder,
   signal: AbortSignal | undefined,
-  run: () => Promise<T>,
+  run: (hook: WorkspaceSnapshotHook | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!audit.enabled) return run();
+  if (!audit.enabled) return run(undefined);
   const limits = { maxEntries: SNAPSHOT_MAX_ENTRIES, timeBudgetMs: SNAPSHOT_TIME_BUDGET_MS };
-  const before = await snapshotWorkspace(ctx.operations, cwd, { ...limits, signal });
+  let before: Promise<WorkspaceSnapshot> | undefined;
+  let after: Promise<WorkspaceSnapshot> | undefined;
+  const hook: WorkspaceSnapshotHook = {
+    before() {
+      before ??= nextTurn().then(() => snapshotWorkspace(ctx.operations, cwd, { ...limits, signal }));
+      return before.then(() => undefined);
+    },
+    after() {
+      // Not tied to the call's signal: a cancelled command's changes are the ones most worth seeing.
+      after ??= Promise.resolve(before)
+        .then(nextTurn)
+        .then(() => snapshotWorkspace(ctx.operations, cwd, limits));
+    },
+  };
   try {
-    return await run();
+    return await run(hook);
   } finally {
-    // Not tied to the call's signal: a cancelled command's changes are the ones most worth seeing.
-    const after = await snapshotWorkspace(ctx.operations, cwd, limits);
-    recordWorkspaceChanges(audit, before, after, limits);
+    hook.after();
+    const last = await (after as Promise<WorkspaceSnapshot>);
+    recordWorkspaceChanges(audit, before === undefined ? last : await before, last, limits);
   }
 }
 
 /**
  * The context's mutation queue, whose `withExclusive` runs its section between the workspace
- * snapshots of {@link withWorkspaceAudit} (the queue itself when the call is not audited).
+ * snapshots of {@link withWorkspaceAudit}, giving the section the hook that takes the before
+ * snapshot (undefined when the call is not audited: the queue's own section, nothing listed).
  */
 export function auditedMutations(
   ctx: ExtensionContext,
   cwd: string,
   audit: AuditRecorder,
   signal: AbortSignal | undefined,
-): Pick<FileMutationQueue, "withExclusive"> {
-  if (!audit.enabled) return ctx.mutations;
+): {
+  withExclusive<T>(
+    fn: (hook: WorkspaceSnapshotHook | undefined) => Promise<T>,
+    options?: Parameters<FileMutationQueue["withExclusive"]>[1],
+  ): Promise<T>;
+} {
+  if (!audit.enabled) {
+    return { withExclusive: (fn, options) => ctx.mutations.withExclusive(() => fn(undefined), options) };
+  }
   return {
     withExclusive: (fn, options) =>
       ctx.mutations.withExclusive(() => withWorkspaceAudit(ctx, cwd, audit, signal, fn), options),

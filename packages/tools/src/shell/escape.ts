@@ -47,7 +47,7 @@ export function escapeHuntScript(runId: string, graceMs: number): string {
  * marker and confirmed it (`cleanup.escapesChecked`, operations-local on Linux): a hunt would be
  * one more exec (a round trip over SSH) that can find nothing.
  */
-export function escapesAlreadyEnded(result: ExecResult): boolean {
+export function escapesAlreadyEnded(result: Pick<ExecResult, "cleanup">): boolean {
   return result.cleanup.confirmed && result.cleanup.escapesChecked === true;
 }
 

@@ -9,6 +9,7 @@ import {
   outputHeadBytes,
 } from "@tackle/operations";
 import { type OutputTimeline, recordRunEvidence, recordSpawn } from "../audit/shell-audit.js";
+import type { WorkspaceSnapshotHook } from "../audit/workspace-audit.js";
 import { DEFAULTS } from "../defaults.js";
 import { type TruncationResult, truncateTail } from "../truncate.js";
 import { OutputCapture } from "./capture.js";
@@ -85,6 +86,12 @@ export interface ShellRunRequest {
   audit?: AuditRecorder;
   /** This call's output limit, over the pipeline's `maxOutputBytes`. */
   maxOutputBytes?: number;
+  /**
+   * The audit's snapshots of the working directory: the before snapshot taken while the output
+   * file is created (done before the command starts), the after snapshot started as soon as the
+   * command and every process it left are known to be gone.
+   */
+  workspace?: WorkspaceSnapshotHook;
 }
 
 /** How a run ended, after cleanup, with what the model will see. */
@@ -140,11 +147,14 @@ export async function runShellCommand(
   const graceMs = options.killGraceMs ?? DEFAULTS.killGraceMs;
   const outputLimitBytes = request.maxOutputBytes ?? options.maxOutputBytes ?? DEFAULTS.shellOutputMaxBytes;
   const runId = newRunId();
-  const artifact = await artifacts.create({
+  const creating = artifacts.create({
     prefix: request.shell,
     extension: "log",
     ...(request.signal ? { signal: request.signal } : {}),
   });
+  // The file's creation waits on the disk; the before snapshot lists meanwhile. Both are done
+  // before the command starts (a failed creation starts nothing).
+  const [artifact] = await Promise.all([creating, request.workspace?.before()]);
 
   const promptStop = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, promptStop.signal]) : promptStop.signal;
@@ -188,6 +198,10 @@ export async function runShellCommand(
         spawned = true;
         recordSpawn(audit, { ...spawn, pid: pgid });
       },
+      // Nothing of the command is left: listed while the environment finishes the output.
+      onEnded: (cleanup) => {
+        if (escapesAlreadyEnded({ cleanup })) request.workspace?.after();
+      },
       ...(fastPath ? {} : { onChunk: (chunk) => watch.onChunk(chunk.bytes) }),
     });
   } finally {
@@ -200,6 +214,8 @@ export async function runShellCommand(
     !escapesAlreadyEnded(result) && (stopped || (options.reapLeftovers ?? true))
       ? await huntEscapedProcesses(ops, runId, { cwd: request.cwd, graceMs })
       : undefined;
+  // Whatever the command started has been dealt with: listed while the output is read back.
+  request.workspace?.after();
 
   const size = (await ops.stat(artifact.path)).size;
   let capture: OutputCapture;

@@ -255,7 +255,7 @@ export function createShellToolDefinition(
       // Inside the exclusive section: the workspace snapshots around the command (when audited).
       const outcome = await auditedMutations(ctx, resolved.real, audit, signal)
         .withExclusive(
-          () =>
+          (workspace) =>
             runShellCommand(
               ctx.operations,
               ctx.artifacts,
@@ -265,6 +265,7 @@ export function createShellToolDefinition(
                 cwd: resolved.real,
                 timeoutMs: timeoutSeconds * 1000,
                 audit,
+                ...(workspace ? { workspace } : {}),
                 ...(signal ? { signal } : {}),
                 ...(onUpdate
                   ? {
