@@ -6,10 +6,13 @@
 //     the fixed price of one recorded call (see docs/audit.md, "What it costs");
 // (2) the bash tool running `true` in a 200-file working directory (plus policy, spawn, output,
 //     process end and the two workspace snapshots);
-// (3) the read tool reading a small file (information: a real call that does its own I/O).
+// (3) the read tool reading a small file (information: a real call that does its own I/O);
+// (4) an edit of a 10 MB file the model read just before, in CPU time (information: what the exact
+//     side effect, sha256 before and after, adds to a large file call).
 // Audited and plain calls alternate, so machine load hits both alike.
 // Run `pnpm --filter @tackle/tools build` first. AUDIT_BENCH_REPS changes the bash and read
-// repetitions.
+// repetitions, AUDIT_BENCH_EDIT_REPS the edit's; AUDIT_BENCH_ROWS=bash,edit runs only those rows
+// (noop, bash, read, edit).
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +30,9 @@ const report = createBenchReport(import.meta.url, "audit");
 
 const NOOP_CALLS = 20_000;
 const BASH_REPS = Number(process.env.AUDIT_BENCH_REPS ?? 80);
+const EDIT_REPS = Number(process.env.AUDIT_BENCH_EDIT_REPS ?? 20);
+const ROWS = new Set((process.env.AUDIT_BENCH_ROWS ?? "noop,bash,read,edit").split(","));
+const EDIT_FILE_BYTES = 10 * 1024 * 1024;
 const dir = await realpath(await mkdtemp(join(tmpdir(), "tackle-audit-bench-")));
 const sink = createJsonlAuditSink(join(dir, "state", "audit.jsonl"));
 
@@ -64,6 +70,58 @@ async function noopBench() {
     // The JSONL sink writes a turn's events when the turn ends: count that write.
     await nextTurn();
     audited.push((performance.now() - start) / block);
+  }
+  return { plain: median(plain), audited: median(audited) };
+}
+
+/**
+ * Median CPU time (this process, all threads) of `reps` edits of a 10 MB file, each right after a
+ * read of it (not counted), plain and audited alternately on one file: each edit swaps one line
+ * back and forth. CPU time, not wall time: the write's fsync of 10 MB waits on the disk for a
+ * time that varies far more than the hashing this row is about.
+ */
+async function editBench(audit, reps) {
+  const work = join(dir, "edit");
+  const local = createLocalOperations();
+  await local.mkdir(work, { recursive: true });
+  const line = (n) => `line ${String(n).padStart(8, "0")} of a large file being edited\n`;
+  const count = Math.ceil(EDIT_FILE_BYTES / line(0).length);
+  await writeFile(join(work, "big.txt"), Array.from({ length: count }, (_, i) => line(i)).join(""));
+  const artifacts = createArtifactStore({ operations: local, sessionId: "bench-edit", baseDir: dir });
+  const contexts = {
+    plain: createToolContext({ cwd: work, operations: local, artifacts }),
+    audited: createToolContext({ cwd: work, operations: local, artifacts, audit: audit.sink }),
+  };
+  const tool = (name, ctx) => wrapToolDefinition(createToolDefinition(name), () => ctx);
+  const tools = Object.fromEntries(
+    Object.entries(contexts).map(([kind, ctx]) => [
+      kind,
+      { read: tool("read", ctx), edit: tool("edit", ctx) },
+    ]),
+  );
+  const marked = line(count >> 1);
+  let edited = false;
+  const once = async (kind, id) => {
+    const options =
+      kind === "audited" ? { audit: { ...audit, sink: contexts.audited.audit }, toolCallId: id } : {};
+    await invokeTool(tools[kind].read, { path: "big.txt", limit: 1 }, options);
+    const edit = edited ? { oldText: "EDITED\n", newText: marked } : { oldText: marked, newText: "EDITED\n" };
+    const start = process.cpuUsage();
+    const outcome = await invokeTool(tools[kind].edit, { path: "big.txt", edits: [edit] }, options);
+    await nextTurn();
+    const used = process.cpuUsage(start);
+    const ms = (used.user + used.system) / 1000;
+    if (outcome.isError) throw new Error(JSON.stringify(outcome.content));
+    edited = !edited;
+    return ms;
+  };
+  await once("plain");
+  await once("audited", "edit-warm");
+  const plain = [];
+  const audited = [];
+  for (let i = 0; i < reps; i++) {
+    plain.push(await once("plain"));
+    audited.push(await once("audited", `edit${i}`));
   }
   return { plain: median(plain), audited: median(audited) };
 }
@@ -113,44 +171,64 @@ async function alternate(tool, args, audit, reps) {
 }
 
 try {
-  const n = await noopBench();
-  report.measure({
-    case: "invokeTool no-op",
-    metric: "per call",
-    unit: "us",
-    value: n.audited * 1000,
-    stat: "median",
-    rounds: NOOP_CALLS / 1000,
-    baseline: { name: "unaudited", value: n.plain * 1000 },
-    target: { op: "<=", value: 1.05, of: "ratio" },
-    label: "invokeTool no-op, audited into a JSONL file",
-  });
+  if (ROWS.has("noop")) {
+    const n = await noopBench();
+    report.measure({
+      case: "invokeTool no-op",
+      metric: "per call",
+      unit: "us",
+      value: n.audited * 1000,
+      stat: "median",
+      rounds: NOOP_CALLS / 1000,
+      baseline: { name: "unaudited", value: n.plain * 1000 },
+      target: { op: "<=", value: 1.05, of: "ratio" },
+      label: "invokeTool no-op, audited into a JSONL file",
+    });
+  }
   const { audit, tools } = await project();
-  const b = await alternate(tools("bash"), { command: "true" }, audit, BASH_REPS);
-  report.measure({
-    case: "bash true",
-    metric: "per call",
-    unit: "ms",
-    value: b.audited,
-    stat: "median",
-    rounds: BASH_REPS,
-    baseline: { name: "unaudited", value: b.plain },
-    target: { op: "<=", value: 1.05, of: "ratio" },
-    params: { files: 200 },
-    label: "bash `true` in a 200-file directory, audited (two snapshots)",
-  });
-  const r = await alternate(tools("read"), { path: "d3/f12.txt" }, audit, BASH_REPS * 10);
-  report.measure({
-    case: "read small file",
-    metric: "per call",
-    unit: "us",
-    value: r.audited * 1000,
-    stat: "median",
-    rounds: BASH_REPS * 10,
-    baseline: { name: "unaudited", value: r.plain * 1000 },
-    params: { bytes: 12 },
-    label: "read of a 12-byte file, audited (information)",
-  });
+  if (ROWS.has("bash")) {
+    const b = await alternate(tools("bash"), { command: "true" }, audit, BASH_REPS);
+    report.measure({
+      case: "bash true",
+      metric: "per call",
+      unit: "ms",
+      value: b.audited,
+      stat: "median",
+      rounds: BASH_REPS,
+      baseline: { name: "unaudited", value: b.plain },
+      target: { op: "<=", value: 1.05, of: "ratio" },
+      params: { files: 200 },
+      label: "bash `true` in a 200-file directory, audited (two snapshots)",
+    });
+  }
+  if (ROWS.has("read")) {
+    const r = await alternate(tools("read"), { path: "d3/f12.txt" }, audit, BASH_REPS * 10);
+    report.measure({
+      case: "read small file",
+      metric: "per call",
+      unit: "us",
+      value: r.audited * 1000,
+      stat: "median",
+      rounds: BASH_REPS * 10,
+      baseline: { name: "unaudited", value: r.plain * 1000 },
+      params: { bytes: 12 },
+      label: "read of a 12-byte file, audited (information)",
+    });
+  }
+  if (ROWS.has("edit")) {
+    const e = await editBench(audit, EDIT_REPS);
+    report.measure({
+      case: "edit 10 MB file",
+      metric: "CPU per call",
+      unit: "ms",
+      value: e.audited,
+      stat: "median",
+      rounds: EDIT_REPS,
+      baseline: { name: "unaudited", value: e.plain },
+      params: { bytes: EDIT_FILE_BYTES },
+      label: "edit of a 10 MB file after its read, audited, CPU time (information)",
+    });
+  }
 } finally {
   await sink.close();
   await rm(dir, { recursive: true, force: true });

@@ -1,25 +1,35 @@
 import type { AuditFileChange, AuditRecorder } from "@tackle/agent-core";
 import { sha256Hex } from "../context/read-ledger.js";
 
+/** A file a file tool wrote, for {@link recordFileChange}. */
+export interface FileChange {
+  path: string;
+  /** The content before the write; null for a file that did not exist. */
+  before: Uint8Array | null;
+  /** The content written. */
+  after: Uint8Array;
+  /** sha256 of `before` when the tool already computed it (the stale-read check): not hashed again. */
+  sha256Before?: string | undefined;
+  /** sha256 of `after` when the tool already computed it (the read ledger): not hashed again. */
+  sha256After?: string | undefined;
+}
+
 /**
  * Records exactly what a file tool changed: the path, bytes and sha256 before and after, created
- * or changed. `before` is null for a file that did not exist. Nothing is hashed unless audited.
+ * or changed. Nothing is hashed unless audited, and a content whose hash the tool passes is not
+ * hashed again.
  */
-export function recordFileChange(
-  audit: AuditRecorder,
-  file: { path: string; before: Uint8Array | null; after: Uint8Array },
-  source: string,
-): void {
+export function recordFileChange(audit: AuditRecorder, file: FileChange, source: string): void {
   if (!audit.enabled) return;
   const change: AuditFileChange = {
     path: file.path,
     change: file.before === null ? "created" : "changed",
     bytesAfter: file.after.length,
-    sha256After: sha256Hex(file.after),
+    sha256After: file.sha256After ?? sha256Hex(file.after),
   };
   if (file.before !== null) {
     change.bytesBefore = file.before.length;
-    change.sha256Before = sha256Hex(file.before);
+    change.sha256Before = file.sha256Before ?? sha256Hex(file.before);
   }
   audit.record({ kind: "side-effect", source, method: "exact", files: [change] });
 }

@@ -43,7 +43,9 @@ export function sha256Hex(bytes: Uint8Array): string {
  * (compared by hash, so a touch without a change passes; for a read of part of a large file,
  * see {@link READ_WHOLE_HASH_MAX_BYTES}, by size, mtime and the hash of the part read, which
  * needs `currentMtimeMs`, the mtime of a stat taken before `currentBytes` were read). A file the
- * model never read passes: the caller decides whether that is acceptable.
+ * model never read passes: the caller decides whether that is acceptable. Returns the sha256 of
+ * all of `currentBytes` when the check computed it (the file was read whole before), so the
+ * caller never hashes the same content again; otherwise undefined.
  */
 export function assertNotStale(
   ctx: Pick<ExtensionContext, "reads">,
@@ -51,9 +53,9 @@ export function assertNotStale(
   currentBytes: Uint8Array,
   displayPath: string = realPath,
   currentMtimeMs?: number,
-): void {
+): string | undefined {
   const record = ctx.reads.get(realPath);
-  if (!record) return;
+  if (!record) return undefined;
   const window = record.window;
   const current = window ? windowHash(currentBytes, window, currentMtimeMs) : sha256Hex(currentBytes);
   if (current !== record.sha256) {
@@ -65,6 +67,7 @@ export function assertNotStale(
       },
     );
   }
+  return window ? undefined : current;
 }
 
 /** The hash of `window`'s bytes in `bytes`, or "" when the size or mtime alone tell a change. */
@@ -73,7 +76,16 @@ function windowHash(bytes: Uint8Array, window: ReadWindow, mtimeMs: number | und
   return sha256Hex(bytes.subarray(window.start, window.end));
 }
 
-/** Records that the model now knows `bytes` as the content of `realPath` (after a read or its own write). */
-export function recordRead(ctx: Pick<ExtensionContext, "reads">, realPath: string, bytes: Uint8Array): void {
-  ctx.reads.record(realPath, sha256Hex(bytes));
+/**
+ * Records that the model now knows `bytes` as the content of `realPath` (after a read or its own
+ * write). Returns the sha256 of `bytes` it recorded.
+ */
+export function recordRead(
+  ctx: Pick<ExtensionContext, "reads">,
+  realPath: string,
+  bytes: Uint8Array,
+): string {
+  const sha256 = sha256Hex(bytes);
+  ctx.reads.record(realPath, sha256);
+  return sha256;
 }

@@ -143,7 +143,8 @@ export function createEditToolDefinition(
     }
     if (stat.type === "other") throw specialFileError(target.display);
     const bytes = await ops.readFile(target.real, { signal });
-    assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
+    // Known when the model read the whole file before: the audit record reuses it.
+    const sha256Before = assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
     const decoded = decodeText(bytes);
     const shell = shellToolOf(ctx);
     // UTF-8 decoded without a replacement character is valid UTF-8, which encodes back to the
@@ -176,9 +177,13 @@ export function createEditToolDefinition(
     if (plan.changed && !dryRun) {
       await ops.writeFile(target.real, data, withinRoot(target, signal));
       // The model knows this content now: a follow-up edit must not be refused as stale.
-      recordRead(ctx, target.real, data);
+      const sha256After = recordRead(ctx, target.real, data);
       rememberAppliedEdits(ctx.reads, target.real, plan.applied);
-      recordFileChange(callAudit(ctx, toolCallId), { path: target.real, before: bytes, after: data }, "file");
+      recordFileChange(
+        callAudit(ctx, toolCallId),
+        { path: target.real, before: bytes, after: data, sha256Before, sha256After },
+        "file",
+      );
     } else {
       const why = dryRun ? "dry run: nothing written" : "every edit was already applied";
       recordNoChange(callAudit(ctx, toolCallId), "file", why);

@@ -79,7 +79,10 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
             const lsHint = hintFor(ctx, [["ls", ", or use ls to list it"]]);
             const found = await readExisting(ops, target.real, target.display, lsHint, signal);
             const existing = found?.bytes ?? null;
-            if (found) assertNotStale(ctx, target.real, found.bytes, target.display, found.mtimeMs);
+            // Known when the model read the whole file before: the audit record reuses it.
+            const sha256Before = found
+              ? assertNotStale(ctx, target.real, found.bytes, target.display, found.mtimeMs)
+              : undefined;
             const existingText = existing ? decodeText(existing).text : "";
             assertNoPlaceholders(ctx, params.content, existingText, target.display);
             const style = existing
@@ -111,10 +114,10 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
             if (!params.dryRun) {
               if (!existing) await ops.mkdir(syntax.dirname(target.real), { recursive: true, signal });
               await ops.writeFile(target.real, data, withinRoot(target, signal));
-              recordRead(ctx, target.real, data);
+              const sha256After = recordRead(ctx, target.real, data);
               recordFileChange(
                 callAudit(ctx, toolCallId),
-                { path: target.real, before: existing, after: data },
+                { path: target.real, before: existing, after: data, sha256Before, sha256After },
                 "file",
               );
             } else {
