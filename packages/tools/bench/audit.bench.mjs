@@ -148,26 +148,27 @@ async function project() {
 
 /**
  * Median time of `reps` calls of one tool with `args`, plain and audited alternately (after a
- * warm-up). Each call's time ends with one turn of the event loop, as the no-op blocks do: the
- * JSONL sink's write of the call's last events is counted with the audited call, not with the
- * plain call after it.
+ * warm-up), in the order plain-audited, then audited-plain, and so on: whatever one call leaves
+ * to the next (its late events, garbage) falls on both kinds alike. Each call's time ends with
+ * one turn of the event loop, as the no-op blocks do: the JSONL sink's write of the call's last
+ * events is counted with the audited call that recorded them.
  */
 async function alternate(tool, args, audit, reps) {
   await invokeTool(tool.plain, args);
   await invokeTool(tool.audited, args, { audit });
-  const plain = [];
-  const audited = [];
+  const times = { plain: [], audited: [] };
+  const timed = async (kind, i) => {
+    const start = performance.now();
+    if (kind === "plain") await invokeTool(tool.plain, args);
+    else await invokeTool(tool.audited, args, { audit, toolCallId: `${tool.plain.name}${i}` });
+    await nextTurn();
+    times[kind].push(performance.now() - start);
+  };
   for (let i = 0; i < reps; i++) {
-    let start = performance.now();
-    await invokeTool(tool.plain, args);
-    await nextTurn();
-    plain.push(performance.now() - start);
-    start = performance.now();
-    await invokeTool(tool.audited, args, { audit, toolCallId: `${tool.plain.name}${i}` });
-    await nextTurn();
-    audited.push(performance.now() - start);
+    const order = i % 2 === 0 ? ["plain", "audited"] : ["audited", "plain"];
+    for (const kind of order) await timed(kind, i);
   }
-  return { plain: median(plain), audited: median(audited) };
+  return { plain: median(times.plain), audited: median(times.audited) };
 }
 
 try {
