@@ -37,7 +37,7 @@ export async function* ripgrepBatches<T>(run: RipgrepRun<T>): AsyncGenerator<T[]
   let records = 0;
   try {
     const reader = run.plan.reader();
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    for await (const chunk of chunksOf(child.stdout)) {
       const parts = reader.push(chunk);
       if (parts.length === 0) continue;
       throwIfAborted(signal, operation);
@@ -92,4 +92,49 @@ function spawnRipgrep<T>(run: RipgrepRun<T>): Promise<ChildProcessByStdio<null, 
       );
     });
   });
+}
+
+/**
+ * The chunks of a child's stdout as they arrive (all that is buffered at each step), read with
+ * `read()` and paused in between. Not the stream's own async iterator: leaving that one early
+ * destroys the stream with a fresh `AbortError`, a stack trace built every time a tool stops rg
+ * at its page. Here the caller ends the stream itself (see {@link ripgrepBatches}).
+ */
+async function* chunksOf(stream: Readable): AsyncGenerator<Buffer> {
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let failure: { error: Error } | undefined;
+  const onReadable = () => wake?.();
+  const onEnd = () => {
+    ended = true;
+    wake?.();
+  };
+  const onError = (error: Error) => {
+    failure ??= { error };
+    wake?.();
+  };
+  stream.on("readable", onReadable);
+  stream.on("end", onEnd);
+  stream.on("close", onEnd);
+  stream.on("error", onError);
+  try {
+    for (;;) {
+      const chunk = stream.read() as Buffer | null;
+      if (chunk !== null) {
+        yield chunk;
+        continue;
+      }
+      if (failure) throw failure.error;
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
+    }
+  } finally {
+    stream.off("readable", onReadable);
+    stream.off("end", onEnd);
+    stream.off("close", onEnd);
+    stream.off("error", onError);
+  }
 }

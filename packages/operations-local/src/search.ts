@@ -54,36 +54,71 @@ export function createRipgrepSearch(rgPath?: string): SearchOperations {
   };
 }
 
-async function* grep(
+function grep(
   binary: () => Promise<string>,
   request: GrepRequest,
   options: CallOptions = {},
-): AsyncGenerator<GrepEvent> {
-  const root = searchRoot(request.path, "grep", options.signal);
-  const plan = planGrep(request, root.target);
-  if (plan.limit <= 0) return;
-  yield* grepEventsOf(
-    await run(binary, plan, root, "grep", request.path, options),
-    plan,
-    options.signal,
-    PLATFORM,
-  );
+): AsyncIterable<GrepEvent> {
+  return startedOnFirstNext(async () => {
+    const root = searchRoot(request.path, "grep", options.signal);
+    const plan = planGrep(request, root.target);
+    if (plan.limit <= 0) return undefined;
+    return grepEventsOf(
+      await run(binary, plan, root, "grep", request.path, options),
+      plan,
+      options.signal,
+      PLATFORM,
+    );
+  });
 }
 
-async function* files(
+function files(
   binary: () => Promise<string>,
   request: FilesRequest,
   options: CallOptions = {},
-): AsyncGenerator<string> {
-  const root = searchRoot(request.path, "files", options.signal);
-  const plan = planFiles(request, root.target);
-  if (plan.limit <= 0) return;
-  yield* filePathsOf(
-    await run(binary, plan, root, "files", request.path, options),
-    plan,
-    options.signal,
-    PLATFORM,
-  );
+): AsyncIterable<string> {
+  return startedOnFirstNext(async () => {
+    const root = searchRoot(request.path, "files", options.signal);
+    const plan = planFiles(request, root.target);
+    if (plan.limit <= 0) return undefined;
+    return filePathsOf(
+      await run(binary, plan, root, "files", request.path, options),
+      plan,
+      options.signal,
+      PLATFORM,
+    );
+  });
+}
+
+/**
+ * The results of the iterable `start` resolves to (none when it resolves to undefined), started
+ * by the first `next()` as a generator would be. A plain iterator rather than an `async
+ * function*` with `yield*`: after the start it hands each `next` straight to the inner one, so a
+ * listing of many thousands of paths pays no extra step per result.
+ */
+function startedOnFirstNext<T>(start: () => Promise<AsyncIterable<T> | undefined>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<T> {
+      let inner: AsyncIterator<T> | undefined;
+      let started: Promise<void> | undefined;
+      const done: IteratorResult<T> = { done: true, value: undefined };
+      const begin = async () => {
+        inner = (await start())?.[Symbol.asyncIterator]();
+      };
+      return {
+        next() {
+          if (inner) return inner.next();
+          started ??= begin();
+          return started.then(() => (inner ? inner.next() : done));
+        },
+        async return() {
+          started ??= Promise.resolve();
+          await started.catch(() => {});
+          return inner?.return ? inner.return() : done;
+        },
+      };
+    },
+  };
 }
 
 async function run<T>(

@@ -110,9 +110,15 @@ export class GrepOutputReader implements RipgrepOutputReader<GrepLine> {
         return this.#readNumber(chunk, at);
       case "text": {
         const end = chunk.indexOf(LF, at);
+        if (end !== -1 && this.#textLength === 0 && end - at <= this.#keepBytes) {
+          // The whole line is in this chunk (the usual case): read in place, no copy.
+          this.#emit(out, chunk.subarray(at, end));
+          this.#reset();
+          return end + 1;
+        }
         this.#keepText(chunk.subarray(at, end === -1 ? chunk.length : end));
         if (end === -1) return chunk.length;
-        this.#emit(out);
+        this.#emit(out, concat(this.#text, this.#textLength));
         this.#reset();
         return end + 1;
       }
@@ -148,7 +154,8 @@ export class GrepOutputReader implements RipgrepOutputReader<GrepLine> {
         if (this.#headLength > MAX_HEAD_BYTES) this.#state = "skip";
         return chunk.length;
       }
-      this.#path = decode([...this.#headBytes, chunk.subarray(at, nul)]);
+      const tail = chunk.subarray(at, nul);
+      this.#path = this.#headLength === 0 ? utf8.decode(tail) : decode([...this.#headBytes, tail]);
       this.#headBytes = [];
       this.#headLength = 0;
       this.#state = "number";
@@ -195,11 +202,12 @@ export class GrepOutputReader implements RipgrepOutputReader<GrepLine> {
     this.#textLength += kept.length;
   }
 
-  #emit(out: GrepLine[]): void {
-    let bytes = concat(this.#text, this.#textLength);
+  /** Adds the record whose text is `text` (the kept bytes of the line). */
+  #emit(out: GrepLine[], text: Uint8Array): void {
+    let bytes = text;
     // Cut where a character starts, so the kept bytes decode without a stray replacement character.
     if (this.#dropped) bytes = bytes.subarray(0, wholeUtf8Length(bytes));
-    let line = decode([bytes]);
+    let line = utf8.decode(bytes);
     let truncated = this.#dropped;
     // rg cut the line (see PREVIEW_SUFFIX): an uncut line is never longer than --max-columns
     // with its \n, a cut one always is, so a line that merely ends like the suffix stays whole.
@@ -217,11 +225,11 @@ export class GrepOutputReader implements RipgrepOutputReader<GrepLine> {
 
   #reset(): void {
     this.#state = "head";
-    this.#headBytes = [];
+    if (this.#headLength > 0) this.#headBytes = [];
     this.#headLength = 0;
     this.#path = "";
     this.#lineNumber = 0;
-    this.#text = [];
+    if (this.#textLength > 0) this.#text = [];
     this.#textLength = 0;
     this.#dropped = false;
   }
