@@ -149,13 +149,23 @@ interface StreamSettings {
   deltasPerTurn: number;
 }
 
-async function* streamReply(
+/** A step of a reply's events: the faux model waits (a turn, or its delay) before the next. */
+const PAUSE: unique symbol = Symbol("pause");
+type ReplyStep = AssistantMessageEvent | typeof PAUSE;
+
+/**
+ * One reply's events. The events come from a synchronous generator and are handed out as
+ * resolved promises, waiting only where the settings pause: an async generator costs several
+ * promise turns per yield, which a reply of 1000 tool calls (3000 events and more) paid in full,
+ * making the faux model, not the loop under test, a large part of a loop benchmark.
+ */
+function streamReply(
   modelId: string,
   getReply: () => Promise<FauxReplyMessage>,
   settings: StreamSettings,
   newId: () => string,
   signal: AbortSignal | undefined,
-): AsyncGenerator<AssistantMessageEvent> {
+): AsyncIterableIterator<AssistantMessageEvent> {
   const partial: AssistantMessage = {
     role: "assistant",
     content: [],
@@ -163,27 +173,104 @@ async function* streamReply(
     model: modelId,
     timestamp: Date.now(),
   };
-  const fail = (stopReason: "error" | "aborted", errorMessage: string): AssistantMessageEvent => {
-    partial.stopReason = stopReason;
-    partial.errorMessage = errorMessage;
-    return { type: "error", message: partial };
-  };
-  let reply: FauxReplyMessage;
-  try {
-    reply = await getReply();
-  } catch (error) {
-    yield fail("error", error instanceof Error ? error.message : String(error));
-    return;
+  // Started by the first read, as a generator's body would be.
+  const start = () =>
+    getReply().then(
+      (reply) => replySteps(partial, reply, settings, newId, signal),
+      (error: unknown) =>
+        failedSteps(partial, "error", error instanceof Error ? error.message : String(error)),
+    );
+  return new ReplyStream(start, settings, signal);
+}
+
+/** Hands out the steps of a reply as an async iterator (see {@link streamReply}). */
+class ReplyStream implements AsyncIterableIterator<AssistantMessageEvent> {
+  #steps: Generator<ReplyStep> | undefined;
+  #starting: Promise<Generator<ReplyStep>> | undefined;
+  #ended = false;
+  readonly #start: () => Promise<Generator<ReplyStep>>;
+  readonly #settings: StreamSettings;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(
+    start: () => Promise<Generator<ReplyStep>>,
+    settings: StreamSettings,
+    signal: AbortSignal | undefined,
+  ) {
+    this.#start = start;
+    this.#settings = settings;
+    this.#signal = signal;
   }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<AssistantMessageEvent> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<AssistantMessageEvent>> {
+    if (this.#ended) return Promise.resolve({ done: true, value: undefined });
+    const steps = this.#steps;
+    if (steps === undefined) {
+      this.#starting ??= this.#start();
+      return this.#starting.then((started) => {
+        this.#steps = started;
+        return this.next();
+      });
+    }
+    const step = steps.next();
+    if (step.done === true) {
+      this.#ended = true;
+      return Promise.resolve({ done: true, value: undefined });
+    }
+    if (step.value === PAUSE) return this.#pause().then(() => this.next());
+    return Promise.resolve({ done: false, value: step.value });
+  }
+
+  return(): Promise<IteratorResult<AssistantMessageEvent>> {
+    this.#ended = true;
+    this.#steps?.return(undefined);
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  async #pause(): Promise<void> {
+    if (this.#settings.delayMs > 0) {
+      await sleep(this.#settings.delayMs, undefined, { signal: this.#signal }).catch(() => {});
+    } else {
+      await nextTick();
+    }
+  }
+}
+
+/** The reply's message as an error (or abort) event. */
+function failEvent(
+  partial: AssistantMessage,
+  stopReason: "error" | "aborted",
+  errorMessage: string,
+): AssistantMessageEvent {
+  partial.stopReason = stopReason;
+  partial.errorMessage = errorMessage;
+  return { type: "error", message: partial };
+}
+
+function* failedSteps(
+  partial: AssistantMessage,
+  stopReason: "error" | "aborted",
+  errorMessage: string,
+): Generator<ReplyStep> {
+  yield failEvent(partial, stopReason, errorMessage);
+}
+
+function* replySteps(
+  partial: AssistantMessage,
+  reply: FauxReplyMessage,
+  settings: StreamSettings,
+  newId: () => string,
+  signal: AbortSignal | undefined,
+): Generator<ReplyStep> {
   const blocks: FauxBlock[] = typeof reply.content === "string" ? [fauxText(reply.content)] : reply.content;
   yield { type: "start", partial };
   let deltas = 0;
   /** Whether the next delta starts a new group of `deltasPerTurn`, and so waits a turn (or the delay). */
   const pauses = () => deltas++ % settings.deltasPerTurn === 0;
-  const pause = async () => {
-    if (settings.delayMs > 0) await sleep(settings.delayMs, undefined, { signal }).catch(() => {});
-    else await nextTick();
-  };
   for (const block of blocks) {
     if (signal?.aborted) break;
     const contentIndex = partial.content.length;
@@ -194,7 +281,7 @@ async function* streamReply(
       const json =
         typeof block.arguments === "string" ? block.arguments : JSON.stringify(block.arguments ?? {});
       for (let start = 0; start < json.length; start += settings.chunkSize) {
-        if (pauses()) await pause();
+        if (pauses()) yield PAUSE;
         if (signal?.aborted) break;
         const delta = json.slice(start, start + settings.chunkSize);
         yield { type: "toolcall_delta", contentIndex, delta, partial };
@@ -215,7 +302,7 @@ async function* streamReply(
       ? { type: "text_start", contentIndex, partial }
       : { type: "thinking_start", contentIndex, partial };
     for (let start = 0; start < full.length; start += settings.chunkSize) {
-      if (pauses()) await pause();
+      if (pauses()) yield PAUSE;
       if (signal?.aborted) break;
       const delta = full.slice(start, start + settings.chunkSize);
       if (item.type === "text") item.text += delta;
@@ -230,11 +317,11 @@ async function* streamReply(
       : { type: "thinking_end", contentIndex, content: item, partial };
   }
   if (signal?.aborted) {
-    yield fail("aborted", "Request was aborted.");
+    yield failEvent(partial, "aborted", "Request was aborted.");
     return;
   }
   if (reply.stopReason === "error" || reply.stopReason === "aborted") {
-    yield fail(reply.stopReason, reply.errorMessage ?? `Scripted ${reply.stopReason}.`);
+    yield failEvent(partial, reply.stopReason, reply.errorMessage ?? `Scripted ${reply.stopReason}.`);
     return;
   }
   partial.stopReason = reply.stopReason ?? (blocks.some((b) => b.type === "toolCall") ? "toolUse" : "stop");

@@ -131,6 +131,38 @@ describe("createFauxModel", () => {
     expect(() => createFauxModel([], { deltasPerTurn: 0 })).toThrow(RangeError);
   });
 
+  it("starts on the first read, as a generator would, and return() ends it at once, even during a pause", async () => {
+    let asked = 0;
+    const faux = createFauxModel(
+      [
+        () => {
+          asked++;
+          return "never read";
+        },
+        () => {
+          asked++;
+          return "abcdef";
+        },
+      ],
+      { chunkSize: 1, delayMs: 20 },
+    );
+    const unread = faux.streamFn(faux.model, context, {})[Symbol.asyncIterator]();
+    expect(asked).toBe(0);
+    expect(await unread.return?.()).toEqual({ done: true, value: undefined });
+    expect(await unread.next()).toEqual({ done: true, value: undefined });
+    expect(asked).toBe(0);
+
+    const stream = faux.streamFn(faux.model, context, {})[Symbol.asyncIterator]();
+    expect((await stream.next()).value).toMatchObject({ type: "start" });
+    expect(asked).toBe(1);
+    expect((await stream.next()).value).toMatchObject({ type: "text_start" });
+    // The next read waits out the delay before the first delta; return() meanwhile ends the stream.
+    const waiting = stream.next();
+    await stream.return?.();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+
   it("replays scripted error stop reasons", async () => {
     const faux = createFauxModel([{ content: "partial", stopReason: "error", errorMessage: "overloaded" }]);
     const events = await drain(faux.streamFn(faux.model, context, {}));
