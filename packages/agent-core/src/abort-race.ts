@@ -71,7 +71,7 @@ export const GAVE_UP: unique symbol = Symbol("gave up");
  */
 export class AbortDeadline {
   #passed = false;
-  /** The resolve functions of the races still waiting; a finished race leaves `undefined`. */
+  /** The answers of the waits still open; an answered wait leaves `undefined`. */
   #waiting: (((value: typeof GAVE_UP) => void) | undefined)[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -81,7 +81,12 @@ export class AbortDeadline {
       this.#passed = true;
       const waiting = this.#waiting;
       this.#waiting = [];
-      for (const resolve of waiting) resolve?.(GAVE_UP);
+      for (let slot = 0; slot < waiting.length; slot++) {
+        const answer = waiting[slot];
+        if (answer === undefined) continue;
+        waiting[slot] = undefined;
+        answer(GAVE_UP);
+      }
     };
     const aborted = () => {
       this.#unsubscribe = undefined;
@@ -97,26 +102,40 @@ export class AbortDeadline {
    * rejects first; a later rejection is handled here (it cannot become an unhandled rejection).
    */
   race<T>(work: Promise<T>): Promise<T | typeof GAVE_UP> {
+    return new Promise((resolve, reject) => this.watch(work, resolve, reject));
+  }
+
+  /**
+   * The callback form of {@link race}, without a promise of its own: exactly one of `onValue`
+   * (with `work`'s value, or {@link GAVE_UP}) and `onError` is called, once; at once (before
+   * `watch` returns) when the deadline has already passed. Neither may throw.
+   */
+  watch<T>(
+    work: Promise<T>,
+    onValue: (value: T | typeof GAVE_UP) => void,
+    onError: (error: unknown) => void,
+  ): void {
     if (this.#passed) {
       // Past the deadline nothing is waited for, not even work that has already settled.
       work.catch(() => {});
-      return Promise.resolve(GAVE_UP);
+      onValue(GAVE_UP);
+      return;
     }
     const waiting = this.#waiting;
-    const slot = waiting.length;
-    return new Promise((resolve, reject) => {
-      waiting.push(resolve);
-      work.then(
-        (value) => {
-          waiting[slot] = undefined;
-          resolve(value);
-        },
-        (error: unknown) => {
-          waiting[slot] = undefined;
-          reject(error);
-        },
-      );
-    });
+    // A slot the deadline emptied was answered with GAVE_UP: the work's own end then says nothing.
+    const slot = waiting.push(onValue as (value: typeof GAVE_UP) => void) - 1;
+    work.then(
+      (value) => {
+        if (waiting[slot] === undefined) return;
+        waiting[slot] = undefined;
+        onValue(value);
+      },
+      (error: unknown) => {
+        if (waiting[slot] === undefined) return;
+        waiting[slot] = undefined;
+        onError(error);
+      },
+    );
   }
 
   /** Stops listening and clears a running grace timer (a pending wait then never gives up). */

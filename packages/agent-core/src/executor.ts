@@ -111,11 +111,16 @@ async function runSequential(calls: ToolCall[], scope: CallScope): Promise<Finis
   for (const call of calls) {
     const pending = prepareCall(call, scope);
     const prepared = pending instanceof Promise ? await pending : pending;
-    finished.push(await settle(prepared, scope));
+    finished.push(await new Promise<FinishedCall>((done, failed) => settle(prepared, scope, done, failed)));
   }
   return finished;
 }
 
+/**
+ * Prepares the calls one by one, then runs them together; resolves with every call finished, in
+ * the model's order. The calls end through callbacks into one promise for the batch, not a
+ * promise per call.
+ */
 async function runParallel(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
   const prepared: PreparedCall[] = [];
   for (const call of calls) {
@@ -125,17 +130,32 @@ async function runParallel(calls: ToolCall[], scope: CallScope): Promise<Finishe
     if (one.kind === "finished") finishCall(one.call, one.outcome, scope);
     prepared.push(one);
   }
-  return Promise.all(
-    prepared.map((one) =>
-      one.kind === "finished" ? { call: one.call, outcome: one.outcome } : settle(one, scope),
-    ),
-  );
+  return new Promise((resolve, failed) => {
+    const finished: FinishedCall[] = new Array(prepared.length);
+    let running = prepared.length;
+    const end = (index: number, one: FinishedCall) => {
+      finished[index] = one;
+      running -= 1;
+      if (running === 0) resolve(finished);
+    };
+    if (running === 0) resolve(finished);
+    prepared.forEach((one, index) => {
+      if (one.kind === "finished") end(index, { call: one.call, outcome: one.outcome });
+      else settle(one, scope, (done) => end(index, done), failed);
+    });
+  });
 }
 
-function settle(prepared: PreparedCall, scope: CallScope): FinishedCall | Promise<FinishedCall> {
-  if (prepared.kind === "finished") return finishCall(prepared.call, prepared.outcome, scope);
-  if (scope.signal?.aborted) return finishCall(prepared.call, abortedBeforeStart(), scope);
-  return runPreparedCall(prepared, scope);
+/** Runs a prepared call (or ends it, when it was finished or the run aborted); see `runPreparedCall`. */
+function settle(
+  prepared: PreparedCall,
+  scope: CallScope,
+  done: (finished: FinishedCall) => void,
+  failed: (error: unknown) => void,
+): void {
+  if (prepared.kind === "finished") done(finishCall(prepared.call, prepared.outcome, scope));
+  else if (scope.signal?.aborted) done(finishCall(prepared.call, abortedBeforeStart(), scope));
+  else runPreparedCall(prepared, scope, done, failed);
 }
 
 function toResultMessage(call: ToolCall, outcome: FinishedCall["outcome"]): ToolResultMessage {

@@ -218,13 +218,16 @@ export function executeTool(
   args: Record<string, unknown>,
   options: ExecuteToolOptions = {},
 ): Promise<ToolOutcome> {
-  return runTool(tool, toolCallId, args, options, undefined);
+  return new Promise((resolve) => runTool(tool, toolCallId, args, options, undefined, resolve));
 }
 
 /**
- * {@link executeTool} for a call of a loop batch: the wait for the tool races the batch's shared
+ * {@link executeTool} for a call of a loop batch, in callback form: `done` gets the outcome,
+ * once (not before `execute` has been called). The wait for the tool races the batch's shared
  * `deadline` (made from `options.signal` and `options.abortGraceMs`) instead of setting up a wait
- * of its own. It gives up at the same moment, since every call of a batch starts before the abort.
+ * of its own; it gives up at the same moment, since every call of a batch starts before the
+ * abort. No promise of its own: a message of 1000 calls paid several per call in a chain of
+ * async functions. `done` must not throw.
  */
 export function executeBatchedTool(
   tool: AnyAgentTool,
@@ -232,19 +235,24 @@ export function executeBatchedTool(
   args: Record<string, unknown>,
   options: ExecuteToolOptions,
   deadline: AbortDeadline | undefined,
-): Promise<ToolOutcome> {
-  return runTool(tool, toolCallId, args, options, deadline);
+  done: (outcome: ToolOutcome) => void,
+): void {
+  runTool(tool, toolCallId, args, options, deadline, done);
 }
 
-async function runTool(
+function runTool(
   tool: AnyAgentTool,
   toolCallId: string,
   args: Record<string, unknown>,
   options: ExecuteToolOptions,
   deadline: AbortDeadline | undefined,
-): Promise<ToolOutcome> {
+  done: (outcome: ToolOutcome) => void,
+): void {
   const { signal, onUpdate } = options;
-  if (signal?.aborted) return abortedOutcome(tool.name);
+  if (signal?.aborted) {
+    done(abortedOutcome(tool.name));
+    return;
+  }
   let gaveUp = false;
   const update =
     onUpdate === undefined
@@ -259,35 +267,50 @@ async function runTool(
           }
         };
   const graceMs = options.abortGraceMs ?? ABORT_GRACE_MS;
-  try {
-    // A synchronous throw lands in the catch below, like a rejection.
-    const running = Promise.resolve(tool.execute(toolCallId, args, signal, update));
-    const result =
-      signal === undefined
-        ? await running
-        : deadline !== undefined
-          ? await deadline.race(running)
-          : await waitUnlessAborted(running, signal, graceMs).then(valueOrGaveUp);
+  const failed = (error: unknown) => done(toolFailureOutcome(tool.name, error, signal));
+  const settled = (result: AgentToolResult | typeof GAVE_UP) => {
     if (result === GAVE_UP) {
       gaveUp = true;
-      return errorOutcome("aborted", notStoppedMessage(tool.name, graceMs), { stillRunning: true });
+      done(errorOutcome("aborted", notStoppedMessage(tool.name, graceMs), { stillRunning: true }));
+      return;
     }
-    if (result === null || typeof result !== "object" || !Array.isArray(result.content)) {
-      return errorOutcome(
-        "execution_failed",
-        `Tool ${tool.name} returned no content (a bug in the tool). Try another way or report it.`,
-      );
+    let outcome: ToolOutcome;
+    try {
+      outcome = resultOutcome(tool.name, result);
+    } catch (error) {
+      // A result whose fields throw when read.
+      outcome = toolFailureOutcome(tool.name, error, signal);
     }
-    const outcome: ToolOutcome = {
-      content: result.content.map(wellFormedPart),
-      details: result.details,
-      isError: false,
-    };
-    if (result.terminate === true) outcome.terminate = true;
-    return outcome;
+    done(outcome);
+  };
+  let running: Promise<AgentToolResult>;
+  try {
+    running = Promise.resolve(tool.execute(toolCallId, args, signal, update));
   } catch (error) {
-    return toolFailureOutcome(tool.name, error, signal);
+    // A synchronous throw counts as a rejection.
+    failed(error);
+    return;
   }
+  if (signal === undefined) running.then(settled, failed);
+  else if (deadline !== undefined) deadline.watch(running, settled, failed);
+  else waitUnlessAborted(running, signal, graceMs).then((raced) => settled(valueOrGaveUp(raced)), failed);
+}
+
+/** The outcome of a tool's result (a result without a content list is the tool's bug). */
+function resultOutcome(toolName: string, result: AgentToolResult): ToolOutcome {
+  if (result === null || typeof result !== "object" || !Array.isArray(result.content)) {
+    return errorOutcome(
+      "execution_failed",
+      `Tool ${toolName} returned no content (a bug in the tool). Try another way or report it.`,
+    );
+  }
+  const outcome: ToolOutcome = {
+    content: result.content.map(wellFormedPart),
+    details: result.details,
+    isError: false,
+  };
+  if (result.terminate === true) outcome.terminate = true;
+  return outcome;
 }
 
 function valueOrGaveUp<T>(raced: AbortRaced<T>): T | typeof GAVE_UP {

@@ -77,11 +77,12 @@ export function streamAssistantMessage(
       }
       readNext();
     };
+    const onReadFailed = (error: unknown) => {
+      if (!over) fail(error);
+    };
     const readNext = () => {
       try {
-        Promise.resolve((iterator as AsyncIterator<AssistantMessageEvent>).next()).then(onRead, (error) => {
-          if (!over) fail(error);
-        });
+        Promise.resolve((iterator as AsyncIterator<AssistantMessageEvent>).next()).then(onRead, onReadFailed);
       } catch (error) {
         fail(error);
       }

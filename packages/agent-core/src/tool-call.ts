@@ -141,13 +141,17 @@ async function askBeforeToolCall(
 }
 
 /**
- * Phases 2 and 3: execute, then `afterToolCall` (field-wise override), then `tool_execution_end`.
- * Must not throw.
+ * Phases 2 and 3: execute, then `afterToolCall` (field-wise override), then `tool_execution_end`;
+ * `done` gets the finished call. In callback form, so a call costs no chain of promises (see
+ * `executeBatchedTool`). `failed` gets an error only when something that must not throw did (an
+ * audit sink); neither callback may throw.
  */
-export async function runPreparedCall(
+export function runPreparedCall(
   ready: Extract<PreparedCall, { kind: "ready" }>,
   scope: CallScope,
-): Promise<FinishedCall> {
+  done: (finished: FinishedCall) => void,
+  failed: (error: unknown) => void,
+): void {
   const { call, hook } = ready;
   const onUpdate = (partialResult: { content: ToolOutcome["content"]; details: unknown }) =>
     scope.emit({
@@ -159,25 +163,45 @@ export async function runPreparedCall(
     });
   const { signal, config } = scope;
   const options: ExecuteToolOptions = { onUpdate, signal, abortGraceMs: config.abortGraceMs };
-  let outcome = await executeBatchedTool(hook.tool, call.id, hook.args, options, scope.deadline);
-  if (ready.terminate === true && outcome.terminate === undefined) outcome = { ...outcome, terminate: true };
-  const afterToolCall = config.afterToolCall;
-  if (afterToolCall !== undefined) {
+  executeBatchedTool(hook.tool, call.id, hook.args, options, scope.deadline, (executed) => {
     try {
-      const running = promiseOf(() => afterToolCall({ ...hook, result: outcome }, signal));
-      const raced = await waitUnlessAborted(running, signal, config.abortGraceMs ?? ABORT_GRACE_MS);
-      // The hook may be the one that redacts or checks results: never pass on an unchecked one.
-      if (!raced.settled) return finishCall(call, afterHookCutOff(), scope);
-      const patch = raced.value;
-      recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), patch ?? undefined);
-      if (patch) outcome = patchOutcome(outcome, patch);
+      const outcome =
+        ready.terminate === true && executed.terminate === undefined
+          ? { ...executed, terminate: true }
+          : executed;
+      const afterToolCall = config.afterToolCall;
+      if (afterToolCall === undefined) done(finishCall(call, outcome, scope));
+      else askAfterToolCall(ready, outcome, afterToolCall, scope).then(done, failed);
     } catch (error) {
-      recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), "threw");
-      outcome = errorOutcome(
-        "hook_failed",
-        `The tool ran, but the afterToolCall hook failed (${reasonOf(error)}), so its result was discarded. Check the tool's effect before retrying.`,
-      );
+      failed(error);
     }
+  });
+}
+
+/** The `afterToolCall` part of {@link runPreparedCall}. */
+async function askAfterToolCall(
+  ready: Extract<PreparedCall, { kind: "ready" }>,
+  executed: ToolOutcome,
+  afterToolCall: NonNullable<ToolCallConfig["afterToolCall"]>,
+  scope: CallScope,
+): Promise<FinishedCall> {
+  const { call, hook } = ready;
+  const { signal, config } = scope;
+  let outcome = executed;
+  try {
+    const running = promiseOf(() => afterToolCall({ ...hook, result: outcome }, signal));
+    const raced = await waitUnlessAborted(running, signal, config.abortGraceMs ?? ABORT_GRACE_MS);
+    // The hook may be the one that redacts or checks results: never pass on an unchecked one.
+    if (!raced.settled) return finishCall(call, afterHookCutOff(), scope);
+    const patch = raced.value;
+    recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), patch ?? undefined);
+    if (patch) outcome = patchOutcome(outcome, patch);
+  } catch (error) {
+    recordAfterHook(loopCallAudit(config.audit, call, scope.assistantMessage), "threw");
+    outcome = errorOutcome(
+      "hook_failed",
+      `The tool ran, but the afterToolCall hook failed (${reasonOf(error)}), so its result was discarded. Check the tool's effect before retrying.`,
+    );
   }
   return finishCall(call, outcome, scope);
 }
