@@ -222,7 +222,8 @@ class ReplyStream implements AsyncIterableIterator<AssistantMessageEvent> {
       return Promise.resolve({ done: true, value: undefined });
     }
     if (step.value === PAUSE) return this.#pause().then(() => this.next());
-    return Promise.resolve({ done: false, value: step.value });
+    // The generator's own result object, fresh for every step, is the iterator result.
+    return Promise.resolve(step as IteratorYieldResult<AssistantMessageEvent>);
   }
 
   return(): Promise<IteratorResult<AssistantMessageEvent>> {
