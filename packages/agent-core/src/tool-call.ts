@@ -144,7 +144,7 @@ async function askBeforeToolCall(
  * Phases 2 and 3: execute, then `afterToolCall` (field-wise override), then `tool_execution_end`;
  * `done` gets the finished call. In callback form, so a call costs no chain of promises (see
  * `executeBatchedTool`). `failed` gets an error only when something that must not throw did (an
- * audit sink); neither callback may throw.
+ * `emit` given to `executeToolCalls` by a host); neither callback may throw.
  */
 export function runPreparedCall(
   ready: Extract<PreparedCall, { kind: "ready" }>,
