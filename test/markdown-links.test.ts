@@ -40,6 +40,16 @@ describe("Markdown of the READMEs and docs/", () => {
     expect(broken).toEqual([]);
   });
 
+  it("links from a package README by absolute URL only: npm shows it away from this repository", () => {
+    const relative: string[] = [];
+    for (const file of files.filter((name) => name.startsWith("packages/"))) {
+      for (const [, target] of fs.readFileSync(path.join(root, file), "utf8").matchAll(LINK)) {
+        if (!/^(https?:|mailto:|#)/.test(target ?? "")) relative.push(`${file}: ${target}`);
+      }
+    }
+    expect(relative).toEqual([]);
+  });
+
   it("never refers to a DESIGN.md (the repository stands on its own; design notes live in docs/)", () => {
     expect(
       files.filter((file) => fs.readFileSync(path.join(root, file), "utf8").includes("DESIGN.md")),
