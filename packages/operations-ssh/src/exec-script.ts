@@ -30,19 +30,22 @@ const SHELL_ARGS: Record<ShellKind, (command: string) => string[]> = {
  * group id and `exec` keeps it for the command; if some server does not, the wrapper re-runs
  * itself under `setsid` (which does not fork for a non-leader).
  *
- * With a limit, the output goes through a FIFO to the capper in the background (same group),
- * which keeps the head in the file and the tail in pieces beside it (see `OUTPUT_CAPPER_SCRIPT`),
- * so the remote host's disk holds no more than the budget allows however long the command
- * prints; the host appends the tail with `OUTPUT_ASSEMBLE_SCRIPT` once the command is over. The
- * capper ignores SIGTERM so the group's stop does not cut off output it has not yet copied; it
- * ends when the last writer is gone.
+ * With a limit, the output goes through a FIFO to the capper in the background, which keeps the
+ * head in the file and the tail in pieces beside it (see `OUTPUT_CAPPER_SCRIPT`), so the remote
+ * host's disk holds no more than the budget allows however long the command prints; the host
+ * appends the tail with `OUTPUT_ASSEMBLE_SCRIPT` once the command is over.
  *
  * With `outputPath` and chunks ("tee" mode), two tees copy stdout and stderr into the file (or
- * the capper's FIFO) and back to the host. They run in their own session (`setsid`), outside the
- * command's group, so neither a stop nor the sweep after the command's exit cuts off what they
- * still have to copy; they end once no writer is left, and sshd closes the channel only then,
- * which is how the host knows they are done. Without `setsid` they stay in the group, ignoring
- * SIGTERM.
+ * the capper's FIFO) and back to the host.
+ *
+ * The tees and the capper ("copiers") run in their own session (`setsid`), outside the command's
+ * group, so neither a stop nor the sweep after the command's exit cuts off what they still have
+ * to copy; they end once no writer is left, and sshd closes the channel (whose fds they hold) only
+ * then, which is how the host knows they are done. They carry `TACKLE_COPY_ID=<marker>` (the
+ * command does not), so the host can end them when that wait hits its bound. Without `setsid`
+ * they stay in the command's group, ignoring SIGTERM, and the control line says so
+ * (`pg=<pgid>:copiers`): the kill script then leaves alone the group members that carry the copy
+ * marker (see {@link buildKillCommand}).
  */
 const WRAPPER = [
   `if ! kill -s 0 -- "-$$" 2>/dev/null; then exec setsid sh -c "$TACKLE_WRAPPER" tackle "$@"; fi`,
@@ -54,24 +57,29 @@ const WRAPPER = [
   `out=$2; mode=$3; head=$4; tail=$5; tok=$6; sh=$7; shift 7`,
   `if ! command -v "$sh" >/dev/null 2>&1; then printf '\\001tackle:noshell\\n' >&2; exit 127; fi`,
   `lim=; [ -z "$head" ] || lim=1`,
+  // The copiers' own session (see above); without setsid they share the command's group.
+  `ss=; cg=; command -v setsid >/dev/null 2>&1 && ss=setsid`,
+  `if [ -z "$ss" ] && [ "$mode" != pipe ] && { [ "$mode" = tee ] || [ -n "$lim" ]; }; then cg=:copiers; fi`,
   `if [ -n "$lim" ] && [ "$mode" != pipe ]; then`,
   `  p="$out.tackle-$$.fifo"; rm -f "$p"`,
   `  if ! command -v dd >/dev/null 2>&1 || ! mkfifo -m 600 "$p" 2>/dev/null; then printf '\\001tackle:nolimit\\n' >&2; exit 125; fi`,
-  `  ( trap '' TERM; exec <"$p"; rm -f "$p"; exec sh -c "$TACKLE_CAPPER" capper "$out" "$head" "$tail" "$out.tackle-$tok.tail" ) &`,
+  // The capper opens the FIFO only once in its own session with the copy marker (after setsid's
+  // exec): the command's open for writing waits for that, so no sweep can find the capper in
+  // the group unmarked, however late it is scheduled.
+  `  ( trap '' TERM; export TACKLE_COPY_ID="$tok"; exec $ss sh -c 'exec <"$0"; rm -f "$0"; exec sh -c "$TACKLE_CAPPER" capper "$@"' "$p" "$out" "$head" "$tail" "$out.tackle-$tok.tail" ) &`,
   "fi",
   "unset TACKLE_CAPPER",
-  // Tee mode: the tees' own session (see above).
-  `ss=; [ "$mode" != tee ] || ! command -v setsid >/dev/null 2>&1 || ss=setsid`,
-  `printf '\\001tackle:pg=%s\\n' "$$" >&2`,
+  `printf '\\001tackle:pg=%s%s\\n' "$$" "$cg" >&2`,
   `case $mode$lim in`,
   `  pipe*) exec "$@" </dev/null ;;`,
   `  file) exec "$@" </dev/null >>"$out" 2>&1 ;;`,
   // Both streams back to the host and into the file: tee needs process substitution (bash).
-  `  tee) exec bash -c 'ss=$1; shift; trap "" TERM; exec > >(exec $ss tee -a "$0") 2> >(exec $ss tee -a "$0" >&2); trap - TERM; exec "$@"' "$out" "$ss" "$@" </dev/null ;;`,
+  // Only the tees get the copy marker, never the command.
+  `  tee) exec bash -c 'c=$1; ss=$2; shift 2; trap "" TERM; exec > >(export TACKLE_COPY_ID=$c; exec $ss tee -a "$0") 2> >(export TACKLE_COPY_ID=$c; exec $ss tee -a "$0" >&2); trap - TERM; exec "$@"' "$out" "$tok" "$ss" "$@" </dev/null ;;`,
   `  file*) exec "$@" </dev/null >"$p" 2>&1 ;;`,
   // One open of the FIFO (fd 3) shared by both tees: a second open could come after the capper
   // removed its name and create a plain file there.
-  `  tee*) exec bash -c 'ss=$1; shift; trap "" TERM; exec 3>"$0"; exec > >(exec $ss tee /dev/fd/3) 2> >(exec $ss tee /dev/fd/3 >&2); exec 3>&-; trap - TERM; exec "$@"' "$p" "$ss" "$@" </dev/null ;;`,
+  `  tee*) exec bash -c 'c=$1; ss=$2; shift 2; trap "" TERM; exec 3>"$0"; exec > >(export TACKLE_COPY_ID=$c; exec $ss tee /dev/fd/3) 2> >(export TACKLE_COPY_ID=$c; exec $ss tee /dev/fd/3 >&2); exec 3>&-; trap - TERM; exec "$@"' "$p" "$tok" "$ss" "$@" </dev/null ;;`,
   "esac",
 ].join("\n");
 
@@ -157,37 +165,71 @@ export type KillStep =
   | "esc-alive";
 
 /**
+ * Environment variable the output copiers (tees, capper) get, set to the command's marker: the
+ * kill script tells them from the command's processes by it when they share its group (a host
+ * without `setsid`), and {@link buildCopierKillCommand} finds them by it.
+ */
+export const COPY_MARKER_VARIABLE = "TACKLE_COPY_ID";
+
+/**
  * Ends process group `pgid`: SIGTERM, then SIGKILL after `graceMs` if anything is still alive,
  * then confirms the group is empty. Zombies count as gone (they run nothing; an init that never
  * reaps would otherwise keep them "alive" forever), so liveness reads /proc where it exists.
  * Then the same for processes outside the group whose environment holds `TACKLE_EXEC_ID=marker`
  * (one `grep -lzxF` over every /proc/PID/environ: entries are NUL-separated, matched whole).
+ *
+ * `copiersInGroup` (a host without `setsid`): the output copiers are in the group too, ignoring
+ * SIGTERM. Members carrying `TACKLE_COPY_ID=marker` then do not count: a group of copiers only
+ * is "gone" (nothing of the command's was left, nothing is signalled), and SIGKILL goes to the
+ * other members one by one (looked up again on every tick) instead of to the whole group.
+ * Without /proc or grep they cannot be told apart and count as the command's.
  */
-export function buildKillCommand(pgid: number, graceMs: number, marker: string): string {
+export function buildKillCommand(
+  pgid: number,
+  graceMs: number,
+  marker: string,
+  copiersInGroup = false,
+): string {
   const ticks = Math.max(1, Math.ceil(graceMs / 50));
   return [
-    ...markerSweep(marker, ticks),
+    ...markerSweep(EXEC_MARKER_VARIABLE, marker, ticks),
     `pg=${pgid}`,
-    "alive() {",
-    `  kill -s 0 -- "-$pg" 2>/dev/null || return 1`,
-    "  [ -r /proc/self/stat ] || return 0",
+    // members: the live (not zombie) processes of the group, but the copiers (see above).
+    ...(copiersInGroup
+      ? [
+          `c='${COPY_MARKER_VARIABLE}=${marker}'`,
+          // Looked at twice: a copier in the middle of execve reads as an empty environment.
+          `copier() { grep -qzxF "$c" "/proc/$1/environ" 2>/dev/null || grep -qzxF "$c" "/proc/$1/environ" 2>/dev/null; }`,
+          'notcopier() { copier "$1" && return 1; command -v grep >/dev/null 2>&1 || return 0; [ -r "/proc/$1/environ" ]; }',
+          `killrest() { for p in $(members); do kill -s KILL "$p" 2>/dev/null; done; }`,
+        ]
+      : ["notcopier() { return 0; }", `killrest() { kill -s KILL -- "-$pg" 2>/dev/null; }`]),
+    "members() {",
     "  for f in /proc/[0-9]*/stat; do",
     `    read -r l 2>/dev/null <"$f" || continue`,
     // Fields after the command name (which may contain spaces): state ppid pgrp ...
     `    set -- \${l##*) }`,
-    `    [ "$3" = "$pg" ] && [ "$1" != Z ] && [ "$1" != X ] && return 0`,
+    `    [ "$3" = "$pg" ] && [ "$1" != Z ] && [ "$1" != X ] || continue`,
+    `    p=\${f%/stat}; p=\${p#/proc/}`,
+    `    notcopier "$p" && echo "$p"`,
     "  done",
-    "  return 1",
+    "}",
+    "alive() {",
+    `  kill -s 0 -- "-$pg" 2>/dev/null || return 1`,
+    "  [ -r /proc/self/stat ] || return 0",
+    `  [ -n "$(members)" ]`,
     "}",
     "if ! alive; then echo gone; sweep; exit 0; fi",
     `kill -s TERM -- "-$pg" 2>/dev/null && echo term`,
     "i=0",
     "while alive; do",
-    `  if [ $i -ge ${ticks} ]; then kill -s KILL -- "-$pg" 2>/dev/null && echo kill; break; fi`,
+    `  if [ $i -ge ${ticks} ]; then killrest; echo kill; break; fi`,
     "  sleep 0.05; i=$((i+1))",
     "done",
     "i=0",
-    "while alive && [ $i -lt 40 ]; do sleep 0.05; i=$((i+1)); done",
+    ...(copiersInGroup
+      ? ["while alive && [ $i -lt 40 ]; do killrest; sleep 0.05; i=$((i+1)); done"]
+      : ["while alive && [ $i -lt 40 ]; do sleep 0.05; i=$((i+1)); done"]),
     "if alive; then echo alive; else echo confirmed; fi",
     "sweep",
   ].join("\n");
@@ -201,14 +243,29 @@ export function buildKillCommand(pgid: number, graceMs: number, marker: string):
  * its environment (`env -i`) is out of reach. Prints the `esc-*` steps of {@link KillStep}.
  */
 export function buildMarkerKillCommand(marker: string, graceMs: number): string {
-  return [...markerSweep(marker, Math.max(1, Math.ceil(graceMs / 50))), "sweep"].join("\n");
+  return [...markerSweep(EXEC_MARKER_VARIABLE, marker, Math.max(1, Math.ceil(graceMs / 50))), "sweep"].join(
+    "\n",
+  );
 }
 
-/** The shell function `sweep`: TERM, then KILL after `ticks` x 50 ms, to processes with the marker. */
-function markerSweep(marker: string, ticks: number): string[] {
+/**
+ * Ends the output copiers of the command with `marker` (the processes whose environment holds
+ * `TACKLE_COPY_ID=marker`): for copiers still open when the wait for them hit its bound, so they
+ * neither write to the output file after the call nor race the assembly of a capped output.
+ * They ignore SIGTERM, so SIGKILL follows after one tick. Prints the `esc-*` steps.
+ */
+export function buildCopierKillCommand(marker: string): string {
+  return [...markerSweep(COPY_MARKER_VARIABLE, marker, 1), "sweep"].join("\n");
+}
+
+/**
+ * The shell function `sweep`: TERM, then KILL after `ticks` x 50 ms, to processes whose
+ * environment holds `variable=marker`.
+ */
+function markerSweep(variable: string, marker: string, ticks: number): string[] {
   if (!/^[0-9a-f]+$/.test(marker)) throw new Error("marker must be hex");
   return [
-    `m='${EXEC_MARKER_VARIABLE}=${marker}'`,
+    `m='${variable}=${marker}'`,
     "escaped() { grep -lzxF \"$m\" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p'; }",
     "sweep() {",
     // Without /proc, grep or sed nothing can be checked: say so rather than "none found".

@@ -17,6 +17,7 @@ import type { ClientChannel } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
 import {
   buildAssembleCommand,
+  buildCopierKillCommand,
   buildExecCommand,
   buildKillCommand,
   CONTROL_PREFIX,
@@ -38,6 +39,7 @@ const PGID_WAIT_MS = 2000;
 /**
  * How long to wait for the command's channel to close once its group was killed (or swept after
  * its exit): its last holders then are copies of the output (tees, capper) with no writer left.
+ * Past it the copies are ended (a writer out of reach holds them, or they are stuck).
  */
 const CLOSE_AFTER_KILL_MS = 2000;
 
@@ -97,7 +99,7 @@ export async function execRemote(
       connection.leftovers.addCommand(marker, outcome.cleanup.pid ?? 0);
     }
     if (limited && !session.isLost) {
-      // The capper is over (it was in the command's group, now gone): finish the file.
+      // The capper is over (the call waited for it, or ended it at the bound): finish the file.
       outcome = await finishCapped(session, options, marker, sizeBefore, outcome);
     } else if (direct && !session.isLost) {
       // One remote fd for both streams keeps their order but loses the split: report the growth.
@@ -164,6 +166,8 @@ export class RemoteCommand {
   private control = Buffer.alloc(0);
   private controlDone = false;
   private pgid: number | undefined;
+  /** The wrapper said the output copiers share the command's group (a host without setsid). */
+  private copiersInGroup = false;
   private startError: string | undefined;
   private exit: { code: number | null; signal: string | undefined } | undefined;
   private closed = false;
@@ -172,7 +176,7 @@ export class RemoteCommand {
   private stopping: Promise<ExecCleanup> | undefined;
   private stopDone = false;
   /** Set when the output copies still held the channel open after the sweep (see `run`). */
-  private teesUnfinished = false;
+  private copiesUnfinished = false;
   private readonly unsubscribeLost: () => void;
   private readonly events = new EventTarget();
 
@@ -245,7 +249,9 @@ export class RemoteCommand {
     this.controlDone = true;
     this.control = Buffer.alloc(0);
     if (line.startsWith("pg=")) {
-      this.pgid = Number(line.slice(3));
+      const [pgid = "", copiers] = line.slice(3).split(":");
+      this.pgid = Number(pgid);
+      this.copiersInGroup = copiers === "copiers";
       // The wrapper execs the command, so its pid is the group's id and the command's own.
       try {
         this.options.onSpawn?.({ pid: this.pgid, pgid: this.pgid });
@@ -312,6 +318,7 @@ export class RemoteCommand {
       this.pgid,
       this.options.killGraceMs ?? this.config.killGraceMs,
       this.marker,
+      this.copiersInGroup,
     );
   }
 
@@ -329,27 +336,28 @@ export class RemoteCommand {
       signal?.removeEventListener("abort", onAbort);
       if (!this.controlDone && !this.stopping) await this.drain();
       if (this.startError !== undefined && !this.stopReason) throw this.startFailure(this.startError);
+      // With `outputPath` and chunks, or with an output limit, remote copiers (tees, capper) hold
+      // the channel until they have copied everything into the file (and back here); they end
+      // once no writer is left. A pause in the output says nothing about them (a loaded host, a
+      // slow file): closing now would cut the tees off (SIGPIPE). So the channel stays open
+      // through the sweep (or the stop), which ends the writers the command left behind (the
+      // copiers are not among them), and its close then says the copiers are done. Otherwise it
+      // is closed before the sweep so a command never holds two of the server's sessions at once
+      // (the sweep takes a helper slot, kept for it either way).
+      const copying =
+        this.options.outputPath !== undefined &&
+        (this.options.streamChunks !== false || this.options.outputLimitBytes !== undefined) &&
+        this.pgid !== undefined;
       if (this.stopping) {
         const cleanup = await this.stopping;
-        // Killed for sure: the channel closes at once and may still carry the exit signal.
-        if (cleanup.confirmed) await this.waitClosed(CLOSE_AFTER_KILL_MS);
+        // Killed for sure: the channel closes once the copiers are done (at once without them)
+        // and may still carry the exit signal.
+        if (cleanup.confirmed) await (copying ? this.waitForCopies() : this.waitClosed(CLOSE_AFTER_KILL_MS));
         return this.outcome(cleanup);
       }
       if (this.session.isLost && !this.exit) return this.outcome(undefined);
       await this.drain();
-      // With `outputPath` and chunks, the remote tees hold the channel until they have copied
-      // everything into the file and back here; they end once no writer is left. A pause in the
-      // output says nothing about them (a loaded host, a slow file): closing now would cut them
-      // off (SIGPIPE). So the channel stays open through the sweep, which ends the writers the
-      // command left behind (the tees are not in its group), and its close then says the tees are
-      // done. Otherwise it is closed before the sweep so a command never holds two of the
-      // server's sessions at once (the sweep takes a helper slot, kept for it either way).
-      const teeing =
-        this.options.outputPath !== undefined &&
-        this.options.streamChunks !== false &&
-        this.pgid !== undefined &&
-        !this.session.isLost;
-      if (!this.closed && !teeing) this.channel.close();
+      if (!this.closed && !(copying && !this.session.isLost)) this.channel.close();
       // Anything the command left in its group (a `cmd &` child) is ended too: nothing outlives
       // the call, as with the local adapter.
       const cleanup: ExecCleanup =
@@ -367,13 +375,9 @@ export class RemoteCommand {
                 this.pgid,
                 this.options.killGraceMs ?? this.config.killGraceMs,
                 this.marker,
+                this.copiersInGroup,
               );
-      if (teeing && !this.closed) {
-        // Bounded: a writer out of the sweep's reach (one that cleared its environment) keeps
-        // the tees open for as long as it runs.
-        await this.waitClosed(CLOSE_AFTER_KILL_MS);
-        this.teesUnfinished = !this.closed && !this.session.isLost;
-      }
+      if (copying && !this.session.isLost) await this.waitForCopies();
       return this.outcome(cleanup);
     } finally {
       clearTimeout(timer);
@@ -394,6 +398,25 @@ export class RemoteCommand {
       );
       if (remaining <= 0) break;
       await this.nextEvent(remaining);
+    }
+  }
+
+  /**
+   * Once the command's processes are gone: waits for the channel's close, i.e. for the output
+   * copiers (tees, capper) to finish, at most `CLOSE_AFTER_KILL_MS`. Bounded: a writer out of the sweep's
+   * reach (one that cleared its environment) keeps them open for as long as it runs, and a copy
+   * can be stuck. Past the bound they are ended (by their copy marker), so that they neither
+   * write to the file after the call nor race the assembly of a capped output, and the result
+   * says so.
+   */
+  private async waitForCopies(): Promise<void> {
+    await this.waitClosed(CLOSE_AFTER_KILL_MS);
+    if (this.closed || this.session.isLost) return;
+    this.copiesUnfinished = true;
+    try {
+      await runRemote(this.session, buildCopierKillCommand(this.marker));
+    } catch {
+      // The note below says later output is missing either way.
     }
   }
 
@@ -430,8 +453,8 @@ export class RemoteCommand {
     } else if (!this.stopReason && cleanup.termSent) {
       report.note = "background processes left by the command were ended";
     }
-    if (this.teesUnfinished) {
-      const open = `the output copies to ${this.options.outputPath} were still open ${CLOSE_AFTER_KILL_MS} ms after the command's processes ended (a process out of reach holds them): later output is missing`;
+    if (this.copiesUnfinished) {
+      const open = `the output copies to ${this.options.outputPath} were still open ${CLOSE_AFTER_KILL_MS} ms after the command's processes ended (a process out of reach holds them, or they are stuck) and were ended: later output is missing`;
       report.note = report.note === undefined ? open : `${report.note}; ${open}`;
     }
     return {
@@ -454,9 +477,10 @@ async function killGroup(
   pgid: number,
   graceMs: number,
   marker: string,
+  copiersInGroup: boolean,
 ): Promise<ExecCleanup> {
   try {
-    const result = await runRemote(session, buildKillCommand(pgid, graceMs, marker));
+    const result = await runRemote(session, buildKillCommand(pgid, graceMs, marker, copiersInGroup));
     const steps = new Set(result.stdout.split("\n").filter(Boolean) as KillStep[]);
     const escapesChecked = steps.has("esc-none") || steps.has("esc-gone") || steps.has("esc-alive");
     const groupGone = steps.has("gone") || steps.has("confirmed");

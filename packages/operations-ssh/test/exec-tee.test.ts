@@ -1,52 +1,33 @@
 import { execFile } from "node:child_process";
-import { access, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { access, readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import type { ExecOptions, ExecResult } from "@tackle/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSshOperations, type SshOperations } from "../src/index.js";
+import type { SshOperations } from "../src/index.js";
+import { type ExecHost, numbers, startExecHost } from "./support/output-copiers.js";
 import { eventually, killIfRunning } from "./support/processes.js";
-import { isAlive, startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
-
-/** `seq 1 count` as the command prints it. */
-const numbers = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}\n`).join("");
-
-/** A directory of links to every program in /usr/bin except `name`, to use as the only PATH. */
-async function binWithout(name: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "tackle-bin-"));
-  for (const entry of await readdir("/usr/bin")) {
-    if (entry !== name) await symlink(join("/usr/bin", entry), join(dir, entry));
-  }
-  return dir;
-}
+import { isAlive, type TestSshServer } from "./support/ssh-server.mjs";
 
 /**
  * `exec` with `outputPath` and streamed chunks: the remote tees copy both streams into the file
  * and back to the host, and may still be copying when the command has exited. The call must wait
  * for them, not for a pause in the output. Twice: with `setsid` on the host (the tees get their
- * own session) and without it (they stay in the command's group, ignoring SIGTERM).
+ * own session) and without it (they stay in the command's group, ignoring SIGTERM, and the kill
+ * script leaves them alone).
  */
 for (const withSetsid of [true, false]) {
   describe(`exec with outputPath, streaming (tee), ${withSetsid ? "with" : "without"} setsid`, () => {
+    let host: ExecHost;
     let server: TestSshServer;
     let ops: SshOperations;
-    let bin: string | undefined;
 
     beforeAll(async () => {
-      bin = withSetsid ? undefined : await binWithout("setsid");
-      server = await startSshServer(bin === undefined ? {} : { env: { PATH: bin } });
-      ops = createSshOperations(server.connectOptions);
-      // The wrapper finds setsid the same way: make sure this host is the one the title says.
-      const probe = await ops.exec("command -v setsid", { shell: "sh", cwd: "/" });
-      if ((probe.exitCode === 0) !== withSetsid)
-        throw new Error(`command -v setsid exited ${probe.exitCode}`);
+      host = await startExecHost(withSetsid);
+      ({ server, ops } = host);
     });
 
     afterAll(async () => {
-      await ops?.dispose();
-      await server?.stop();
-      if (bin !== undefined) await rm(bin, { recursive: true, force: true });
+      await host?.stop();
     });
 
     const teed = async (
@@ -140,13 +121,9 @@ for (const withSetsid of [true, false]) {
       try {
         expect(result.status).toBe("completed");
         expect(await readFile(file, "utf8")).toBe(stdout);
-        if (withSetsid) {
-          // The tees, in their own session, outlive the sweep: the wait for them is bounded.
-          expect(result.cleanup.note).toContain(`the output copies to ${file} were still open`);
-        } else {
-          // The tees, in the command's group ignoring SIGTERM, get SIGKILL after the grace.
-          expect(result.cleanup).toMatchObject({ termSent: true, killSent: true, confirmed: true });
-        }
+        // The tees (in their own session, or in the command's group as copiers the kill script
+        // leaves alone) outlive the sweep: the wait for them is bounded, then they are ended.
+        expect(result.cleanup.note).toContain(`the output copies to ${file} were still open`);
       } finally {
         killIfRunning(escaped);
       }
