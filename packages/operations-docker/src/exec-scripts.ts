@@ -1,10 +1,18 @@
 import { shellText } from "./shell-text.js";
+
+/**
+ * How long the wrapper waits for its output copiers (the relays, then the capper) once the
+ * command's processes are gone, each; past it they are ended and the end line says so
+ * (`WRAPPER_SCRIPT`'s COPY_WAIT).
+ */
+export const COPY_WAIT_MS = 2000;
+
 /**
  * Shell text for running a command inside the container (POSIX sh; busybox ash runs it).
  *
- * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS HEAD TAIL CAPPER
- * ASSEMBLE FORMAT [UNSET...]` (the output budget's parts, "" for no limit, and its scripts from
- * `@tackle/operations`):
+ * The wrapper `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS COPY_WAIT HEAD TAIL
+ * CAPPER ASSEMBLE FORMAT [UNSET...]` (COPY_WAIT in seconds; the output budget's parts, "" for no
+ * limit, and its scripts from `@tackle/operations`):
  * - checks the working directory and the shell, and reports a setup failure as a marker line on
  *   stderr (`\0tackle:err:<class>\n`) instead of an exit code, which belongs to the command;
  * - otherwise writes `\0tackle:ok\n` to stderr (always the first stderr bytes: nothing else runs
@@ -17,29 +25,33 @@ import { shellText } from "./shell-text.js";
  *   cannot hold the exec stream open: after the command exits, background children get a short
  *   grace (100 ms), then what is left of the group is stopped (TERM, KILL) and so are the
  *   processes that left it (the marker sweep below); the relays, which end once no writer is
- *   left, are waited for (2 s more at most, for a writer out of the sweep's reach) and the
+ *   left, are waited for (COPY_WAIT more at most, for a writer out of the sweep's reach) and the
  *   wrapper exits with the command's status;
  * - with OUTPUT set, appends both streams to that file itself (`tee -a` when STREAM is 1, plain
  *   redirection when not, so nothing is streamed back);
  * - with HEAD set too, the output goes through the FIFO CTL/c to the capper (CAPPER, see
  *   `OUTPUT_CAPPER_SCRIPT`): the head into OUTPUT as it comes, the tail in pieces in CTL, so the
  *   container's disk holds no more than the budget allows however long the command prints. It
- *   is not in the command's group (the group's stop must not cut off output it has not yet
- *   copied) and is waited for, at most a second, once the command's group is gone; then ASSEMBLE
- *   appends the marker (FORMAT) and the tail to OUTPUT;
+ *   runs in its own session (`setsid`), not in the command's group (the group's stop must not
+ *   cut off output it has not yet copied), and ignores SIGTERM. It ends by itself once its
+ *   input has no writer left and it copied the rest, and is waited for: once the command's
+ *   processes are gone (the group, then the sweep below) and the relays ended, at most COPY_WAIT
+ *   more (a slow disk); past that its session is killed. Then ASSEMBLE appends the marker
+ *   (FORMAT) and the tail to OUTPUT;
  * - gives the command `TACKLE_EXEC_ID=<token>` in its environment; at the end, processes that
  *   left the group but still carry it (`setsid`, double forks) get TERM, KILL after GRACE_MS,
  *   and a check that they are gone;
- * - ends with `\0tackle:end:<token>:<n>:<status>:<escapes>:<dropped>\n` on stderr (token: the
- *   random end of CTL's name; n: bytes appended to OUTPUT; dropped: bytes the budget dropped
+ * - ends with `\0tackle:end:<token>:<n>:<status>:<escapes>:<dropped>:<cut>\n` on stderr (token:
+ *   the random end of CTL's name; n: bytes appended to OUTPUT; dropped: bytes the budget dropped
  *   between head and tail, empty for none; status: the command's exit
  *   status, the wrapper's own exit code, so the host needs no exec inspect; escapes: what the
- *   marker sweep found, see `WrapperOutput.ended`).
+ *   marker sweep found, see `WrapperOutput.ended`; cut: 1 when a copier was still open at the
+ *   end of its COPY_WAIT and was ended, empty otherwise).
  *   A wrapper that ends without it was killed, i.e. the container went down under it.
  */
 export const WRAPPER_SCRIPT = shellText`
-_count=; _cap=; _drop=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7; _head=$8
-_tail=$9; _capper=\${10}; _assemble=\${11}; _fmt=\${12}; shift 12
+_count=; _cap=; _drop=; _cut=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7
+_wait=$8; _head=$9; _tail=\${10}; _capper=\${11}; _assemble=\${12}; _fmt=\${13}; shift 13
 _tok=\${_ctl##*-}
 for _n in "$@"; do unset "$_n"; done
 if ! cd "$_cwd" 2>/dev/null; then
@@ -83,9 +95,10 @@ sweep() {
   _esc=3
 }
 # The capper (see above): started first, it opens CTL/c for reading and waits for the writers.
+# Not a group leader (the wrapper is), so setsid does not fork: its pid is its session's group id.
 cap() {
   mkfifo "$_ctl/c"
-  ( trap '' TERM; exec sh -c "$_capper" capper "$_out" "$_head" "$_tail" "$_ctl/tail" ) < "$_ctl/c" &
+  ( trap '' TERM; exec setsid sh -c "$_capper" capper "$_out" "$_head" "$_tail" "$_ctl/tail" ) < "$_ctl/c" &
   _cap=$!
 }
 [ -n "$_out" ] && _before=$(stat -c %s "$_out" 2>/dev/null || echo 0)
@@ -115,28 +128,35 @@ else
   # The relays end once no writer of the FIFOs is left, and may still be copying (a loaded host,
   # a slow file): they are waited for, never cut off while the command's processes may write.
   # Background children get a short grace (100 ms) to print, then the group is ended and so are
-  # the processes that left it (the sweep; its result is kept in CTL/esc); the relays then get 2 s
-  # more, for a writer out of the sweep's reach (one that cleared its environment).
-  ( sleep 0.1; : >"$_ctl/sweeping"; reap; sweep; echo "$_esc" >"$_ctl/esc"; sleep 2; kill "$_r1" "$_r2" ) >/dev/null 2>&1 </dev/null & _g=$!
+  # the processes that left it (the sweep; its result is kept in CTL/esc); the relays then get
+  # COPY_WAIT more, for a writer out of the sweep's reach (one that cleared its environment).
+  ( sleep 0.1; : >"$_ctl/sweeping"; reap; sweep; echo "$_esc" >"$_ctl/esc"; sleep "$_wait"; kill "$_r1" "$_r2" ) >/dev/null 2>&1 </dev/null & _g=$!
   # 2>/dev/null: ash says "Terminated" for relays the bound ended, on the stream the host reads.
-  wait "$_r1" "$_r2" 2>/dev/null
+  # Ended by that TERM (128 + 15), a relay did not copy everything: the end line says so.
+  wait "$_r1" 2>/dev/null; _s1=$?; wait "$_r2" 2>/dev/null; _s2=$?
+  [ "$_s1" != 143 ] && [ "$_s2" != 143 ] || _cut=1
   # A sweep under way (the relays may have ended because of it) is let finish: its result counts.
   while [ -e "$_ctl/sweeping" ] && [ ! -s "$_ctl/esc" ] && kill -0 "$_g" 2>/dev/null; do sleep 0.02; done
   kill "$_g" 2>/dev/null
   reap
 fi
+# Swept already while the relays were waited for (unless they were done first): sweep only then
+# (a process found now would have started after that sweep). Before the capper's wait: its
+# writers, the command's processes (without relays), must all be gone first.
+if [ -s "$_ctl/esc" ]; then read -r _esc <"$_ctl/esc"; else sweep; fi
 if [ -n "$_cap" ]; then
-  ( sleep 1; kill -KILL "$_cap" ) >/dev/null 2>&1 </dev/null & _g=$!
-  wait "$_cap"; kill "$_g" 2>/dev/null
+  # Its writers are gone: it ends once it copied what is left (a slow disk may take a while).
+  # COPY_WAIT at most, then its session (with the dd it runs) is killed: it ignores SIGTERM.
+  # (Its status says whether the bound ended it: 128 + 9; it exits 0 by itself.)
+  ( sleep "$_wait"; kill -KILL "-$_cap" ) >/dev/null 2>&1 </dev/null & _g=$!
+  wait "$_cap" 2>/dev/null; [ $? != 137 ] || _cut=1
+  kill "$_g" 2>/dev/null
   _drop=$(sh -c "$_assemble" assemble "$_out" "$_tail" "$_ctl/tail" "$_fmt"); _drop=\${_drop%% *}
   [ "$_drop" != - ] && [ "$_drop" != 0 ] || _drop=
 fi
 [ -n "$_out" ] && _count=$(( $(stat -c %s "$_out" 2>/dev/null || echo 0) - _before ))
-# Swept already while the relays were waited for (unless they were done first): sweep again only
-# then; a process found now would have started after that sweep.
-if [ -s "$_ctl/esc" ]; then read -r _esc <"$_ctl/esc"; else sweep; fi
 rm -rf "$_ctl"
-printf '\0tackle:end:%s:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" "$_drop" >&2
+printf '\0tackle:end:%s:%s:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" "$_drop" "$_cut" >&2
 exit "$_st"
 `;
 

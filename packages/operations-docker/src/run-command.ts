@@ -16,7 +16,7 @@ import {
   throwIfAborted,
 } from "@tackle/operations";
 import type { ContainerClient } from "./container-client.js";
-import { STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
+import { COPY_WAIT_MS, STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
 import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
 
 /** Milliseconds between SIGTERM and SIGKILL when the caller gives none. */
@@ -24,10 +24,11 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 /**
  * How long the exec stream may stay open, beyond the kill grace, after the stop script confirmed
  * the group gone: the wrapper's grace for background children (0.1 s), its sweep for escaped
- * processes (the grace, then at most 2 s for the KILL check) and its wait for the relays (at
- * most 2 s), with room to spare.
+ * processes (the grace, then at most 2 s for the KILL check), its wait for the relays and then
+ * for the capper (`COPY_WAIT_MS` each) and the assembly of a capped output, with room to spare
+ * (the sweep's ticks run a grep over /proc each, longer than their sleeps on a loaded machine).
  */
-const STREAM_DRAIN_MS = 5000;
+const STREAM_DRAIN_MS = 2000 + 2 * COPY_WAIT_MS + 2000;
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SETUP_CODES = new Set<OperationErrorCode>([
@@ -90,6 +91,7 @@ export async function runCommand(
       streamChunks ? "1" : "",
       options.cwd,
       String(graceMs),
+      String(COPY_WAIT_MS / 1000),
       ...budget,
       ...unset,
     ],
@@ -173,11 +175,15 @@ export async function runCommand(
   const groupCleanup: ExecCleanup = stopping
     ? await stopping
     : { termSent: false, killSent: false, confirmed: true };
-  const cleanup = withEscapeSweep(
-    groupCleanup.pid === undefined && spawnedPid !== undefined
-      ? { ...groupCleanup, pid: spawnedPid }
-      : groupCleanup,
-    output.ended?.escapes,
+  const cleanup = withCopiesCut(
+    withEscapeSweep(
+      groupCleanup.pid === undefined && spawnedPid !== undefined
+        ? { ...groupCleanup, pid: spawnedPid }
+        : groupCleanup,
+      output.ended?.escapes,
+    ),
+    output.ended?.copiesCut === true,
+    options.outputPath,
   );
   const dropped = output.ended?.dropped ?? 0;
   const outputCut: OutputCut | undefined =
@@ -259,6 +265,17 @@ function withEscapeSweep(cleanup: ExecCleanup, sweep: EscapeSweep | undefined): 
     result.note ??= "processes that left the command's process group were ended";
   }
   return result;
+}
+
+/**
+ * Adds to the cleanup's note that the wrapper ended an output copier (relay, capper) still open
+ * `COPY_WAIT_MS` after the command's processes were gone: what came later is missing.
+ */
+function withCopiesCut(cleanup: ExecCleanup, cut: boolean, outputPath: string | undefined): ExecCleanup {
+  if (!cut) return cleanup;
+  const copies = outputPath === undefined ? "the output relays" : `the output copies to ${outputPath}`;
+  const note = `${copies} were still open ${COPY_WAIT_MS} ms after the command's processes ended (a process out of reach holds them, or they are stuck) and were ended: later output is missing`;
+  return { ...cleanup, note: cleanup.note === undefined ? note : `${cleanup.note}; ${note}` };
 }
 
 /** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */

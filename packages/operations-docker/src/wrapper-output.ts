@@ -23,7 +23,7 @@ const ESCAPE_SWEEPS: Record<string, EscapeSweep> = {
  *
  * - Start: `\0tackle:ok\n`, or `\0tackle:err:<code>\n` when the command could not start. It is
  *   always the first stderr bytes (nothing else runs yet), possibly split across frames.
- * - End: `\0tackle:end:<token>:<count>:<status>:<escapes>:<dropped>\n`, the wrapper's last write, one atomic pipe
+ * - End: `\0tackle:end:<token>:<count>:<status>:<escapes>:<dropped>:<cut>\n`, the wrapper's last write, one atomic pipe
  *   write, so inside one frame. `token` is random per command, so output that happens to contain
  *   a marker is not mistaken for it.
  */
@@ -37,10 +37,19 @@ export class WrapperOutput {
   /**
    * The end marker's fields, once seen (the wrapper ended by itself): bytes appended to the
    * output file, the command's exit status (the wrapper's exit code), what the sweep for
-   * processes that left the group found (`undefined`: it could not look), and the bytes the
-   * output budget dropped between head and tail (0 for none).
+   * processes that left the group found (`undefined`: it could not look), the bytes the
+   * output budget dropped between head and tail (0 for none), and whether an output copier
+   * (relay, capper) was still open at the end of the wrapper's wait for it and was ended.
    */
-  ended: { appended: number; status: number; escapes: EscapeSweep | undefined; dropped: number } | undefined;
+  ended:
+    | {
+        appended: number;
+        status: number;
+        escapes: EscapeSweep | undefined;
+        dropped: number;
+        copiesCut: boolean;
+      }
+    | undefined;
   /** Settles when the command has started, or when it is known it never will. */
   readonly started: Promise<void>;
 
@@ -109,7 +118,7 @@ export class WrapperOutput {
       const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(this.endMarker);
       if (at !== -1) {
         const rest = Buffer.from(bytes.subarray(at + this.endMarker.length)).toString("latin1");
-        const [appended = "", status = "", escapes = "", dropped = ""] = rest
+        const [appended = "", status = "", escapes = "", dropped = "", cut = ""] = rest
           .slice(0, Math.max(0, rest.indexOf("\n")))
           .split(":");
         this.ended = {
@@ -117,6 +126,7 @@ export class WrapperOutput {
           status: Number(status),
           escapes: ESCAPE_SWEEPS[escapes],
           dropped: Number(dropped) || 0,
+          copiesCut: cut === "1",
         };
         bytes = bytes.subarray(0, at);
       }

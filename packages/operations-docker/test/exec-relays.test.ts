@@ -66,6 +66,8 @@ describe("exec relays", () => {
     // Both streams: nothing but the command's output (the wrapper's own messages stay out).
     expect(output).toMatch(/^\d+\n$/);
     expect(new TextDecoder().decode(await ops.readFile("/tmp/unreachable.log"))).toBe(output);
+    // The relays it held were ended at the end of their wait, which the result says.
+    expect(result.cleanup.note).toContain("the output copies to /tmp/unreachable.log were still open");
     // Still running (nothing could find it): the container's disposal ends it, this ends it sooner.
     expect((await ops.exec(`kill ${Number(output.trim())}`, { shell: "sh", cwd: "/" })).status).toBe(
       "completed",
