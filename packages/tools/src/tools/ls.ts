@@ -13,6 +13,7 @@ import { pathSyntax } from "../path/workspace-policy.js";
 import { compareCodePoints } from "../search/compare-paths.js";
 import { loadIgnoreFrames } from "../search/ignore-frames.js";
 import { isIgnored } from "../search/ignore-rules.js";
+import { linkedSignal } from "../search/linked-signal.js";
 import {
   markUntrusted,
   type SanitizedDetails,
@@ -181,13 +182,21 @@ async function describeAll(
   const syntax = pathSyntax(ctx.operations.platform);
   const out: LsEntry[] = new Array(entries.length);
   let next = 0;
+  // The workers' calls listen on one linked signal, not on the caller's: STAT_CONCURRENCY calls
+  // at once would put more than ten abort listeners on it, and Node then warns of a leak
+  // (MaxListenersExceededWarning on the stderr of an MCP server or an app calling invokeTool).
+  const link = linkedSignal(signal);
   const worker = async () => {
     while (next < entries.length) {
       const index = next++;
-      out[index] = await describe(ctx, syntax.join(dir, entries[index]!.name), entries[index]!, signal);
+      out[index] = await describe(ctx, syntax.join(dir, entries[index]!.name), entries[index]!, link.signal);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, entries.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, entries.length) }, worker));
+  } finally {
+    link.abort(); // unlinks from the caller's signal; stops the other workers when one failed
+  }
   return out;
 }
 
