@@ -3,7 +3,7 @@
 // by Node in a folder of its own, and what the README says it prints is checked. `pnpm check`
 // only compiles these blocks; this runs them.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -55,6 +55,16 @@ async function runBlock(
 }
 
 describe("the package READMEs' examples", () => {
+  it("are saved as .mts files: a new npm project is CommonJS, where their top-level await fails", async () => {
+    const commands: string[] = [];
+    for (const name of await readdir(join(repo, "packages"))) {
+      const readme = await readFile(join(repo, "packages", name, "README.md"), "utf8").catch(() => "");
+      for (const [command] of readme.matchAll(/npx tsx [^\s`]+/g)) commands.push(`${name}: ${command}`);
+    }
+    expect(commands.length).toBeGreaterThan(0);
+    expect(commands.filter((command) => !command.endsWith(".mts"))).toEqual([]);
+  });
+
   let cwd: string;
   beforeAll(async () => {
     cwd = await mkdtemp(join(tmpdir(), "tackle-readme-run-"));
