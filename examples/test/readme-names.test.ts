@@ -1,12 +1,15 @@
-// The tools table of the @tackle/tools README (what npm shows) names exactly the parameters each
-// tool's schema has: a parameter added or renamed in a tool cannot leave the table behind.
+// Names the package READMEs (what npm shows) list, held to the code: the tools table names exactly
+// the parameters each tool's schema has, and @tackle/operations names every error code. A
+// parameter or code added or renamed in the code cannot leave the README behind.
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { OPERATION_ERROR_CODES } from "@tackle/operations";
 import { createAllTools } from "@tackle/tools";
 import { createLocalToolContext } from "@tackle/tools/local";
 import { describe, expect, it } from "vitest";
 
-const readme = join(resolve(import.meta.dirname, "..", ".."), "packages", "tools", "README.md");
+const packages = join(resolve(import.meta.dirname, "..", ".."), "packages");
+const readme = join(packages, "tools", "README.md");
 
 /** `{ tool: [parameter, ...] }` from the rows of the README's "The tools" table. */
 function tableOf(markdown: string): Record<string, string[]> {
@@ -42,5 +45,16 @@ describe("the @tackle/tools README's table of tools", () => {
     } finally {
       await context.dispose();
     }
+  });
+});
+
+describe("the @tackle/operations README", () => {
+  it("names every OperationError code, and no other", async () => {
+    const text = await readFile(join(packages, "operations", "README.md"), "utf8");
+    const row = text.split("\n").find((line) => line.startsWith("| `OperationError`")) ?? "";
+    // The list after "a stable `code`:", one backticked code per comma (notes in parentheses).
+    const list = row.slice(row.indexOf("`code`:") + "`code`:".length);
+    const named = [...list.matchAll(/(?:^|,)\s*`([a-z_]+)`/g)].map((m) => m[1]);
+    expect(named).toEqual([...OPERATION_ERROR_CODES]);
   });
 });
