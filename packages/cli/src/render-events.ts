@@ -1,4 +1,5 @@
 import type { AgentEvent, Message, Usage } from "@tackle/agent-core";
+import { isTurnLimitReply } from "./turn-limit.js";
 
 /** How many lines of a tool result the event log shows. */
 export const RESULT_PREVIEW_LINES = 8;
@@ -79,6 +80,8 @@ export function createEventRenderer(
       case "message_end": {
         if (event.message.role === "user") return `user: ${textOf(event.message)}\n`;
         if (event.message.role !== "assistant") return "";
+        // The turn a --max-turns limit stopped never reached the model: not one of its turns.
+        if (isTurnLimitReply(event.message)) turns--;
         const text = textOf(event.message);
         const failed = event.message.stopReason === "error" || event.message.stopReason === "aborted";
         // A streamed reply cut off mid-text still needs its line ended.
@@ -101,7 +104,7 @@ export function createEventRenderer(
       }
       case "agent_end": {
         const usage = formatUsage(event.messages);
-        return `done: ${turns} turns, ${event.messages.length} messages, ${usage ? `${usage}, ` : ""}${Math.round(now() - runStart)} ms\n`;
+        return `done: ${turns} ${turns === 1 ? "turn" : "turns"}, ${event.messages.length} messages, ${usage ? `${usage}, ` : ""}${Math.round(now() - runStart)} ms\n`;
       }
       default:
         return "";

@@ -6,6 +6,14 @@ export function maxTurnsMessage(maxTurns: number): string {
   return `Stopped after ${turns} (--max-turns ${maxTurns}); the model was not asked again. Run again with a higher --max-turns to go on.`;
 }
 
+/** The replies made by {@link limitTurns} in place of the model's (the model was not asked). */
+const limitReplies = new WeakSet<AssistantMessage>();
+
+/** True for the reply a `--max-turns` limit made instead of asking the model. */
+export function isTurnLimitReply(message: AssistantMessage): boolean {
+  return limitReplies.has(message);
+}
+
 /**
  * A stream function that asks the model at most `maxTurns` times. The next ask does not reach
  * the model: it ends at once as `stopReason: "aborted"` with {@link maxTurnsMessage}, so the loop
@@ -30,5 +38,6 @@ async function* stopped(modelId: string, errorMessage: string): AsyncGenerator<A
     model: modelId,
     timestamp: Date.now(),
   };
+  limitReplies.add(message);
   yield { type: "error", message };
 }

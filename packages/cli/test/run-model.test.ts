@@ -195,6 +195,8 @@ describe("tackle run --model", () => {
     expect(result.stdout).toContain(
       "model aborted: Stopped after 1 turn (--max-turns 1); the model was not asked again.",
     );
+    // The stopped turn never reached the model: the summary counts the one that did.
+    expect(result.stdout).toMatch(/^done: 1 turn, /m);
   });
 
   it("a provider error ends the run with the provider's message and exit 1", async () => {
@@ -272,7 +274,7 @@ describe("tackle run --model and Ctrl-C", () => {
     await server.clientLeft;
     expect(ended.code).toBe(EXIT.toolError);
     expect(ended.stdout()).toContain("model aborted: Request was aborted.");
-    expect(ended.stdout()).toMatch(/^done: 1 turns/m);
+    expect(ended.stdout()).toMatch(/^done: 1 turn, /m);
     expect(ended.stdout()).toContain(
       "interrupted: the model request was aborted and running tools were stopped.",
     );
