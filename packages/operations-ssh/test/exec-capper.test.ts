@@ -1,9 +1,10 @@
 import { access, readdir, readFile } from "node:fs/promises";
-import type { ExecOptions, ExecResult } from "@tackle/operations";
+import type { ExecOptions } from "@tackle/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   COPIER_CONTROL,
   type ExecHost,
+  execStreamed,
   keptUnder,
   numbers,
   startExecHost,
@@ -38,27 +39,12 @@ for (const withSetsid of [true, false]) {
       await host?.stop();
     });
 
-    const run = async (
-      command: string,
-      outputPath: string,
-      options: Partial<ExecOptions> = {},
-    ): Promise<{ result: ExecResult; stdout: string }> => {
-      let stdout = "";
-      const decoder = new TextDecoder();
-      const result = await host.ops.exec(`${COPIER_CONTROL}\n${command}`, {
-        shell: "bash",
-        cwd: host.server.dir,
-        outputPath,
+    const run = (command: string, outputPath: string, options: Partial<ExecOptions> = {}) =>
+      execStreamed(host.ops, `${COPIER_CONTROL}\n${command}`, host.server.dir, outputPath, {
         outputLimitBytes: LIMIT,
-        timeoutMs: 30_000,
         env: { OUT: outputPath, SETSID: "/usr/bin/setsid" },
-        onChunk: (chunk) => {
-          if (chunk.stream === "stdout") stdout += decoder.decode(chunk.bytes, { stream: true });
-        },
         ...options,
       });
-      return { result, stdout };
-    };
 
     /** Files the capper or the wrapper left beside `outputPath` (tail pieces, FIFO). */
     const leftovers = async (outputPath: string) => {

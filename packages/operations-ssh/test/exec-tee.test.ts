@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { access, readFile } from "node:fs/promises";
 import { promisify } from "node:util";
-import type { ExecOptions, ExecResult } from "@tackle/operations";
+import type { ExecOptions } from "@tackle/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SshOperations } from "../src/index.js";
-import { type ExecHost, numbers, startExecHost } from "./support/output-copiers.js";
+import { type ExecHost, execStreamed, numbers, startExecHost } from "./support/output-copiers.js";
 import { eventually, killIfRunning } from "./support/processes.js";
 import { isAlive, type TestSshServer } from "./support/ssh-server.mjs";
 
@@ -30,25 +30,8 @@ for (const withSetsid of [true, false]) {
       await host?.stop();
     });
 
-    const teed = async (
-      command: string,
-      outputPath: string,
-      options: Partial<ExecOptions> = {},
-    ): Promise<{ result: ExecResult; stdout: string }> => {
-      let stdout = "";
-      const decoder = new TextDecoder();
-      const result = await ops.exec(command, {
-        shell: "bash",
-        cwd: server.dir,
-        outputPath,
-        timeoutMs: 30_000,
-        onChunk: (chunk) => {
-          if (chunk.stream === "stdout") stdout += decoder.decode(chunk.bytes, { stream: true });
-        },
-        ...options,
-      });
-      return { result, stdout };
-    };
+    const teed = (command: string, outputPath: string, options: Partial<ExecOptions> = {}) =>
+      execStreamed(ops, command, server.dir, outputPath, options);
 
     it("a tee still copying after the command exited finishes: the host and the file get every byte", async () => {
       // The output file is a FIFO whose only reader reads nothing until the group's stop after the

@@ -1,7 +1,13 @@
 import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { outputCutMarker, outputHeadBytes, outputTailBytes } from "@tackle/operations";
+import {
+  type ExecOptions,
+  type ExecResult,
+  outputCutMarker,
+  outputHeadBytes,
+  outputTailBytes,
+} from "@tackle/operations";
 import { createSshOperations, type SshOperations } from "../../src/index.js";
 import { startSshServer, type TestSshServer } from "./ssh-server.mjs";
 
@@ -19,6 +25,32 @@ export function keptUnder(output: string, limit: number): string {
     outputCutMarker(limit, output.length - head - tail) +
     output.slice(output.length - tail)
   );
+}
+
+/**
+ * Runs `command` with bash in `cwd`, writing `outputPath` and streaming (30 s timeout unless
+ * `options` says otherwise); resolves with the result and the stdout the host received.
+ */
+export async function execStreamed(
+  ops: SshOperations,
+  command: string,
+  cwd: string,
+  outputPath: string,
+  options: Partial<ExecOptions> = {},
+): Promise<{ result: ExecResult; stdout: string }> {
+  let stdout = "";
+  const decoder = new TextDecoder();
+  const result = await ops.exec(command, {
+    shell: "bash",
+    cwd,
+    outputPath,
+    timeoutMs: 30_000,
+    onChunk: (chunk) => {
+      if (chunk.stream === "stdout") stdout += decoder.decode(chunk.bytes, { stream: true });
+    },
+    ...options,
+  });
+  return { result, stdout };
 }
 
 /** A test sshd (with or without `setsid` on its sessions' PATH) and an adapter logged in to it. */
