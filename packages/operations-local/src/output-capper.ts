@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { open } from "node:fs/promises";
+import { access, open, stat } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import {
   OUTPUT_ASSEMBLE_SCRIPT,
@@ -111,7 +111,22 @@ export class OutputCapper {
     return { outputBytes: size - this.sizeBefore - marker + dropped, ...(cut ? { cut } : {}) };
   }
 
-  private assemble(): Promise<string> {
+  /**
+   * Runs `OUTPUT_ASSEMBLE_SCRIPT`, or answers as it would without a process when the output
+   * never went past the head (the capper then made no tail pieces, so no `PREFIX.n`): the usual
+   * short output costs no third process per command (each spawn blocks this process for a time
+   * that grows with its size).
+   */
+  private async assemble(): Promise<string> {
+    try {
+      await access(`${this.prefix}.n`);
+    } catch {
+      try {
+        return `- ${(await stat(this.path)).size}`;
+      } catch {
+        return "";
+      }
+    }
     const args = [
       "-c",
       OUTPUT_ASSEMBLE_SCRIPT,
