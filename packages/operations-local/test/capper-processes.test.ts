@@ -31,19 +31,19 @@ async function spawnsDuring<T>(run: () => Promise<T>): Promise<{ value: T; spawn
   }
 }
 
+/** Runs `command` with its output only to `out.log` in a fresh directory, under the budget. */
+async function runBudgeted(command: string) {
+  const cwd = await tempDir();
+  const output = join(cwd, "out.log");
+  const run = await spawnsDuring(() =>
+    ops.exec(command, { shell: "sh", cwd, outputPath: output, outputLimitBytes: LIMIT, streamChunks: false }),
+  );
+  return { ...run, output };
+}
+
 describe("local exec under an output budget, output to a file only", () => {
   it("a short output costs the capper and the command, no assembly process", async () => {
-    const cwd = await tempDir();
-    const output = join(cwd, "out.log");
-    const { value: result, spawns } = await spawnsDuring(() =>
-      ops.exec("echo short", {
-        shell: "sh",
-        cwd,
-        outputPath: output,
-        outputLimitBytes: LIMIT,
-        streamChunks: false,
-      }),
-    );
+    const { value: result, spawns, output } = await runBudgeted("echo short");
     expect(result.exitCode).toBe(0);
     expect(readFileSync(output, "utf8")).toBe("short\n");
     expect(result.outputCut).toBeUndefined();
@@ -51,17 +51,7 @@ describe("local exec under an output budget, output to a file only", () => {
   });
 
   it("an output past the head is still assembled: head, marker and tail", async () => {
-    const cwd = await tempDir();
-    const output = join(cwd, "out.log");
-    const { value: result, spawns } = await spawnsDuring(() =>
-      ops.exec(`head -c ${4 * LIMIT} /dev/zero | tr '\\0' a`, {
-        shell: "sh",
-        cwd,
-        outputPath: output,
-        outputLimitBytes: LIMIT,
-        streamChunks: false,
-      }),
-    );
+    const { value: result, spawns } = await runBudgeted(`head -c ${4 * LIMIT} /dev/zero | tr '\\0' a`);
     expect(result.exitCode).toBe(0);
     expect(result.outputCut?.headBytes).toBe(outputHeadBytes(LIMIT));
     expect(result.outputCut?.droppedBytes).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { access, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import type { ExecOptions } from "@tackle/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,7 +9,7 @@ import {
   numbers,
   startExecHost,
 } from "./support/output-copiers.js";
-import { eventually } from "./support/processes.js";
+import { untilExists } from "./support/processes.js";
 import { isAlive } from "./support/ssh-server.mjs";
 
 /** Small enough for the FIFOs to hold all of the output while its copiers are stopped. */
@@ -84,15 +84,7 @@ for (const withSetsid of [true, false]) {
           env: { OUT: file, DONE: done, SETSID: "/usr/bin/setsid" },
         },
       );
-      await eventually(
-        () =>
-          access(done).then(
-            () => true,
-            () => false,
-          ),
-        (exists) => exists,
-        20_000,
-      );
+      await untilExists(done, 20_000);
       controller.abort();
       const { result } = await running;
       expect(result.status).toBe("cancelled");

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { access, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import type { ExecOptions } from "@tackle/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SshOperations } from "../src/index.js";
 import { type ExecHost, execStreamed, numbers, startExecHost } from "./support/output-copiers.js";
-import { eventually, killIfRunning } from "./support/processes.js";
+import { killIfRunning, untilExists } from "./support/processes.js";
 import { isAlive, type TestSshServer } from "./support/ssh-server.mjs";
 
 /**
@@ -67,15 +67,7 @@ for (const withSetsid of [true, false]) {
         fifo,
         { env: { FIFO: fifo, COPY: copy, DONE: done }, signal: controller.signal },
       );
-      await eventually(
-        () =>
-          access(done).then(
-            () => true,
-            () => false,
-          ),
-        (exists) => exists,
-        20_000,
-      );
+      await untilExists(done, 20_000);
       controller.abort();
       const { result, stdout } = await running;
       const output = numbers(18_000);

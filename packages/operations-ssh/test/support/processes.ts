@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { access, readdir, readFile } from "node:fs/promises";
 
 /**
  * Live (non-zombie) pids of process group `pgid` on this machine. The test sshd runs here, so
@@ -37,4 +37,17 @@ export function killIfRunning(pid: number): void {
   } catch {
     // Already gone.
   }
+}
+
+/** Waits until `path` exists (polling, at most `ms`); resolves whether it does. */
+export function untilExists(path: string, ms = 5000): Promise<boolean> {
+  return eventually(
+    () =>
+      access(path).then(
+        () => true,
+        () => false,
+      ),
+    (exists) => exists,
+    ms,
+  );
 }
