@@ -30,6 +30,7 @@ import type {
 import { isToolError, type ToolErrorCode } from "./tool-error.js";
 import { type TypeCheck, TypeCompiler, Value } from "./typebox-runtime.js";
 import {
+  ARGUMENT_PROBLEMS_SHOWN,
   type ArgumentProblem,
   formatValidationMessage,
   summarizeValidationErrors,
@@ -150,8 +151,11 @@ function prepare(tool: AnyAgentTool, rawArgs: unknown, audit: AuditRecorder): Pr
   if (tool.prepareArguments !== undefined) {
     try {
       args = tool.prepareArguments(snapshot.value);
-    } catch {
-      // The contract says prepareArguments must not throw; if it does, validate what was sent.
+    } catch (error) {
+      // A refusal the tool words itself (see `AgentTool.prepareArguments`); any other throw breaks
+      // the contract, so what was sent is validated instead.
+      const problems = refusedProblems(error);
+      if (problems !== undefined) return refused(tool, problems, audit);
       args = snapshot.value;
     }
   }
@@ -179,6 +183,24 @@ function prepare(tool: AnyAgentTool, rawArgs: unknown, audit: AuditRecorder): Pr
     return { ok: false, outcome: errorOutcome("invalid_schema", text), problems: [] };
   }
   return refused(tool, summary.problems, audit, summary);
+}
+
+/**
+ * The problems of a `ToolError("invalid_arguments", …, { details: { problems } })` thrown by
+ * `prepareArguments`; undefined for any other throw.
+ */
+function refusedProblems(error: unknown): ArgumentProblem[] | undefined {
+  if (!isToolError(error, "invalid_arguments")) return undefined;
+  const problems = (error.details as { problems?: unknown } | undefined)?.problems;
+  if (!Array.isArray(problems) || problems.length === 0) return undefined;
+  const wellFormedProblem = (problem: unknown) =>
+    typeof problem === "object" &&
+    problem !== null &&
+    ["field", "expected", "received", "fix"].every(
+      (key) => typeof (problem as Record<string, unknown>)[key] === "string",
+    );
+  if (!problems.every(wellFormedProblem)) return undefined;
+  return (problems as ArgumentProblem[]).slice(0, ARGUMENT_PROBLEMS_SHOWN);
 }
 
 /** The `invalid_arguments` answer for `problems` (the first of them; `summary` counts the rest). */

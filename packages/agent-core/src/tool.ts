@@ -1,6 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ImageContent, TextContent } from "./messages.js";
 import type { ToolErrorCode } from "./tool-error.js";
+import type { ArgumentProblem } from "./validation-message.js";
 
 /** What a tool returns on success. */
 export interface AgentToolResult<TDetails = unknown> {
@@ -35,7 +36,14 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
   description: string;
   /** TypeBox schema of the arguments. */
   parameters: TParams;
-  /** Repairs common model mistakes before validation (e.g. arguments sent as a JSON string). Must not throw for odd input; return it unchanged. */
+  /**
+   * Repairs common model mistakes before validation (e.g. arguments sent as a JSON string). Must
+   * not throw for odd input; return it unchanged. To refuse arguments that no repair or lenient
+   * coercion may guess at (a JSON number where the exact text matters), throw
+   * `new ToolError("invalid_arguments", message, { details: { problems } })` with
+   * {@link ArgumentProblem}s: the call answers `invalid_arguments` listing them, as validation
+   * would. Any other throw is ignored and the arguments as sent are validated.
+   */
   prepareArguments?: (raw: unknown) => unknown;
   /** `sequential` makes any batch that contains this tool run one call at a time. Default `parallel`. */
   executionMode?: "parallel" | "sequential";

@@ -97,6 +97,44 @@ describe("invokeTool: lenient normalisation", () => {
     expect(detailsOf(outcome)).toEqual({ path: "prepared.ts" });
   });
 
+  it("answers invalid_arguments with the problems a prepareArguments refusal lists", async () => {
+    const problem = {
+      field: "limit",
+      expected: "integer",
+      received: "number 1.50 parsed as 1.5",
+      fix: "Send limit as a string.",
+    };
+    let executed = false;
+    const tool: AgentTool = {
+      ...(echoTool() as unknown as AgentTool),
+      prepareArguments: () => {
+        throw new ToolError("invalid_arguments", "refused", { details: { problems: [problem] } });
+      },
+      execute: async () => {
+        executed = true;
+        return { content: [], details: {} };
+      },
+    };
+    const outcome = await invokeTool(tool, { path: "a.ts" });
+    expect(outcome).toMatchObject({ isError: true, errorCode: "invalid_arguments" });
+    expect(executed).toBe(false);
+    expect((outcome.content[0] as { text: string }).text).toContain(
+      "- limit: expected integer, received number 1.50 parsed as 1.5. Send limit as a string.",
+    );
+  });
+
+  it("validates the arguments as sent when prepareArguments throws anything else", async () => {
+    const tool: AgentTool = {
+      ...(echoTool() as unknown as AgentTool),
+      prepareArguments: () => {
+        throw new ToolError("invalid_arguments", "no problems listed");
+      },
+    };
+    const outcome = await invokeTool(tool, { path: "a.ts" });
+    expect(outcome.isError).toBe(false);
+    expect(detailsOf(outcome)).toEqual({ path: "a.ts" });
+  });
+
   it("does not mutate the raw arguments", async () => {
     const sent = { path: "a.ts", limit: "5", extra: true };
     await invokeTool(echoTool(), raw(sent));

@@ -8,6 +8,7 @@ import {
   stripLineNumberPrefixes,
   trimEndIf,
 } from "./normalize.js";
+import { onTokenBoundaries } from "./token-boundary.js";
 
 /** A range in the LF view of the file. */
 export interface TextRange {
@@ -18,6 +19,8 @@ export interface TextRange {
 /** Fuzzy matches of one oldText, with the kinds of difference they needed. */
 export interface FuzzyResult {
   ranges: TextRange[];
+  /** Places that matched but start or end inside a longer token (see `token-boundary.ts`). */
+  insideToken: TextRange[];
   kinds: FuzzyKind[];
   /** True when oldText matched only after dropping copied line-number prefixes. */
   strippedLineNumbers: boolean;
@@ -102,36 +105,49 @@ function matchAt(
   return { line: at, startCol: first.length - firstOld.length, lastLine: at + k, endCol };
 }
 
-/** All non-overlapping matches of a one-line oldText inside line `at`. */
+/** Whether a match is accepted (on token boundaries); a refused one is kept aside for the error. */
+type Accept = (match: LineMatch) => boolean;
+
+/**
+ * All non-overlapping accepted matches of a one-line oldText inside line `at`. A refused
+ * candidate does not block the ones that overlap it.
+ */
 function matchesInLine(
   fileLine: NormalizedLine,
   old: NormalizedLine,
   at: number,
   kinds: ReadonlySet<FuzzyKind>,
+  accept: Accept,
 ): LineMatch[] {
   const found: LineMatch[] = [];
   const text = fileLine.text;
   const needle = old.text;
-  for (let col = text.indexOf(needle); col !== -1; col = text.indexOf(needle, col + needle.length)) {
-    found.push({ line: at, startCol: col, lastLine: at, endCol: col + needle.length });
+  let free = 0;
+  for (let col = text.indexOf(needle); col !== -1; col = text.indexOf(needle, col + 1)) {
+    if (col < free) continue;
+    const match = { line: at, startCol: col, lastLine: at, endCol: col + needle.length };
+    if (!accept(match)) continue;
+    found.push(match);
+    free = col + needle.length;
   }
   if (found.length === 0 && kinds.has("trailing-whitespace")) {
     // oldText carried trailing whitespace the file line does not have (or other whitespace).
     const trimmedNeedle = needle.trimEnd();
     const trimmedLine = text.trimEnd();
     if (trimmedNeedle !== needle && trimmedNeedle !== "" && trimmedLine.endsWith(trimmedNeedle)) {
-      found.push({
+      const match = {
         line: at,
         startCol: trimmedLine.length - trimmedNeedle.length,
         lastLine: at,
         endCol: text.length,
-      });
+      };
+      if (accept(match)) found.push(match);
     }
   }
   return found;
 }
 
-function searchLines(index: FuzzyIndex, oldLines: readonly string[]): LineMatch[] {
+function searchLines(index: FuzzyIndex, oldLines: readonly string[], accept: Accept): LineMatch[] {
   const old = oldLines.map((line) => normalizeLine(line, ALL_KINDS));
   const fileLine = (i: number) => index.normalized(i);
   const found: LineMatch[] = [];
@@ -139,7 +155,7 @@ function searchLines(index: FuzzyIndex, oldLines: readonly string[]): LineMatch[
   if (old.length === 1) {
     if ((old[0] as NormalizedLine).text === "") return found;
     for (let at = 0; at < lineCount; at++) {
-      found.push(...matchesInLine(fileLine(at), old[0] as NormalizedLine, at, ALL_KINDS));
+      found.push(...matchesInLine(fileLine(at), old[0] as NormalizedLine, at, ALL_KINDS, accept));
     }
     return found;
   }
@@ -150,7 +166,7 @@ function searchLines(index: FuzzyIndex, oldLines: readonly string[]): LineMatch[
     if (at <= blockedUntil) continue;
     if (probe !== undefined && index.comparable(at + 1) !== probe) continue;
     const match = matchAt(fileLine, old, at, ALL_KINDS);
-    if (match) {
+    if (match && accept(match)) {
       found.push(match);
       // Matches of one oldText never overlap: continue after this one.
       blockedUntil = match.lastLine - (match.endCol === 0 ? 1 : 0);
@@ -214,21 +230,28 @@ function neededKinds(
  * without copied line-number prefixes. Matches never overlap each other.
  */
 export function findFuzzy(index: FuzzyIndex, oldText: string): FuzzyResult {
+  const insideToken: TextRange[] = [];
+  const accept: Accept = (match) => {
+    const range = toRange(index, match);
+    if (onTokenBoundaries(index.lf, range.start, range.end)) return true;
+    insideToken.push(range);
+    return false;
+  };
   const asGiven = oldText.split("\n");
   let oldLines: readonly string[] = asGiven;
   let strippedLineNumbers = false;
-  let matches = searchLines(index, asGiven);
+  let matches = searchLines(index, asGiven, accept);
   if (matches.length === 0) {
     const stripped = stripLineNumberPrefixes(asGiven);
     if (stripped) {
-      matches = searchLines(index, stripped);
+      matches = searchLines(index, stripped, accept);
       oldLines = stripped;
       strippedLineNumbers = matches.length > 0;
     }
   }
   const ranges = matches.map((match) => toRange(index, match));
   const kinds = ranges[0] ? neededKinds(index, ranges[0], oldLines, strippedLineNumbers) : [];
-  return { ranges, kinds, strippedLineNumbers };
+  return { ranges, insideToken: ranges.length > 0 ? [] : insideToken, kinds, strippedLineNumbers };
 }
 
 /** Exposed for the closest-region hint: the comparable form of a line of oldText. */

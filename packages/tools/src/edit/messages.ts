@@ -54,6 +54,36 @@ export function noMatchMessage(
   return `${head}${already} Closest region, ${span}:\n${numbered}${more}${diff}\n${next}`;
 }
 
+/** A place where oldText matched only inside a longer identifier or number. */
+export interface InsideTokenPlace {
+  line: number;
+  /** The whole tokens the match cut into (at its start, its end, or both). */
+  tokens: string[];
+  /** The file line it is on. */
+  text: string;
+}
+
+export function insideTokenMessage(
+  index: number,
+  path: string,
+  oldText: string,
+  places: readonly InsideTokenPlace[],
+  count: number,
+): string {
+  const shown = places
+    .map((place) => {
+      const line = sanitizeLines([place.text]).lines[0] as string;
+      return `\n  line ${place.line}, inside ${place.tokens.map((token) => JSON.stringify(cut(token))).join(" and ")}: ${cut(line.trim())}`;
+    })
+    .join("");
+  const more = count > places.length ? `\n  … ${count - places.length} more` : "";
+  return (
+    `${editLabel(index)}.oldText ${JSON.stringify(cut(oldText))} occurs in ${path} only inside longer words or numbers:${shown}${more}\n` +
+    "An oldText that starts or ends with a letter, digit or underscore matches whole words and numbers only. " +
+    "Nothing was changed. Put the whole token in oldText (with enough of its line to match once), then retry."
+  );
+}
+
 export function ambiguousMessage(
   index: number,
   path: string,

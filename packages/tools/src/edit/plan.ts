@@ -1,5 +1,6 @@
 import { ToolError } from "@tackle/agent-core";
 import { stripToolOutputMarker, unknownPlaceholders } from "../text/untrusted.js";
+import { hasSharedContext, insideNewText } from "./already-applied.js";
 import { findClosestRegion } from "./closest.js";
 import {
   createEditDocument,
@@ -8,19 +9,24 @@ import {
   originalSpans,
   spliceSpans,
 } from "./document.js";
-import { findExact, findExactAll } from "./exact-search.js";
-import { FuzzyIndex, findFuzzy, type TextRange } from "./fuzzy.js";
+import { findExactAll } from "./exact-search.js";
+import { FuzzyIndex, findFuzzy } from "./fuzzy.js";
+import { LineCounter, positionsOf } from "./line-counter.js";
+import { isMatched, type MatcherName, matchEdit, type NotMatched } from "./match-edit.js";
 import {
+  AMBIGUOUS_MAX_LINES,
   ambiguousMessage,
   emptyOldTextMessage,
   identicalTextMessage,
+  insideTokenMessage,
   noMatchMessage,
   overlapMessage,
   redactedNewTextMessage,
   redactedOldTextMessage,
 } from "./messages.js";
-import { type FuzzyKind, stripLineNumberPrefixes } from "./normalize.js";
+import type { FuzzyKind } from "./normalize.js";
 import type { EditTexts } from "./session-edits.js";
+import { cutTokens, exactOnBoundaries } from "./token-boundary.js";
 
 /** One requested replacement, as the model sends it. */
 export interface EditRequest {
@@ -30,8 +36,8 @@ export interface EditRequest {
   replaceAll?: boolean;
 }
 
-/** Which matcher found an edit: `exact`, or `fuzzy:` plus the kinds of difference it forgave. */
-export type MatcherName = "exact" | `fuzzy:${string}`;
+export { hasSharedContext, MIN_CONTEXT_LINE_CHARS } from "./already-applied.js";
+export type { MatcherName } from "./match-edit.js";
 
 /**
  * Why an edit counts as already applied: this session applied the same edit before
@@ -92,76 +98,7 @@ export interface PlanOptions {
   shell?: string;
 }
 
-/** A line shared by oldText and newText counts as context when it has this many non-blank characters. */
-export const MIN_CONTEXT_LINE_CHARS = 4;
-
-/**
- * 1-based line numbers of offsets in one text, counted from the nearest offset asked before (a
- * sorted list of known line starts): 50 edits spread over a 10 MB file count its lines once, not
- * once per edit.
- */
-class LineCounter {
-  readonly #text: string;
-  /** Known line starts and their line numbers, sorted by offset; starts with line 1 at 0. */
-  readonly #offsets: number[] = [0];
-  readonly #lines: number[] = [1];
-
-  constructor(text: string) {
-    this.#text = text;
-  }
-
-  /** Line numbers of ascending offsets. */
-  linesOf(offsets: readonly number[]): number[] {
-    return offsets.map((offset) => this.lineOf(offset));
-  }
-
-  lineOf(offset: number): number {
-    const known = this.#offsets;
-    let low = 0;
-    let high = known.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >>> 1;
-      if ((known[mid] as number) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    let cursor = known[low] as number;
-    let line = this.#lines[low] as number;
-    const text = this.#text;
-    for (let at = text.indexOf("\n", cursor); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
-      line += 1;
-      cursor = at + 1;
-    }
-    if (cursor !== known[low]) {
-      known.splice(low + 1, 0, cursor);
-      this.#lines.splice(low + 1, 0, line);
-    }
-    return line;
-  }
-}
-
-/** 1-based line and column (in characters, not UTF-16 units) of ascending offsets. */
-function positionsOf(
-  lf: string,
-  counter: LineCounter,
-  offsets: readonly number[],
-): { line: number; column: number }[] {
-  const lines = counter.linesOf(offsets);
-  return offsets.map((offset, i) => {
-    const lineStart = lf.lastIndexOf("\n", offset - 1) + 1;
-    let column = 1;
-    for (const _ of lf.slice(lineStart, offset)) column++;
-    return { line: lines[i] as number, column };
-  });
-}
-
 const toLf = (text: string) => (text.includes("\r") ? text.replace(/\r\n/g, "\n") : text);
-
-interface Matched {
-  ranges: TextRange[];
-  matcher: MatcherName;
-  kinds: FuzzyKind[];
-  text: string;
-}
 
 /**
  * Matches every edit against the original text and builds the new text. Exact matching comes
@@ -196,8 +133,8 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
     if (oldText === "") throw new ToolError("invalid_arguments", emptyOldTextMessage(i));
     if (oldText === newText) throw new ToolError("invalid_arguments", identicalTextMessage(i));
     assertNoPlaceholders(lf, i, oldText, newText, options);
-    const matched = matchEdit(fuzzyIndex, oldText, newText, exactStarts[i] as number[]);
-    if (!matched) {
+    const matched = matchEdit(lf, fuzzyIndex, oldText, newText, exactStarts[i] as number[]);
+    if (!isMatched(matched)) {
       const found = findNewText(lf, fuzzyIndex, newText);
       const evidence = options.appliedBefore?.({ oldText, newText })
         ? "this-session"
@@ -214,6 +151,7 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
         alreadyApplied(i, evidence, counter.linesOf(found.slice(0, 1)));
         return;
       }
+      if (matched.insideToken.length > 0) throw insideTokenError(lf, counter, i, oldText, matched, options);
       const region = findClosestRegion(fuzzyIndex(), oldText);
       const newTextLines = counter.linesOf(found);
       throw new ToolError("no_match", noMatchMessage(i, options.path, region, newTextLines), {
@@ -238,7 +176,9 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
         },
       });
     }
-    for (const range of matched.ranges) replacements.push({ edit: i, ...range, text: matched.text });
+    matched.ranges.forEach((range, r) => {
+      replacements.push({ edit: i, ...range, text: matched.texts[r] as string });
+    });
     applied.push({ oldText, newText });
     outcomes.push({
       index: i,
@@ -317,84 +257,37 @@ function assertNoPlaceholders(
   }
 }
 
-/** Matches one edit: its exact places (`exact`, found beforehand) when there are any, else fuzzily. */
-function matchEdit(
-  fuzzyIndex: () => FuzzyIndex,
-  oldText: string,
-  newText: string,
-  exact: readonly number[],
-): Matched | undefined {
-  if (exact.length > 0) {
-    return {
-      ranges: exact.map((start) => ({ start, end: start + oldText.length })),
-      matcher: "exact",
-      kinds: [],
-      text: newText,
-    };
-  }
-  const fuzzy = findFuzzy(fuzzyIndex(), oldText);
-  if (fuzzy.ranges.length === 0) return undefined;
-  // A model that copied numbered lines into oldText usually numbered newText the same way.
-  const replacement = fuzzy.strippedLineNumbers
-    ? (stripLineNumberPrefixes(newText.split("\n"))?.join("\n") ?? newText)
-    : newText;
-  return {
-    ranges: fuzzy.ranges,
-    matcher: `fuzzy:${fuzzy.kinds.join("+")}`,
-    kinds: fuzzy.kinds,
-    text: replacement,
-  };
-}
-
-/**
- * True when newText contains oldText and every occurrence of oldText in the file sits inside an
- * occurrence of newText: the edit was applied before (changing `f(a)` to `f(a, b)` twice would
- * otherwise give `f(a, b, b)`).
- */
-function insideNewText(lf: string, starts: readonly number[], oldText: string, newText: string): boolean {
-  const offsets = findAllOverlapping(newText, oldText);
-  if (offsets.length === 0) return false;
-  return starts.every((start) =>
-    offsets.some((offset) => start >= offset && lf.startsWith(newText, start - offset)),
-  );
-}
-
-function findAllOverlapping(haystack: string, needle: string): number[] {
-  const found: number[] = [];
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) found.push(at);
-  return found;
-}
-
-/** Starts of newText in the file: exact places, else fuzzy ones; none for a blank newText. */
+/** Starts of newText in the file (on token boundaries): exact places, else fuzzy ones; none for a blank newText. */
 function findNewText(lf: string, fuzzyIndex: () => FuzzyIndex, newText: string): number[] {
   if (newText.trim() === "") return [];
-  const exact = findExact(lf, newText);
+  const exact = exactOnBoundaries(lf, newText).starts;
   if (exact.length > 0) return exact;
   return findFuzzy(fuzzyIndex(), newText).ranges.map((range) => range.start);
 }
 
-/**
- * True when oldText and newText share a whole unchanged line around the change (before or
- * after it) with at least {@link MIN_CONTEXT_LINE_CHARS} non-blank characters. Then newText
- * found in the file sits where oldText's own context puts the change; `foo(1)` -> `bar(1)`
- * shares no line, so `bar(1)` elsewhere in the file proves nothing.
- */
-export function hasSharedContext(oldText: string, newText: string): boolean {
-  const shorter = Math.min(oldText.length, newText.length);
-  let prefix = 0;
-  while (prefix < shorter && oldText[prefix] === newText[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < shorter - prefix &&
-    oldText[oldText.length - 1 - suffix] === newText[newText.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
-  // Whole lines only: the prefix up to its last line break, the suffix after its first one.
-  const before = prefix > 0 ? oldText.slice(0, oldText.lastIndexOf("\n", prefix - 1) + 1) : "";
-  const tail = oldText.slice(oldText.length - suffix);
-  const after = tail.includes("\n") ? tail.slice(tail.indexOf("\n") + 1) : "";
-  return [...before.split("\n"), ...after.split("\n")].some(
-    (line) => line.trim().length >= MIN_CONTEXT_LINE_CHARS,
-  );
+/** The refusal for an oldText found only inside longer tokens: each token and its line. */
+function insideTokenError(
+  lf: string,
+  counter: LineCounter,
+  i: number,
+  oldText: string,
+  matched: NotMatched,
+  { path }: PlanOptions,
+): ToolError {
+  const places = matched.insideToken.slice(0, AMBIGUOUS_MAX_LINES).map((range) => {
+    const lineStart = lf.lastIndexOf("\n", range.start - 1) + 1;
+    const lineEnd = lf.indexOf("\n", range.start);
+    return {
+      line: counter.lineOf(range.start),
+      tokens: cutTokens(lf, range.start, range.end),
+      text: lf.slice(lineStart, lineEnd === -1 ? lf.length : lineEnd),
+    };
+  });
+  return new ToolError("no_match", insideTokenMessage(i, path, oldText, places, matched.insideToken.length), {
+    details: {
+      edit: i,
+      reason: "inside_token",
+      insideToken: places.map(({ line, tokens }) => ({ line, tokens })),
+    },
+  });
 }

@@ -3,6 +3,7 @@
  * `{path, edits: [{oldText, newText, replaceAll?}], dryRun?}`. It never throws; what it cannot
  * repair goes on unchanged and validation explains what is wrong.
  */
+import { type ArgumentProblem, ToolError } from "@tackle/agent-core";
 
 type Json = Record<string, unknown>;
 
@@ -124,4 +125,32 @@ export function repairEditArguments(raw: unknown): unknown {
     delete out.dry_run;
   }
   return out;
+}
+
+/**
+ * The edit tool's `prepareArguments`: {@link repairEditArguments}, then a refusal of oldText or
+ * newText sent as a JSON number or boolean. Lenient coercion would turn `1.50` into "1.5" (the
+ * parser already dropped the zero), so the text to match is no longer the text the model meant:
+ * the call answers `invalid_arguments` asking for a string instead.
+ */
+export function prepareEditArguments(raw: unknown): unknown {
+  const repaired = repairEditArguments(raw);
+  const edits = isRecord(repaired) ? repaired.edits : undefined;
+  if (!Array.isArray(edits)) return repaired;
+  const problems: ArgumentProblem[] = [];
+  edits.forEach((edit, i) => {
+    if (!isRecord(edit)) return;
+    for (const field of ["oldText", "newText"] as const) {
+      const value = edit[field];
+      if (typeof value !== "number" && typeof value !== "boolean") continue;
+      problems.push({
+        field: `edits[${i}].${field}`,
+        expected: "string",
+        received: `${typeof value} ${String(value)}`,
+        fix: `Send it as a JSON string of the text exactly as the file spells it: a ${typeof value} loses its spelling once parsed (1.50 arrives as 1.5), so it is not matched as text.`,
+      });
+    }
+  });
+  if (problems.length === 0) return repaired;
+  throw new ToolError("invalid_arguments", "oldText and newText must be strings.", { details: { problems } });
 }

@@ -15,7 +15,7 @@ import { DEFAULTS } from "../defaults.js";
 import { encodeEditedFile } from "../edit/edited-bytes.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
 import { type EditOutcome, planEdits } from "../edit/plan.js";
-import { repairEditArguments } from "../edit/repair-arguments.js";
+import { prepareEditArguments } from "../edit/repair-arguments.js";
 import { rememberAppliedEdits, wasAppliedBefore } from "../edit/session-edits.js";
 import { formatEditSummary } from "../edit/summary.js";
 import { explainMissingPath } from "../path/near-miss.js";
@@ -95,7 +95,8 @@ export function createEditToolDefinition(
       "Replace exact text in an existing file. Each edit's oldText must match the file once (copy it from read output,",
       "with enough surrounding lines to be unique) or set replaceAll. All edits match the file as it is now, must not",
       "overlap, and apply together or not at all. If oldText differs only by quotes, dashes, spaces, Unicode forms,",
-      "trailing whitespace or copied line numbers, a fuzzy match is used and named in the result.",
+      "trailing whitespace or copied line numbers, a fuzzy match is used and named in the result. An oldText that starts",
+      "or ends with a letter, digit or underscore matches whole words and numbers only. Send oldText and newText as strings.",
       "Keeps encoding, BOM and line endings. Refused when the file changed since you read it: read it again.",
       "Returns a summary naming the matcher used and a diff. dryRun=true shows the diff without writing. To create a file use write.",
     ].join(" "),
@@ -105,7 +106,7 @@ export function createEditToolDefinition(
       "Put every change to one file in a single edit call with several edits.",
     ],
     parameters: editParameters,
-    prepareArguments: repairEditArguments,
+    prepareArguments: prepareEditArguments,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "write", { signal });

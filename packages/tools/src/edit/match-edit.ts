@@ -1,0 +1,81 @@
+/**
+ * Finds the places one edit applies to in the original text: exact places first, then the fuzzy
+ * pass, each limited to matches on token boundaries (see `token-boundary.ts`).
+ */
+import type { FuzzyIndex, TextRange } from "./fuzzy.js";
+import { findFuzzy } from "./fuzzy.js";
+import { type FuzzyKind, stripLineNumberPrefixes } from "./normalize.js";
+import { exactOnBoundaries, onTokenBoundaries } from "./token-boundary.js";
+
+/** Which matcher found an edit: `exact`, or `fuzzy:` plus the kinds of difference it forgave. */
+export type MatcherName = "exact" | `fuzzy:${string}`;
+
+/** Where one edit applies and what each place becomes. */
+export interface Matched {
+  ranges: TextRange[];
+  matcher: MatcherName;
+  kinds: FuzzyKind[];
+  /** The replacement text (LF) of each range, in the same order. */
+  texts: string[];
+  /** oldText as it matched (copied line numbers removed for a fuzzy `line-numbers` match). */
+  oldText: string;
+}
+
+/** No place: `insideToken` lists the places that matched only inside a longer token. */
+export interface NotMatched {
+  insideToken: TextRange[];
+}
+
+/**
+ * Matches one edit: its exact places (`exact`, found beforehand for all edits at once) when any
+ * lies on token boundaries, else fuzzily. A place that starts or ends inside a longer
+ * identifier or number never counts.
+ */
+export function matchEdit(
+  lf: string,
+  fuzzyIndex: () => FuzzyIndex,
+  oldText: string,
+  newText: string,
+  exact: readonly number[],
+): Matched | NotMatched {
+  let starts = exact;
+  let insideToken: TextRange[] = [];
+  if (starts.some((start) => !onTokenBoundaries(lf, start, start + oldText.length))) {
+    // Rare: search again with every occurrence, so one inside a token cannot hide a good one.
+    const split = exactOnBoundaries(lf, oldText);
+    starts = split.starts;
+    insideToken = split.insideToken.map((start) => ({ start, end: start + oldText.length }));
+  }
+  if (starts.length > 0) {
+    return {
+      ranges: starts.map((start) => ({ start, end: start + oldText.length })),
+      matcher: "exact",
+      kinds: [],
+      texts: starts.map(() => newText),
+      oldText,
+    };
+  }
+  const fuzzy = findFuzzy(fuzzyIndex(), oldText);
+  if (fuzzy.ranges.length === 0) {
+    return { insideToken: insideToken.length > 0 ? insideToken : fuzzy.insideToken };
+  }
+  // A model that copied numbered lines into oldText usually numbered newText the same way.
+  const replacement = fuzzy.strippedLineNumbers
+    ? (stripLineNumberPrefixes(newText.split("\n"))?.join("\n") ?? newText)
+    : newText;
+  const matchedOld = fuzzy.strippedLineNumbers
+    ? (stripLineNumberPrefixes(oldText.split("\n"))?.join("\n") ?? oldText)
+    : oldText;
+  return {
+    ranges: fuzzy.ranges,
+    matcher: `fuzzy:${fuzzy.kinds.join("+")}`,
+    kinds: fuzzy.kinds,
+    texts: fuzzy.ranges.map(() => replacement),
+    oldText: matchedOld,
+  };
+}
+
+/** Type guard for a successful {@link matchEdit}. */
+export function isMatched(result: Matched | NotMatched): result is Matched {
+  return "ranges" in result;
+}
