@@ -122,11 +122,11 @@ describe("edit engine: matching", () => {
 });
 
 describe("edit engine: fuzzy pass", () => {
-  it("forgives smart quotes and rewrites only the matched text", () => {
+  it("forgives smart quotes, rewrites only the matched text and keeps the file's quotes", () => {
     const text = "const a = \u201Cx\u201D;\nconst b = \u2018y\u2019;\n";
     const result = plan(text, [{ oldText: 'const a = "x";', newText: 'const a = "z";' }]);
     expect(result.outcomes[0]?.matcher).toBe("fuzzy:quotes");
-    expect(result.text).toBe('const a = "z";\nconst b = \u2018y\u2019;\n');
+    expect(result.text).toBe("const a = \u201Cz\u201D;\nconst b = \u2018y\u2019;\n");
   });
 
   it("forgives dashes, special spaces and NFKC compatibility characters, naming each kind", () => {
@@ -136,13 +136,13 @@ describe("edit engine: fuzzy pass", () => {
     expect(result.text).toBe("done\nkeep \u2014 this\n");
   });
 
-  it("forgives trailing whitespace on matched lines", () => {
+  it("forgives trailing whitespace on matched lines, keeping the file's on lines it does not change", () => {
     const text = "function f() {   \n  return 1;\t\n}\n";
     const result = plan(text, [
       { oldText: "function f() {\n  return 1;\n}", newText: "function f() {\n  return 2;\n}" },
     ]);
     expect(result.outcomes[0]?.matcher).toBe("fuzzy:trailing-whitespace");
-    expect(result.text).toBe("function f() {\n  return 2;\n}\n");
+    expect(result.text).toBe("function f() {   \n  return 2;\t\n}\n");
   });
 
   it("strips line-number prefixes copied from read output, in oldText and newText", () => {
@@ -186,7 +186,7 @@ describe("edit engine: fuzzy pass", () => {
   it("leaves bytes outside the matched text untouched, even on the touched line", () => {
     const text = "\u201Ckeep\u201D and \u201Cchange\u201D\n";
     const result = plan(text, [{ oldText: '"change"', newText: '"changed"' }]);
-    expect(result.text).toBe('\u201Ckeep\u201D and "changed"\n');
+    expect(result.text).toBe("\u201Ckeep\u201D and \u201Cchanged\u201D\n");
   });
 });
 

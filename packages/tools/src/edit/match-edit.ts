@@ -2,6 +2,7 @@
  * Finds the places one edit applies to in the original text: exact places first, then the fuzzy
  * pass, each limited to matches on token boundaries (see `token-boundary.ts`).
  */
+import { type AmbiguousSpelling, respellReplacement } from "./file-spelling.js";
 import type { FuzzyIndex, TextRange } from "./fuzzy.js";
 import { findFuzzy } from "./fuzzy.js";
 import { type FuzzyKind, stripLineNumberPrefixes } from "./normalize.js";
@@ -19,6 +20,8 @@ export interface Matched {
   texts: string[];
   /** oldText as it matched (copied line numbers removed for a fuzzy `line-numbers` match). */
   oldText: string;
+  /** Characters of newText whose file spelling is ambiguous (see `file-spelling.ts`): refuse. */
+  ambiguous?: AmbiguousSpelling[];
 }
 
 /** No place: `insideToken` lists the places that matched only inside a longer token. */
@@ -66,12 +69,21 @@ export function matchEdit(
   const matchedOld = fuzzy.strippedLineNumbers
     ? (stripLineNumberPrefixes(oldText.split("\n"))?.join("\n") ?? oldText)
     : oldText;
+  // The fuzzy pass only finds the place: each replacement keeps the file's own spelling.
+  const ambiguous: AmbiguousSpelling[] = [];
+  const texts = fuzzy.ranges.map((range) => {
+    const respelled = respellReplacement(lf.slice(range.start, range.end), matchedOld, replacement);
+    if ("text" in respelled) return respelled.text;
+    ambiguous.push(...respelled.ambiguous);
+    return replacement;
+  });
   return {
     ranges: fuzzy.ranges,
     matcher: `fuzzy:${fuzzy.kinds.join("+")}`,
     kinds: fuzzy.kinds,
-    texts: fuzzy.ranges.map(() => replacement),
+    texts,
     oldText: matchedOld,
+    ...(ambiguous.length > 0 ? { ambiguous } : {}),
   };
 }
 

@@ -84,6 +84,32 @@ export function insideTokenMessage(
   );
 }
 
+export function ambiguousSpellingMessage(
+  index: number,
+  path: string,
+  characters: readonly { char: string; spellings: readonly string[] }[],
+): string {
+  const named = characters
+    .map(
+      ({ char, spellings }) =>
+        `${describeChar(char)} (the file has ${spellings.map(describeChar).join(" and ")} where oldText has it)`,
+    )
+    .join("; ");
+  return (
+    `${editLabel(index)}.oldText matched ${path} only after normalising characters, and newText repeats ${named}, ` +
+    "so which spelling to write is not clear. Nothing was changed. " +
+    "Copy oldText and newText with the file's own characters (read the lines again), then retry."
+  );
+}
+
+/** A character named unambiguously: itself and its code points (`"“" U+201C`). */
+export function describeChar(char: string): string {
+  const points = [...char].map(
+    (cp) => `U+${(cp.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`,
+  );
+  return `${JSON.stringify(char)} ${points.join(" ")}`;
+}
+
 export function ambiguousMessage(
   index: number,
   path: string,

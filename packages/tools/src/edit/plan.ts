@@ -16,6 +16,7 @@ import { isMatched, type MatcherName, matchEdit, type NotMatched } from "./match
 import {
   AMBIGUOUS_MAX_LINES,
   ambiguousMessage,
+  ambiguousSpellingMessage,
   emptyOldTextMessage,
   identicalTextMessage,
   insideTokenMessage,
@@ -156,6 +157,11 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
       const newTextLines = counter.linesOf(found);
       throw new ToolError("no_match", noMatchMessage(i, options.path, region, newTextLines), {
         details: { edit: i, closestRegion: region, newTextLines },
+      });
+    }
+    if (matched.ambiguous) {
+      throw new ToolError("invalid_arguments", ambiguousSpellingMessage(i, options.path, matched.ambiguous), {
+        details: { edit: i, field: "newText", reason: "ambiguous_spelling", characters: matched.ambiguous },
       });
     }
     const starts = matched.ranges.map((range) => range.start);

@@ -49,7 +49,7 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
       const outcome = await file.run({ edits: [{ oldText: 'say("hi")', newText: 'say("bye")' }] });
       expect(outcome.isError).toBe(false);
       expect(textOf(outcome)).toContain("fuzzy:quotes");
-      expect(await file.text()).toBe('say("bye")  \nkeep(\u201Cme\u201D)\n');
+      expect(await file.text()).toBe("say(\u201Cbye\u201D)  \nkeep(\u201Cme\u201D)\n");
     });
 
     it("fails an ambiguous match with its count and writes nothing", async () => {
