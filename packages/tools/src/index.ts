@@ -2,7 +2,7 @@
  * `@tackle/tools`: the coding-agent tools on any environment. Make a context on an adapter,
  * make tools on it, dispose it when the session ends. Building blocks for hosts and adapters are
  * on subpaths: `/local` (this machine as the default environment), `/context`, `/shell`,
- * `/search`, `/text`, `/testing`.
+ * `/search`, `/text`, `/patch` (the V4A patch format), `/testing`.
  */
 export type { ToolContext, ToolContextOptions } from "./context/create-tool-context.js";
 export { createToolContext } from "./context/create-tool-context.js";
@@ -35,6 +35,9 @@ export {
   createTools,
   READ_ONLY_TOOL_NAMES,
 } from "./factories.js";
+export type { ApplyPatchDetails, PatchFileResult } from "./patch/apply.js";
+export type { ApplyPatchParams, ApplyPatchToolOptions } from "./patch/tool.js";
+export { createApplyPatchToolDefinition } from "./patch/tool.js";
 export type { PolicyConfig, PolicyDecision, PolicyRuleId } from "./shell/policy/types.js";
 export type { ShellToolDetails, ShellToolOptions, ShellToolParams } from "./shell/tool.js";
 export { toToolError } from "./tool-errors.js";

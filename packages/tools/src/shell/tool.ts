@@ -4,6 +4,9 @@ import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinitio
 import { isOperationError } from "@tackle/operations";
 import { auditedMutations } from "../audit/workspace-audit.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
+import type { ApplyPatchDetails } from "../patch/apply.js";
+import { recognizePatchCommand } from "../patch/heredoc.js";
+import { runPatchCommand } from "../patch/shell-command.js";
 import { toToolError } from "../tool-errors.js";
 import { checkOptions, type OptionSpec } from "../tool-options.js";
 import { startBackground } from "./background.js";
@@ -31,6 +34,12 @@ export interface ShellToolOptions extends ShellPipelineOptions {
   policy?: PolicyConfig;
   /** Job registry for `background: true` (default: the context's, see `getShellJobs`). */
   jobs?: JobRegistry;
+  /**
+   * bash: apply a command that is only `apply_patch <<'EOF'` ... `EOF` (optionally after
+   * `cd <dir> &&`) with the patch engine instead of running it, as Codex-trained models expect.
+   * Default true.
+   */
+  patchCommands?: boolean;
 }
 
 /** Structured result for hosts (never parsed back into model text). */
@@ -54,6 +63,8 @@ export interface ShellToolDetails {
    * empty answer, which may be why (the text says so as a condition; the code stays the run's).
    */
   readClosedStdin?: InputReader[];
+  /** Set when the command was an `apply_patch` heredoc: what the patch did (no process ran). */
+  patch?: ApplyPatchDetails;
 }
 
 function parametersFor(label: string, defaultTimeout: number, maxTimeout: number) {
@@ -107,6 +118,7 @@ const SHELL_OPTION_SPEC: OptionSpec = {
   maxTimeoutSeconds: "positive-number",
   policy: "object",
   jobs: "object",
+  patchCommands: "boolean",
 };
 
 /** The numbers a shell tool's description states, from the options in force. */
@@ -118,7 +130,7 @@ interface ShellLimits {
   maxOutput: number;
 }
 
-function description(shell: ToolShell, label: string, limits: ShellLimits): string {
+function description(shell: ToolShell, label: string, limits: ShellLimits, patches: boolean): string {
   const { defaultTimeout, maxTimeout, maxOutput } = limits;
   const lines = [
     shell === "bash"
@@ -132,6 +144,10 @@ function description(shell: ToolShell, label: string, limits: ShellLimits): stri
     `Some commands (recursive deletes of broad targets, writes outside the workspace, downloads piped into a shell, privilege escalation, interactive programs, leaving the workspace with cd) need approval or are refused by policy.`,
   ];
   if (label === "PowerShell") lines.push("Only offered where pwsh is installed.");
+  if (patches)
+    lines.push(
+      "A command that is only apply_patch <<'EOF' with a '*** Begin Patch' patch is applied as a patch (all or nothing), not run.",
+    );
   return lines.join("\n");
 }
 
@@ -164,6 +180,7 @@ export function createShellToolDefinition(
   available?: (ctx: ExtensionContext) => Promise<void>,
 ): ToolDefinition<ReturnType<typeof parametersFor>, ShellToolDetails> {
   const label = shell === "bash" ? "Bash" : "PowerShell";
+  const patches = shell === "bash" && options.patchCommands !== false;
   const name = shell === "bash" ? "bash" : "powershell";
   checkOptions(`${name} tool`, options, SHELL_OPTION_SPEC);
   const maxTimeout = options.maxTimeoutSeconds ?? DEFAULTS.shellMaxTimeoutSeconds;
@@ -184,7 +201,7 @@ export function createShellToolDefinition(
   return {
     name,
     label,
-    description: description(shell, label, limits),
+    description: description(shell, label, limits, patches),
     promptSnippet: `${name}: run ${label} commands (tests, builds, git); background jobs for servers`,
     promptGuidelines: [
       "Use non-interactive flags: commands get no stdin and no terminal.",
@@ -208,6 +225,23 @@ export function createShellToolDefinition(
         }
       } catch (error) {
         throw cwdError(error);
+      }
+      const patchCommand = patches && !params.background ? recognizePatchCommand(params.command) : undefined;
+      if (patchCommand) {
+        const applied = await runPatchCommand(ctx, patchCommand, resolved.absolute, {
+          toolCallId,
+          signal,
+          maxLines: limits.maxLines,
+          maxBytes: limits.maxBytes,
+        });
+        const details: ShellToolDetails = {
+          shell,
+          command: params.command,
+          cwd: resolved.real,
+          policy: [],
+          patch: applied.details,
+        };
+        return { content: [{ type: "text", text: applied.text }], details };
       }
       if (params.timeout !== undefined && !(params.timeout > 0)) {
         throw new ToolError(

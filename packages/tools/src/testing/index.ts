@@ -6,6 +6,7 @@
  * ```
  */
 import { afterAll, beforeAll, describe } from "vitest";
+import { defineApplyPatchConformance } from "./apply-patch.js";
 import { defineAuditConformance } from "./audit.js";
 import { defineBashConformance } from "./bash.js";
 import { defineEditConformance } from "./edit.js";
@@ -22,6 +23,8 @@ import { definePathNamesConformance } from "./paths.js";
 import { defineReadConformance } from "./read.js";
 import { defineWriteConformance } from "./write.js";
 
+export type { PreparedPatchCase } from "./apply-patch.js";
+export { defineApplyPatchConformance, preparePatchCase } from "./apply-patch.js";
 export { defineAuditConformance } from "./audit.js";
 export { defineBashConformance } from "./bash.js";
 export { defineEditConformance } from "./edit.js";
@@ -36,6 +39,8 @@ export {
 export { defineFindConformance } from "./find.js";
 export { defineGrepConformance, portableContext, withoutNativeSearch } from "./grep.js";
 export { defineLsConformance } from "./ls.js";
+export type { PatchCase } from "./patch-corpus.js";
+export { PATCH_CORPUS } from "./patch-corpus.js";
 export { definePathNamesConformance } from "./paths.js";
 export { defineReadConformance } from "./read.js";
 export { defineWriteConformance } from "./write.js";
@@ -71,6 +76,7 @@ export function describeToolsConformance(
     defineReadConformance(getEnv);
     defineWriteConformance(getEnv);
     defineEditConformance(getEnv);
+    defineApplyPatchConformance(getEnv);
     defineGrepConformance(getEnv);
     defineFindConformance(getEnv);
     defineLsConformance(getEnv);
