@@ -46,6 +46,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Tools", link: "/tools" },
       { text: "File tools", link: "/tools-file-tools" },
       { text: "Edit", link: "/tools-edit" },
+      { text: "apply_patch (V4A)", link: "/tools-apply-patch" },
       { text: "Grep and find", link: "/tools-search" },
       { text: "Bash and PowerShell", link: "/tools-shell" },
       { text: "Paths", link: "/paths" },
