@@ -12,7 +12,7 @@ import { findClosestRegion } from "../edit/closest.js";
 import { lineNumberAt } from "../edit/document.js";
 import { findExact } from "../edit/exact-search.js";
 import { comparableLine, FuzzyIndex, findFuzzy } from "../edit/fuzzy.js";
-import { hasSharedContext } from "../edit/plan.js";
+import { hasSharedContext } from "../edit/already-applied.js";
 import {
   alreadyAppliedNote,
   ambiguousMessage,
