@@ -10,6 +10,7 @@
  * - where one character of oldText stood for two spellings in the file (a `"` matching both `“`
  *   and `"`), and the change repeats it, the spelling cannot be chosen: the caller refuses.
  */
+import { commonLines } from "./line-alignment.js";
 import { type FuzzyKind, normalizeLine } from "./normalize.js";
 
 /** A character of newText whose file spelling is not clear. */
@@ -37,8 +38,6 @@ const ONE_CLUSTER = /^\P{M}\p{M}*$/u;
 const CLUSTER = /\P{M}\p{M}*|\p{M}+/gu;
 /** Before an opening quote: nothing, a space, an opening bracket or an operator. */
 const OPENS_AFTER = /[\s([{<=,;:!?+\-*/&|^~]/u;
-/** Lines above which oldText and newText are paired by position instead of by common lines. */
-const MAX_ALIGNED_CELLS = 250_000;
 
 /** Aligned cut points of one oldText line and the file text it matched: `old[j]` <-> `file[j]`. */
 interface LineCuts {
@@ -213,49 +212,6 @@ function respellLine(
     respellRange(r, newLine, oldHead, newLine.length - oldTailLength) +
     fileLine.slice(cuts.file[tail])
   );
-}
-
-/** Pairs of equal lines (indexes into `a` and `b`), in order: a longest common subsequence. */
-function commonLines(a: readonly string[], b: readonly string[]): [number, number][] {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < start; i++) pairs.push([i, i]);
-  const n = endA - start;
-  const m = endB - start;
-  if (n > 0 && m > 0 && n * m <= MAX_ALIGNED_CELLS) {
-    const table: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-    for (let i = n - 1; i >= 0; i--) {
-      for (let j = m - 1; j >= 0; j--) {
-        (table[i] as Uint32Array)[j] =
-          a[start + i] === b[start + j]
-            ? ((table[i + 1] as Uint32Array)[j + 1] as number) + 1
-            : Math.max(
-                (table[i + 1] as Uint32Array)[j] as number,
-                (table[i] as Uint32Array)[j + 1] as number,
-              );
-      }
-    }
-    let i = 0;
-    let j = 0;
-    while (i < n && j < m) {
-      if (a[start + i] === b[start + j]) {
-        pairs.push([start + i, start + j]);
-        i++;
-        j++;
-      } else if (((table[i + 1] as Uint32Array)[j] as number) >= ((table[i] as Uint32Array)[j + 1] as number))
-        i++;
-      else j++;
-    }
-  }
-  for (let k = 0; k < a.length - endA; k++) pairs.push([endA + k, endB + k]);
-  return pairs;
 }
 
 /**

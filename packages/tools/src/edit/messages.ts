@@ -110,6 +110,34 @@ export function describeChar(char: string): string {
   return `${JSON.stringify(char)} ${points.join(" ")}`;
 }
 
+/** Lines of oldText a placeholder would delete, as listed in a refusal. */
+export const PLACEHOLDER_LINES_SHOWN = 3;
+
+export function placeholderMessage(
+  index: number,
+  path: string,
+  elision: { placeholder: string; newTextLine: number; dropped: readonly string[] },
+): string {
+  const real = elision.dropped.filter((line) => line.trim() !== "");
+  const shown = real
+    .slice(0, PLACEHOLDER_LINES_SHOWN)
+    .map((line) => JSON.stringify(cut(line)))
+    .join(", ");
+  const more =
+    real.length > PLACEHOLDER_LINES_SHOWN ? `, … ${real.length - PLACEHOLDER_LINES_SHOWN} more` : "";
+  return (
+    `${editLabel(index)}.newText line ${elision.newTextLine} is the placeholder ${JSON.stringify(cut(elision.placeholder))}, ` +
+    `where oldText has ${real.length === 1 ? "1 line" : `${real.length} lines`} that newText leaves out (${shown}${more}): ` +
+    `written as is, it would delete them from ${path}. Nothing was changed. ` +
+    "Write those lines out in newText (or leave the placeholder out to delete them), then retry."
+  );
+}
+
+export function elisionNote(elision: { placeholder: string; dropped: readonly string[] }): string {
+  const count = elision.dropped.length;
+  return `${JSON.stringify(cut(elision.placeholder))} stood for ${count === 1 ? "1 line" : `${count} lines`} of oldText, which were kept`;
+}
+
 export function ambiguousMessage(
   index: number,
   path: string,

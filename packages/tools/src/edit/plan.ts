@@ -9,6 +9,7 @@ import {
   originalSpans,
   spliceSpans,
 } from "./document.js";
+import { type Elision, expandElisions } from "./elisions.js";
 import { findExactAll } from "./exact-search.js";
 import { FuzzyIndex, findFuzzy } from "./fuzzy.js";
 import { LineCounter, positionsOf } from "./line-counter.js";
@@ -22,6 +23,7 @@ import {
   insideTokenMessage,
   noMatchMessage,
   overlapMessage,
+  placeholderMessage,
   redactedNewTextMessage,
   redactedOldTextMessage,
 } from "./messages.js";
@@ -62,6 +64,8 @@ export interface EditOutcome {
   occurrences: number;
   /** 1-based line of each replaced place in the original, or where newText already is. */
   lines: number[];
+  /** Placeholders in newText (`// ... existing code ...`) that stood for oldText lines, which were kept. */
+  elisions?: Elision[];
 }
 
 /** One replacement in the LF view of the original. */
@@ -130,9 +134,16 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
   );
 
   edits.forEach((edit, i) => {
-    const { oldText, newText } = texts[i] as EditTexts;
+    const { oldText, newText: sent } = texts[i] as EditTexts;
     if (oldText === "") throw new ToolError("invalid_arguments", emptyOldTextMessage(i));
-    if (oldText === newText) throw new ToolError("invalid_arguments", identicalTextMessage(i));
+    if (oldText === sent) throw new ToolError("invalid_arguments", identicalTextMessage(i));
+    const elided = expandElisions(oldText, sent);
+    if ("refused" in elided) {
+      throw new ToolError("invalid_arguments", placeholderMessage(i, options.path, elided.refused), {
+        details: { edit: i, field: "newText", reason: "placeholder", ...elided.refused },
+      });
+    }
+    const newText = elided.newText;
     assertNoPlaceholders(lf, i, oldText, newText, options);
     const matched = matchEdit(lf, fuzzyIndex, oldText, newText, exactStarts[i] as number[]);
     if (!isMatched(matched)) {
@@ -193,6 +204,7 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
       fuzzyKinds: matched.kinds,
       occurrences: matched.ranges.length,
       lines: counter.linesOf(starts),
+      ...(elided.kept.length > 0 ? { elisions: elided.kept } : {}),
     });
   });
 

@@ -7,7 +7,7 @@ import { formatBytes } from "../defaults.js";
 import { sanitizeLines, sanitizeNotice } from "../text/untrusted.js";
 import { truncateHead } from "../truncate.js";
 import type { EditDiff } from "./diff.js";
-import { alreadyAppliedNote, editLabel } from "./messages.js";
+import { alreadyAppliedNote, editLabel, elisionNote } from "./messages.js";
 import type { EditOutcome } from "./plan.js";
 
 /** Inputs of {@link formatEditSummary}. */
@@ -32,7 +32,8 @@ function describeOutcome(outcome: EditOutcome): string {
     outcome.occurrences === 1
       ? `line ${outcome.lines[0]}`
       : `${outcome.occurrences} places (lines ${outcome.lines.slice(0, 5).join(", ")}${outcome.lines.length > 5 ? ", …" : ""})`;
-  return `${editLabel(outcome.index)}: ${outcome.matcher}, ${where}`;
+  const kept = (outcome.elisions ?? []).map((elision) => `; ${elisionNote(elision)}`).join("");
+  return `${editLabel(outcome.index)}: ${outcome.matcher}, ${where}${kept}`;
 }
 
 /** Builds the model-facing text of an edit result. */

@@ -97,6 +97,8 @@ export function createEditToolDefinition(
       "overlap, and apply together or not at all. If oldText differs only by quotes, dashes, spaces, Unicode forms,",
       "trailing whitespace or copied line numbers, a fuzzy match is used and named in the result. An oldText that starts",
       "or ends with a letter, digit or underscore matches whole words and numbers only. Send oldText and newText as strings.",
+      "Write newText in full: a placeholder such as // ... existing code ... never deletes the lines it stands for (it is",
+      "refused, or kept when it alone replaces a run of oldText lines).",
       "Keeps encoding, BOM and line endings. Refused when the file changed since you read it: read it again.",
       "Returns a summary naming the matcher used and a diff. dryRun=true shows the diff without writing. To create a file use write.",
     ].join(" "),
