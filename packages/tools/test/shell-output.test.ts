@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OutputCapture } from "../src/shell/capture.js";
-import { redactSecrets } from "../src/shell/redact.js";
+import { redactSecrets } from "../src/redaction/engine.js";
 import { collapseCarriageReturns, markToolOutput, stripControl } from "../src/shell/sanitize.js";
 import type { ShellToolDetails } from "../src/shell/tool.js";
 import { createBashToolDefinition } from "../src/tools/bash.js";

@@ -10,7 +10,7 @@ import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import { type ExtensionContext, wrapToolDefinition } from "@tackle/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalToolContext } from "../src/local.js";
-import { redactSecrets } from "../src/shell/redact.js";
+import { redactSecrets } from "../src/redaction/engine.js";
 import { markToolOutput } from "../src/shell/sanitize.js";
 import { REDACTED_PLACEHOLDER, sanitizeLines, stripToolOutputMarker } from "../src/text/untrusted.js";
 import { createEditToolDefinition } from "../src/tools/edit.js";
@@ -73,7 +73,7 @@ describe("the shared sanitising step", () => {
     expect(stripToolOutputMarker("no marker\nhere")).toBe("no marker\nhere");
   });
 
-  it("keeps one line per line and redacts a private key's body up to its END line", () => {
+  it("keeps one line per line and redacts a private key's body up to its END line, markers shown", () => {
     const lines = [
       "before",
       "-----BEGIN RSA PRIVATE KEY-----",
@@ -84,12 +84,12 @@ describe("the shared sanitising step", () => {
     const safe = sanitizeLines(lines);
     expect(safe.lines).toEqual([
       "before",
+      "-----BEGIN RSA PRIVATE KEY-----",
       "[REDACTED:private-key]",
-      "[REDACTED:private-key]",
-      "[REDACTED:private-key]",
+      "-----END RSA PRIVATE KEY-----",
       "after",
     ]);
-    expect(safe).toMatchObject({ redactedLines: 3, controlLines: 0, redactedKinds: ["private-key"] });
+    expect(safe).toMatchObject({ redactedLines: 1, controlLines: 0, redactedKinds: ["private-key"] });
   });
 });
 

@@ -1,8 +1,8 @@
 import type { AuditEvent } from "@tackle/agent-core";
-import { mayHoldSecret, redactSecrets } from "../shell/redact.js";
+import { mayHoldSecret, redactSecrets } from "../redaction/engine.js";
 import { stripControl } from "../shell/sanitize.js";
 
-/** Shorter strings cannot hold a secret shape `redactSecrets` knows (`KEY=abcd` is 8). */
+/** Shorter strings cannot hold a secret shape `redactSecrets` knows (`K=abcdef` and `a://b:c@` are 8). */
 const SHORTEST_SECRET = 8;
 
 /** A string as the audit keeps it: the same cleaning as model output (controls removed, secrets redacted). */

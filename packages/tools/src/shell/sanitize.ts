@@ -1,5 +1,5 @@
 import stripAnsi from "strip-ansi";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../redaction/engine.js";
 
 /**
  * C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidi overrides and

@@ -4,7 +4,11 @@
  * sniffing, sanitising and redacting untrusted output, line numbers.
  */
 export { formatBytes } from "../defaults.js";
-export { redactSecrets } from "../shell/redact.js";
+export { redactSecrets } from "../redaction/engine.js";
+export type { RedactionKind } from "../redaction/kinds.js";
+export { REDACTION_KINDS } from "../redaction/kinds.js";
+export type { RedactionSource } from "../redaction/source.js";
+export { redactionSourceOf } from "../redaction/source.js";
 export { collapseCarriageReturns, markToolOutput, sanitizeOutput, stripControl } from "../shell/sanitize.js";
 export type { LineTruncation, TruncatedBy, TruncateOptions, TruncationResult } from "../truncate.js";
 export {

@@ -1,25 +1,18 @@
 /**
  * The one "make model text safe" step of the file tools (read, grep, find, ls): file content is
- * untrusted data. It composes the shell's own functions (`stripControl`, `redactSecrets`,
- * `markToolOutput`), so both kinds of tool remove, redact and mark the same way.
+ * untrusted data. It composes the shell's own functions (`stripControl`, `markToolOutput`) and the
+ * redaction engine every tool uses, so both kinds of tool remove, redact and mark the same way.
  */
-import { redactSecrets } from "../shell/redact.js";
+import { applySpans, lineRedactorFor } from "../redaction/engine.js";
+import { REDACTED_PLACEHOLDER } from "../redaction/kinds.js";
+import type { RedactionSource } from "../redaction/source.js";
 import { markToolOutput, stripControl } from "../shell/sanitize.js";
 
-/**
- * A placeholder `redactSecrets` puts where a secret was (`[REDACTED:aws-access-key]`). A test
- * checks this against the real redaction output, so a format change there fails loudly.
- */
-export const REDACTED_PLACEHOLDER = /\[REDACTED:[a-z0-9-]+\]/g;
+export { REDACTED_PLACEHOLDER };
 
 /** The marker `markToolOutput` puts on its own first and last line. */
 const MARKER_OPEN = /^<tool-output source="[^"\n]*">$/;
 const MARKER_CLOSE = "</tool-output>";
-
-// The one secret shape that spans lines. Per-line redaction replaces a BEGIN line; the lines
-// after it, up to the END line, are replaced whole so the key body never shows.
-const PRIVATE_KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
-const PRIVATE_KEY_PLACEHOLDER = "[REDACTED:private-key]";
 
 /** Model-safe lines and what was changed to get them (counts and kinds, never the text removed). */
 export interface SafeLines {
@@ -51,36 +44,36 @@ function placeholdersIn(text: string): string[] {
 
 /**
  * Makes each line safe to show a model, one output line per input line (read's line numbers stay
- * right): escapes and control characters removed, known secret shapes redacted. A private key
- * whose BEGIN line is among `lines` has every line up to its END line redacted.
+ * right): escapes and control characters removed, secrets redacted by the one engine. `sources`
+ * says what the lines are (one for all, or one per line for grep's lines of many files; see
+ * `redactionSourceOf`); a private key block is followed across lines of one source.
  */
-export function sanitizeLines(lines: readonly string[]): SafeLines {
+export function sanitizeLines(
+  lines: readonly string[],
+  sources: RedactionSource | readonly RedactionSource[] = "output",
+): SafeLines {
   const out: string[] = new Array(lines.length);
+  const stripped = lines.map(stripLine);
   const kinds = new Set<string>();
   let controlLines = 0;
   let redactedLines = 0;
-  let inPrivateKey = false;
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] as string;
-    const stripped = stripLine(raw);
-    if (stripped !== raw) controlLines++;
-    let safe: string;
-    if (inPrivateKey) {
-      safe = PRIVATE_KEY_PLACEHOLDER;
-      if (PRIVATE_KEY_END.test(stripped)) inPrivateKey = false;
-    } else {
-      safe = redactSecrets(stripped);
-      // Redaction ran to the end of this line without finding the END marker: the key goes on.
-      if (safe.includes(PRIVATE_KEY_PLACEHOLDER) && !PRIVATE_KEY_END.test(stripped)) inPrivateKey = true;
+  const sourceAt = (i: number): RedactionSource =>
+    typeof sources === "string" ? sources : (sources[i] ?? "output");
+  let runStart = 0;
+  while (runStart < lines.length) {
+    const source = sourceAt(runStart);
+    let runEnd = runStart + 1;
+    while (runEnd < lines.length && sourceAt(runEnd) === source) runEnd++;
+    const redactor = lineRedactorFor(stripped.slice(runStart, runEnd), source);
+    for (let i = runStart; i < runEnd; i++) {
+      const line = stripped[i] as string;
+      if (line !== lines[i]) controlLines++;
+      const spans = redactor.spans(line);
+      if (spans.length > 0) redactedLines++;
+      for (const span of spans) kinds.add(span.kind);
+      out[i] = applySpans(line, spans);
     }
-    if (safe !== stripped) {
-      redactedLines++;
-      const before = new Set(placeholdersIn(stripped));
-      for (const found of placeholdersIn(safe)) {
-        if (!before.has(found)) kinds.add(found.slice("[REDACTED:".length, -1));
-      }
-    }
-    out[i] = safe;
+    runStart = runEnd;
   }
   return { lines: out, controlLines, redactedLines, redactedKinds: [...kinds].sort() };
 }

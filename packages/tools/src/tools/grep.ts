@@ -11,6 +11,7 @@ import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { pathSyntax } from "../path/workspace-policy.js";
+import { redactionSourceOf } from "../redaction/source.js";
 import { collectGrepEvents } from "../search/collect.js";
 import { pageGrepEvents } from "../search/grep-page.js";
 import { resultPathDisplay } from "../search/result-paths.js";
@@ -220,7 +221,10 @@ async function runGrep(
     const matchLine: number[] = [];
     // File text is untrusted: made safe before cutting, so a cut cannot split a secret out of its shape.
     const safe = mergeSafeLines(
-      sanitizeLines(page.lines.map((line) => line.line.replace(/\r?\n$|\r$/, ""))),
+      sanitizeLines(
+        page.lines.map((line) => line.line.replace(/\r?\n$|\r$/, "")),
+        page.lines.map((line) => redactionSourceOf(line.path)),
+      ),
       sanitizeLines(page.lines.map((line) => toDisplay(line.path))),
     );
     page.lines.forEach((line, i) => {

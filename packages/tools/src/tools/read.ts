@@ -11,6 +11,7 @@ import { isOperationError } from "@tackle/operations";
 import { READ_WHOLE_HASH_MAX_BYTES, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { explainMissingPath } from "../path/near-miss.js";
+import { redactionSourceOf } from "../redaction/source.js";
 import { encodingLabel } from "../text/encoding.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";
@@ -245,7 +246,7 @@ function formatText(
   } else {
     // File text is untrusted: made safe after the limits (which count the file's own text) so
     // line numbers, totals and continuation hints stay those of the file.
-    const safe = sanitizeLines(window.lines.slice(0, shown));
+    const safe = sanitizeLines(window.lines.slice(0, shown), redactionSourceOf(resolved.display));
     sanitized = sanitizedDetails(safe);
     notice = sanitizeNotice(safe, bash ? `bash with cat -v ${resolved.display} shows them` : undefined, {
       bash,
