@@ -49,6 +49,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "apply_patch (V4A)", link: "/tools-apply-patch" },
       { text: "Grep and find", link: "/tools-search" },
       { text: "Bash and PowerShell", link: "/tools-shell" },
+      { text: "Redaction", link: "/redaction" },
       { text: "Paths", link: "/paths" },
       { text: "Write safety", link: "/write-safety" },
       { text: "Audit trail", link: "/audit" },

@@ -94,10 +94,18 @@ export function plantedSecrets() {
   const sshLines = pemBody(200);
   const secrets = [
     ["aws-access-key", `AKIA${upperDigits(16)}`, (v) => [`config.env`, `AWS_ACCESS_KEY_ID=${v}`]],
-    ["aws-access-key", `ASIA${upperDigits(16)}`, (v) => [`deploy.log`, `using temporary credentials ${v} for s3`]],
+    [
+      "aws-access-key",
+      `ASIA${upperDigits(16)}`,
+      (v) => [`deploy.log`, `using temporary credentials ${v} for s3`],
+    ],
     ["assignment", base64(30), (v) => [`config.env`, `AWS_SECRET_ACCESS_KEY=${v}`]],
     ["google-api-key", `AIza${pick(`${ALNUM}_-`, 35)}`, (v) => [`src/maps.ts`, `const MAPS = "${v}";`]],
-    ["google-oauth-secret", `GOCSPX-${pick(`${ALNUM}_-`, 28)}`, (v) => [`oauth.json`, `  "client_secret": "${v}",`]],
+    [
+      "google-oauth-secret",
+      `GOCSPX-${pick(`${ALNUM}_-`, 28)}`,
+      (v) => [`oauth.json`, `  "client_secret": "${v}",`],
+    ],
     ["google-oauth-token", `ya29.${pick(`${ALNUM}_-`, 120)}`, (v) => [`deploy.log`, `token ok: ${v}`]],
     [
       "azure-storage-key",
@@ -112,20 +120,59 @@ export function plantedSecrets() {
       `${pick(ALNUM, 3)}${randomInt(10)}Q~${pick(`${ALNUM}_~.-`, 34)}`,
       (v) => [`src/graph.ts`, `const credential = new ClientSecretCredential(tenant, client, "${v}");`],
     ],
-    ["azure-sas", base64(32), (v) => [`deploy.log`, `GET https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=${encodeURIComponent(v)}`]],
-    ["github-token", `ghp_${alnum(36)}`, (v) => [`ci.sh`, `git clone https://x-access-token:${v}@github.com/o/r.git`]],
-    ["github-token", `github_pat_${pick(`${ALNUM}_`, 82)}`, (v) => [`src/client.ts`, `const octo = new Octokit({ auth: "${v}" });`]],
-    ["gitlab-token", `glpat-${pick(`${ALNUM}_-`, 20)}`, (v) => [`config.yaml`, `gitlab: { url: https://gitlab.example.com, pat: ${v} }`]],
-    ["slack-token", `xoxb-${randomInt(1e9, 1e10)}-${randomInt(1e9, 1e10)}-${alnum(24)}`, (v) => [`config.toml`, `[slack]\nbot = "${v}"`]],
+    [
+      "azure-sas",
+      base64(32),
+      (v) => [
+        `deploy.log`,
+        `GET https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=${encodeURIComponent(v)}`,
+      ],
+    ],
+    [
+      "github-token",
+      `ghp_${alnum(36)}`,
+      (v) => [`ci.sh`, `git clone https://x-access-token:${v}@github.com/o/r.git`],
+    ],
+    [
+      "github-token",
+      `github_pat_${pick(`${ALNUM}_`, 82)}`,
+      (v) => [`src/client.ts`, `const octo = new Octokit({ auth: "${v}" });`],
+    ],
+    [
+      "gitlab-token",
+      `glpat-${pick(`${ALNUM}_-`, 20)}`,
+      (v) => [`config.yaml`, `gitlab: { url: https://gitlab.example.com, pat: ${v} }`],
+    ],
+    [
+      "slack-token",
+      `xoxb-${randomInt(1e9, 1e10)}-${randomInt(1e9, 1e10)}-${alnum(24)}`,
+      (v) => [`config.toml`, `[slack]\nbot = "${v}"`],
+    ],
     ["stripe-key", `sk_live_${alnum(99)}`, (v) => [`src/billing.ts`, `const stripe = new Stripe("${v}");`]],
     ["stripe-key", `whsec_${alnum(32)}`, (v) => [`config.env`, `STRIPE_WEBHOOK=${v}`]],
-    ["openai-key", `sk-proj-${pick(`${ALNUM}_-`, 120)}`, (v) => [`settings.json`, `{ "openai": { "key": "${v}" } }`]],
-    ["anthropic-key", `sk-ant-api03-${pick(`${ALNUM}_-`, 93)}AA`, (v) => [`deploy.log`, `export ANTHROPIC=${v}`]],
+    [
+      "openai-key",
+      `sk-proj-${pick(`${ALNUM}_-`, 120)}`,
+      (v) => [`settings.json`, `{ "openai": { "key": "${v}" } }`],
+    ],
+    [
+      "anthropic-key",
+      `sk-ant-api03-${pick(`${ALNUM}_-`, 93)}AA`,
+      (v) => [`deploy.log`, `export ANTHROPIC=${v}`],
+    ],
     ["npm-token", `npm_${alnum(36)}`, (v) => [`.npmrc`, `//registry.npmjs.org/:_authToken=${v}`]],
     ["jwt", jwt, (v) => [`deploy.log`, `cookie session=${v}; Path=/`]],
-    ["url-credentials", `${alnum(10)}${hex(4)}`, (v) => [`app.ini`, `[db]\nurl = postgres://app:${v}@db.internal:5432/app`]],
+    [
+      "url-credentials",
+      `${alnum(10)}${hex(4)}`,
+      (v) => [`app.ini`, `[db]\nurl = postgres://app:${v}@db.internal:5432/app`],
+    ],
     ["bearer", base64url(40), (v) => [`deploy.log`, `> Authorization: Bearer ${v}`]],
-    ["basic-auth", Buffer.from(`deploy:${alnum(16)}`).toString("base64"), (v) => [`deploy.log`, `> authorization: Basic ${v}`]],
+    [
+      "basic-auth",
+      Buffer.from(`deploy:${alnum(16)}`).toString("base64"),
+      (v) => [`deploy.log`, `> authorization: Basic ${v}`],
+    ],
     ["assignment", `${alnum(6)}-${alnum(6)}!${randomInt(100)}`, (v) => [`config.env`, `DB_PASSWORD=${v}`]],
     ["assignment", alnum(24), (v) => [`config.yaml`, `database:\n  password: "${v}"`]],
     ["assignment", hex(20), (v) => [`settings.json`, `{ "auth": { "client_secret": "${v}" } }`]],
@@ -148,7 +195,12 @@ export function plantedSecrets() {
     kind: "private-key",
     values: sshLines,
     file: "config.yaml",
-    text: ["deploy_key: |", "  -----BEGIN OPENSSH PRIVATE KEY-----", ...sshLines.map((l) => `  ${l}`), "  -----END OPENSSH PRIVATE KEY-----"].join("\n"),
+    text: [
+      "deploy_key: |",
+      "  -----BEGIN OPENSSH PRIVATE KEY-----",
+      ...sshLines.map((l) => `  ${l}`),
+      "  -----END OPENSSH PRIVATE KEY-----",
+    ].join("\n"),
   });
   const inline = base64(180);
   secrets.push({

@@ -24,10 +24,14 @@ const PLACEHOLDER = /\[REDACTED:(?!kind\])[a-z0-9-]+\]/;
  */
 const REAL_SECRETS = [
   // An Ed25519 private key ssh2 signs with once to learn whether the runtime supports EdDSA.
-  { file: "ssh2/lib/protocol/constants.js", text: "'-----BEGIN PRIVATE KEY-----\\r\\n[REDACTED:private-key]'" },
+  {
+    file: "ssh2/lib/protocol/constants.js",
+    text: "'-----BEGIN PRIVATE KEY-----\\r\\n[REDACTED:private-key]'",
+  },
 ];
-/** Lines per bash `sed -n` window: small enough that no window is cut by the output limits. */
-const BASH_WINDOW = 300;
+/** Output of one bash call in the bench: under the tool's limits (50 KB, 2,000 lines), so nothing is cut. */
+const BASH_PAGE_BYTES = 40_000;
+const BASH_PAGE_LINES = 1_800;
 /** grep's pattern over the library code: the lines that name keys, tokens, secrets and auth. */
 const GREP_PATTERN = "token|secret|key|auth|passw|credential|bearer|private";
 
@@ -87,12 +91,40 @@ async function grepAll(pattern, path) {
   }
 }
 
-/** The whole file through bash, in windows of {@link BASH_WINDOW} lines. */
-async function bashAll(path, lines) {
-  let out = "";
-  for (let start = 1; start <= lines; start += BASH_WINDOW) {
-    out += `${textOf(await invokeTool(bash, { command: `sed -n '${start},${start + BASH_WINDOW - 1}p' '${path}'` }))}\n`;
+/**
+ * Whole files through bash with as few calls as the output limits allow: `sed -n` ranges of
+ * consecutive files packed into one command while they stay under {@link BASH_PAGE_BYTES} and
+ * {@link BASH_PAGE_LINES}, so no output is cut.
+ */
+async function bashAll(files) {
+  const commands = [];
+  let parts = [];
+  let bytes = 0;
+  let lines = 0;
+  const flush = () => {
+    if (parts.length > 0) commands.push(parts.join("; "));
+    parts = [];
+    bytes = 0;
+    lines = 0;
+  };
+  for (const file of files) {
+    const fileLines = file.text.split("\n");
+    let start = 0;
+    for (let i = 0; i < fileLines.length; i++) {
+      const cost = Buffer.byteLength(fileLines[i]) + 1;
+      if (bytes + cost > BASH_PAGE_BYTES || lines + 1 > BASH_PAGE_LINES) {
+        if (i > start) parts.push(`sed -n '${start + 1},${i}p' '${file.name}'`);
+        start = i;
+        flush();
+      }
+      bytes += cost;
+      lines++;
+    }
+    parts.push(`sed -n '${start + 1},${fileLines.length}p' '${file.name}'`);
   }
+  flush();
+  let out = "";
+  for (const command of commands) out += `${textOf(await invokeTool(bash, { command }))}\n`;
   return out;
 }
 
@@ -114,10 +146,8 @@ report.note(
 const measured = { read: {}, grep: {}, bash: {} };
 let readText = "";
 let bashText = "";
-for (const file of libraries) {
-  readText += await readAll(file.name);
-  bashText += await bashAll(file.name, file.text.split("\n").length);
-}
+for (const file of libraries) readText += await readAll(file.name);
+bashText += await bashAll(libraries);
 measured.read.code = redactedLines(readText, "read");
 measured.bash.code = redactedLines(bashText, "bash");
 measured.grep.code = redactedLines(await grepAll(GREP_PATTERN, "lib"), "grep");
@@ -126,8 +156,7 @@ let plantedRead = "";
 let plantedBash = "";
 for (const [name, text] of plantedFiles(secrets)) {
   plantedRead += await readAll(join("planted", name));
-  plantedBash += await bashAll(join("planted", name), text.split("\n").length);
-  plantedBash += `${textOf(await invokeTool(bash, { command: `cat '${join("planted", name)}'` }))}\n`;
+  plantedBash += await bashAll([{ name: join("planted", name), text }]);
 }
 measured.read.exposed = exposed(plantedRead, "read");
 measured.bash.exposed = exposed(plantedBash, "bash");

@@ -27,7 +27,9 @@ let dir: string;
 let ctx: ExtensionContext;
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "tackle-redaction-")));
-  const files = new Map([...Object.entries(AUTH_CODE).map(([name, text]) => [`code/${name}`, text] as const)]);
+  const files = new Map<string, string>([
+    ...Object.entries(AUTH_CODE).map(([name, text]) => [`code/${name}`, text] as const),
+  ]);
   for (const [name, text] of plantedFiles()) files.set(`planted/${name}`, text);
   for (const [name, text] of files) {
     await mkdir(dirname(join(dir, name)), { recursive: true });
@@ -62,12 +64,18 @@ function bashLines(outcome: ToolOutcome): string[] {
 }
 
 function exposedIn(text: string): string[] {
-  return PLANTED.filter((secret) => text.includes(secret.value)).map((secret) => `${secret.kind} in ${secret.file}`);
+  return PLANTED.filter((secret) => text.includes(secret.value)).map(
+    (secret) => `${secret.kind} in ${secret.file}`,
+  );
 }
 
 describe("the redaction engine", () => {
   it("hides a planted secret of every kind it documents, as [REDACTED:<kind>]", async () => {
-    for (const kind of REDACTION_KINDS) expect(PLANTED.some((secret) => secret.kind === kind), kind).toBe(true);
+    for (const kind of REDACTION_KINDS)
+      expect(
+        PLANTED.some((secret) => secret.kind === kind),
+        kind,
+      ).toBe(true);
     const files = plantedFiles();
     for (const secret of PLANTED) {
       const lines = (files.get(secret.file) as string).split("\n");
@@ -89,21 +97,40 @@ describe("the redaction engine", () => {
   });
 
   it("hides literals, not expressions: an unquoted value is code in source files, a literal in config", () => {
-    expect(redactSecrets("const token = Xk9mP2vL8qR4nT7wZa3B;", "code")).toBe("const token = Xk9mP2vL8qR4nT7wZa3B;");
-    expect(redactSecrets('const token = "Xk9mP2vL8qR4nT7wZa3B";', "code")).toBe('const token = "[REDACTED:assignment]";');
+    expect(redactSecrets("const token = Xk9mP2vL8qR4nT7wZa3B;", "code")).toBe(
+      "const token = Xk9mP2vL8qR4nT7wZa3B;",
+    );
+    expect(redactSecrets('const token = "Xk9mP2vL8qR4nT7wZa3B";', "code")).toBe(
+      'const token = "[REDACTED:assignment]";',
+    );
     expect(redactSecrets("TOKEN=Xk9mP2vL8qR4nT7wZa3B", "config")).toBe("TOKEN=[REDACTED:assignment]");
     // Output may be code or an env dump: a random run is a literal, a name that reads as words is not.
     expect(redactSecrets("TOKEN=Xk9mP2vL8qR4nT7wZa3B")).toBe("TOKEN=[REDACTED:assignment]");
     expect(redactSecrets("token = sessionTokenValue;")).toBe("token = sessionTokenValue;");
     expect(redactSecrets("password=hunter2-Tr0ub4dor!")).toBe("password=[REDACTED:assignment]");
     // Placeholders and references are never secrets, in any kind of text.
-    for (const value of ["changeme", "xxx", "<token>", "${VAR}", "$API_TOKEN", "process.env.TOKEN", "{{ .Values.token }}", '""']) {
+    for (const value of [
+      "changeme",
+      "xxx",
+      "<token>",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal reference is the case under test
+      "${VAR}",
+      "$API_TOKEN",
+      "process.env.TOKEN",
+      "{{ .Values.token }}",
+      '""',
+    ]) {
       expect(redactSecrets(`API_TOKEN=${value}`, "config"), value).toBe(`API_TOKEN=${value}`);
     }
   });
 
   it("keeps a private key's markers and hides its body, also from a tail or window that starts inside it", () => {
-    const key = ["-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA", "AAAAAA==", "-----END OPENSSH PRIVATE KEY-----"];
+    const key = [
+      "-----BEGIN OPENSSH PRIVATE KEY-----",
+      "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA",
+      "AAAAAA==",
+      "-----END OPENSSH PRIVATE KEY-----",
+    ];
     expect(redactLines(["x", ...key, "y"], "output")).toEqual([
       "x",
       key[0],
@@ -115,7 +142,9 @@ describe("the redaction engine", () => {
     expect(redactLines(key.slice(2), "output")).toEqual(["[REDACTED:private-key]", key[3]]);
     expect(sanitizeOutput(`${key.slice(1).join("\n")}\ndone`)).not.toContain("b3BlbnNz");
     // A marker inside code starts no block: the next lines are code.
-    expect(redactLines(["const h = '-----BEGIN RSA PRIVATE KEY-----';", "return h"], "code")[1]).toBe("return h");
+    expect(redactLines(["const h = '-----BEGIN RSA PRIVATE KEY-----';", "return h"], "code")[1]).toBe(
+      "return h",
+    );
   });
 });
 
@@ -123,17 +152,25 @@ describe("read, grep and bash on the corpus: 0 code lines redacted, 0 planted se
   it("read", async () => {
     let code = 0;
     for (const name of Object.keys(AUTH_CODE)) {
-      code += readLines(await invokeTool(read(), { path: `code/${name}` })).filter((l) => PLACEHOLDER.test(l)).length;
+      code += readLines(await invokeTool(read(), { path: `code/${name}` })).filter((l) =>
+        PLACEHOLDER.test(l),
+      ).length;
     }
     let planted = "";
-    for (const name of plantedFiles().keys()) planted += textOf(await invokeTool(read(), { path: `planted/${name}` }));
+    for (const name of plantedFiles().keys())
+      planted += textOf(await invokeTool(read(), { path: `planted/${name}` }));
     expect(code).toBe(0);
     expect(exposedIn(planted)).toEqual([]);
   });
 
   it("grep", async () => {
     const code = textOf(
-      await invokeTool(grep(), { pattern: "token|secret|key|auth|pass", path: "code", ignoreCase: true, limit: 500 }),
+      await invokeTool(grep(), {
+        pattern: "token|secret|key|auth|pass",
+        path: "code",
+        ignoreCase: true,
+        limit: 500,
+      }),
     );
     expect(code.split("\n").filter((line) => PLACEHOLDER.test(line))).toEqual([]);
     const planted = textOf(await invokeTool(grep(), { pattern: ".", path: "planted", limit: 500 }));
@@ -144,13 +181,18 @@ describe("read, grep and bash on the corpus: 0 code lines redacted, 0 planted se
   it("bash", async () => {
     const code = await invokeTool(bash(), { command: "cat code/src/* code/docs/* code/config/*" });
     expect(bashLines(code).filter((line) => PLACEHOLDER.test(line))).toEqual([]);
-    const planted = textOf(await invokeTool(bash(), { command: "cat planted/* planted/.[a-z]* planted/src/*" }));
+    const planted = textOf(
+      await invokeTool(bash(), { command: "cat planted/* planted/.[a-z]* planted/src/*" }),
+    );
     expect(planted).toContain("[REDACTED:private-key]");
     expect(exposedIn(planted)).toEqual([]);
   });
 
   it("read and bash cat of the same file show the same lines", async () => {
-    const names = [...Object.keys(AUTH_CODE).map((n) => `code/${n}`), ...[...plantedFiles().keys()].map((n) => `planted/${n}`)];
+    const names = [
+      ...Object.keys(AUTH_CODE).map((n) => `code/${n}`),
+      ...[...plantedFiles().keys()].map((n) => `planted/${n}`),
+    ];
     for (const name of names) {
       const shown = readLines(await invokeTool(read(), { path: name }));
       const catted = bashLines(await invokeTool(bash(), { command: `cat '${name}'` }));

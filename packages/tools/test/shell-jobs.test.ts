@@ -90,6 +90,29 @@ describe("background jobs", () => {
     expect(next?.text.startsWith("2001\n")).toBe(true);
   });
 
+  it("ends a page cut by bytes at its last whole line, so a secret is never split across pages", async () => {
+    const token = `ghp_${"Q7xK2mL9rT".repeat(4)}`;
+    const started = await env.run(bash, {
+      command: `for i in 1 2 3 4 5 6; do echo "line $i GITHUB_TOKEN=${token}"; done`,
+      background: true,
+    });
+    const id = (started.details as ShellToolDetails).job?.id as string;
+    await env.jobs.wait(id);
+    let offset = 0;
+    const pages: string[] = [];
+    for (let page = await env.jobs.tail(id, { offset, maxBytes: 150 }); page && offset < page.size; ) {
+      pages.push(page.text);
+      offset = page.nextOffset;
+      page = await env.jobs.tail(id, { offset, maxBytes: 150 });
+    }
+    expect(pages.length).toBeGreaterThan(1);
+    for (const text of pages) {
+      expect(text.endsWith("\n")).toBe(true);
+      expect(text).not.toContain("Q7xK2mL9rT");
+    }
+    expect(pages.join("").match(/\[REDACTED:github-token\]/g)).toHaveLength(6);
+  });
+
   it("reports a job that ended before it was ready", async () => {
     const outcome = await env.run(bash, {
       command: "echo boom; exit 4",

@@ -298,12 +298,18 @@ export class JobRegistry {
     const fromEnd = options.offset === undefined;
     const offset = Math.min(size, Math.max(0, options.offset ?? size - maxBytes));
     const bytes = await readRange(this.ops, record.logPath, offset, Math.min(size, offset + maxBytes));
-    const [start, end] = lineWindow(
+    const [start, cutEnd] = lineWindow(
       bytes,
       fromEnd && offset > 0,
       fromEnd,
       options.maxLines ?? DEFAULTS.maxLines,
     );
+    // A page cut by bytes ends at its last whole line, so the next page starts at a line and a
+    // secret is never split across two pages (half a token matches no format: both halves would
+    // show). A single line longer than the page is cut where it must be.
+    const lastNewline = bytes.lastIndexOf(0x0a, cutEnd - 1);
+    const end =
+      offset + cutEnd < size && bytes[cutEnd - 1] !== 0x0a && lastNewline >= start ? lastNewline + 1 : cutEnd;
     // Never end a slice inside a UTF-8 character: the next call starts where this one stopped.
     const keep = end - incompleteUtf8Suffix(bytes.subarray(start, end));
     const text = new TextDecoder("utf-8").decode(bytes.subarray(start, keep));

@@ -91,7 +91,12 @@ const PEM = [
 
 /** One or more planted secrets of every kind in REDACTION_KINDS. */
 export const PLANTED: PlantedSecret[] = [
-  { kind: "aws-access-key", value: "AKIAZ7Q3XK2LMP9RT4WB", file: ".env", line: "AWS_ACCESS_KEY_ID=AKIAZ7Q3XK2LMP9RT4WB" },
+  {
+    kind: "aws-access-key",
+    value: "AKIAZ7Q3XK2LMP9RT4WB",
+    file: ".env",
+    line: "AWS_ACCESS_KEY_ID=AKIAZ7Q3XK2LMP9RT4WB",
+  },
   {
     kind: "assignment",
     value: "q9Xr2Lk7Vb1Nm4Tz8Wc3Yd6Pf0Hs5Jg2Ke7Ra1U",
@@ -141,7 +146,12 @@ export const PLANTED: PlantedSecret[] = [
     file: "ci.sh",
     line: "git clone https://x-access-token:ghp_Q7xK2mL9rT4vW1yZ6nD3pF8hS5jG0kEb7X2q@github.com/o/r.git",
   },
-  { kind: "gitlab-token", value: "glpat-Xr8sD1fG4hJ6kL9zC2vB", file: "config.yaml", line: "gitlab: { pat: glpat-Xr8sD1fG4hJ6kL9zC2vB }" },
+  {
+    kind: "gitlab-token",
+    value: "glpat-Xr8sD1fG4hJ6kL9zC2vB",
+    file: "config.yaml",
+    line: "gitlab: { pat: glpat-Xr8sD1fG4hJ6kL9zC2vB }",
+  },
   {
     kind: "slack-token",
     value: "xoxb-2048193847-4093817263-Qw8eR1tY4uI7oP0aS3dF6gH9",
@@ -174,7 +184,8 @@ export const PLANTED: PlantedSecret[] = [
   },
   {
     kind: "jwt",
-    value: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZXBsb3kiLCJpYXQiOjE3MDB9.Qw8eR1tY4uI7oP0aS3dF6gH9jK2lZ5xC8vB1nM4",
+    value:
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZXBsb3kiLCJpYXQiOjE3MDB9.Qw8eR1tY4uI7oP0aS3dF6gH9jK2lZ5xC8vB1nM4",
     file: "deploy.log",
     line: "cookie session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZXBsb3kiLCJpYXQiOjE3MDB9.Qw8eR1tY4uI7oP0aS3dF6gH9jK2lZ5xC8vB1nM4; Path=/",
   },
@@ -196,12 +207,42 @@ export const PLANTED: PlantedSecret[] = [
     file: "deploy.log",
     line: "> authorization: Basic ZGVwbG95OlE3eEsybUw5clQ0dlcx",
   },
-  { kind: "assignment", value: "Pf8Hs5Jg0KeB7x2Kq9Ac", file: "config.yaml", line: '  password: "Pf8Hs5Jg0KeB7x2Kq9Ac"' },
-  { kind: "assignment", value: "9f86d081884c7d659a2feaa0c55ad015", file: "settings.json", line: '{ "client_secret": "9f86d081884c7d659a2feaa0c55ad015" }' },
-  { kind: "assignment", value: "Yz6Nd3Pf8Hs5Jg0KeB7x", file: "app.ini", line: "api_key = Yz6Nd3Pf8Hs5Jg0KeB7x" },
-  { kind: "assignment", value: "Kq9Ac6Df0Gh2JkLm4Np8", file: "app.properties", line: "spring.datasource.password=Kq9Ac6Df0Gh2JkLm4Np8" },
-  { kind: "assignment", value: "Nd3Pf8Hs5Jg0KeB7x2Kq9Ac6", file: "ci.sh", line: "export DEPLOY_TOKEN=Nd3Pf8Hs5Jg0KeB7x2Kq9Ac6" },
-  { kind: "assignment", value: "w8#Lm9Rt4Vw1Yz6", file: "src/settings.py", line: "SECRET_KEY = 'w8#Lm9Rt4Vw1Yz6'" },
+  {
+    kind: "assignment",
+    value: "Pf8Hs5Jg0KeB7x2Kq9Ac",
+    file: "config.yaml",
+    line: '  password: "Pf8Hs5Jg0KeB7x2Kq9Ac"',
+  },
+  {
+    kind: "assignment",
+    value: "9f86d081884c7d659a2feaa0c55ad015",
+    file: "settings.json",
+    line: '{ "client_secret": "9f86d081884c7d659a2feaa0c55ad015" }',
+  },
+  {
+    kind: "assignment",
+    value: "Yz6Nd3Pf8Hs5Jg0KeB7x",
+    file: "app.ini",
+    line: "api_key = Yz6Nd3Pf8Hs5Jg0KeB7x",
+  },
+  {
+    kind: "assignment",
+    value: "Kq9Ac6Df0Gh2JkLm4Np8",
+    file: "app.properties",
+    line: "spring.datasource.password=Kq9Ac6Df0Gh2JkLm4Np8",
+  },
+  {
+    kind: "assignment",
+    value: "Nd3Pf8Hs5Jg0KeB7x2Kq9Ac6",
+    file: "ci.sh",
+    line: "export DEPLOY_TOKEN=Nd3Pf8Hs5Jg0KeB7x2Kq9Ac6",
+  },
+  {
+    kind: "assignment",
+    value: "w8#Lm9Rt4Vw1Yz6",
+    file: "src/settings.py",
+    line: "SECRET_KEY = 'w8#Lm9Rt4Vw1Yz6'",
+  },
   ...PEM.map((value) => ({ kind: "private-key" as const, value, file: "id_rsa", line: value })),
 ];
 
@@ -209,6 +250,9 @@ export const PLANTED: PlantedSecret[] = [
 export function plantedFiles(): Map<string, string> {
   const files = new Map<string, string>();
   for (const secret of PLANTED) files.set(secret.file, `${files.get(secret.file) ?? ""}${secret.line}\n`);
-  files.set("id_rsa", `-----BEGIN RSA PRIVATE KEY-----\n${files.get("id_rsa")}-----END RSA PRIVATE KEY-----\n`);
+  files.set(
+    "id_rsa",
+    `-----BEGIN RSA PRIVATE KEY-----\n${files.get("id_rsa")}-----END RSA PRIVATE KEY-----\n`,
+  );
   return files;
 }
