@@ -2,10 +2,12 @@
  * Finds the places one edit applies to in the original text: exact places first, then the fuzzy
  * pass, each limited to matches on token boundaries (see `token-boundary.ts`).
  */
+import { findExact } from "./exact-search.js";
 import { type AmbiguousSpelling, respellReplacement } from "./file-spelling.js";
 import type { FuzzyIndex, TextRange } from "./fuzzy.js";
 import { findFuzzy } from "./fuzzy.js";
 import { type FuzzyKind, stripLineNumberPrefixes } from "./normalize.js";
+import { type Reading, unescapedReading } from "./readings.js";
 import { exactOnBoundaries, onTokenBoundaries } from "./token-boundary.js";
 
 /** Which matcher found an edit: `exact`, or `fuzzy:` plus the kinds of difference it forgave. */
@@ -22,6 +24,8 @@ export interface Matched {
   oldText: string;
   /** Characters of newText whose file spelling is ambiguous (see `file-spelling.ts`): refuse. */
   ambiguous?: AmbiguousSpelling[];
+  /** Set when the texts as sent matched nowhere and this other reading of them did. */
+  reading?: Reading;
 }
 
 /** No place: `insideToken` lists the places that matched only inside a longer token. */
@@ -60,6 +64,12 @@ export function matchEdit(
   }
   const fuzzy = findFuzzy(fuzzyIndex(), oldText);
   if (fuzzy.ranges.length === 0) {
+    const unescaped = unescapedReading(oldText, newText);
+    if (unescaped) {
+      const found = findExact(lf, unescaped.oldText);
+      const again = matchEdit(lf, fuzzyIndex, unescaped.oldText, unescaped.newText, found);
+      if (isMatched(again)) return { ...again, reading: "unescaped" };
+    }
     return { insideToken: insideToken.length > 0 ? insideToken : fuzzy.insideToken };
   }
   // A model that copied numbered lines into oldText usually numbered newText the same way.

@@ -165,9 +165,9 @@ export function trimEndIf(text: string, kinds: ReadonlySet<FuzzyKind>): string {
   return kinds.has("trailing-whitespace") ? text.trimEnd() : text;
 }
 
-// A line-number prefix as read output or an editor shows it: "  12\t", "12: ", "12 | ", "12→", or a
-// bare number where a blank line lost its tab.
-const LINE_NUMBER_PREFIX = /^\s*(\d+)(?:\t|: ?| ?\| ?|\u2192|$)/;
+// A line-number prefix as read output or an editor shows it: "  12\t", "12: ", "12 | ", "12→",
+// "L12: " (other agents' listings), or a bare number where a blank line lost its tab.
+const LINE_NUMBER_PREFIX = /^\s*L?(\d+)(?:\t|: ?| ?\| ?|\u2192|$)/;
 
 /**
  * Strips copied line-number prefixes when every non-empty line has one and the numbers count up

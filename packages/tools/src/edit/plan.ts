@@ -1,4 +1,4 @@
-import { ToolError } from "@tackle/agent-core";
+import { isToolError, ToolError } from "@tackle/agent-core";
 import { stripToolOutputMarker, unknownPlaceholders } from "../text/untrusted.js";
 import { hasSharedContext, insideNewText } from "./already-applied.js";
 import { findClosestRegion } from "./closest.js";
@@ -28,6 +28,8 @@ import {
   redactedOldTextMessage,
 } from "./messages.js";
 import type { FuzzyKind } from "./normalize.js";
+import type { Reading } from "./readings.js";
+import { planInOrder } from "./sequential.js";
 import type { EditTexts } from "./session-edits.js";
 import { cutTokens, exactOnBoundaries } from "./token-boundary.js";
 
@@ -66,6 +68,12 @@ export interface EditOutcome {
   lines: number[];
   /** Placeholders in newText (`// ... existing code ...`) that stood for oldText lines, which were kept. */
   elisions?: Elision[];
+  /**
+   * Set when the edit as sent matched nowhere and another reading did: `unescaped` (oldText and
+   * newText had been JSON-escaped twice), `sequential` (oldText matches the file as the earlier
+   * edits of the call leave it; `lines` are then lines of that intermediate text).
+   */
+  reading?: Reading;
 }
 
 /** One replacement in the LF view of the original. */
@@ -109,9 +117,24 @@ const toLf = (text: string) => (text.includes("\r") ? text.replace(/\r\n/g, "\n"
  * Matches every edit against the original text and builds the new text. Exact matching comes
  * first, and an exact unique match wins before any fuzzy counting; then the fuzzy pass. Throws a
  * `ToolError` (no_match, ambiguous_match, overlapping_edits, invalid_arguments) and changes
- * nothing when any edit fails: all or nothing.
+ * nothing when any edit fails: all or nothing. When an edit of several matches nowhere in the
+ * original but every edit matches once in the text the edits before it leave, the edits are
+ * applied in order (each outcome's `reading` is then `sequential`).
  */
 export function planEdits(text: string, edits: readonly EditRequest[], options: PlanOptions): EditPlan {
+  try {
+    return planAgainstOriginal(text, edits, options);
+  } catch (error) {
+    // A later edit written against the result of an earlier one: apply in order, if that works.
+    if (edits.length < 2 || !isToolError(error, "no_match")) throw error;
+    const inOrder = planInOrder(text, edits, options, planAgainstOriginal);
+    if (!inOrder) throw error;
+    return inOrder;
+  }
+}
+
+/** {@link planEdits} with every edit matched against the original text. */
+function planAgainstOriginal(text: string, edits: readonly EditRequest[], options: PlanOptions): EditPlan {
   const document = createEditDocument(text);
   const { lf } = document;
   const counter = new LineCounter(lf);
@@ -176,7 +199,10 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
       });
     }
     const starts = matched.ranges.map((range) => range.start);
-    if (matched.matcher === "exact" && insideNewText(lf, starts, oldText, newText)) {
+    if (
+      matched.matcher === "exact" &&
+      insideNewText(lf, starts, matched.oldText, matched.texts[0] as string)
+    ) {
       // Re-sent edit whose newText contains oldText: applying it again would double it.
       alreadyApplied(i, "old-inside-new", counter.linesOf(starts));
       return;
@@ -205,6 +231,7 @@ export function planEdits(text: string, edits: readonly EditRequest[], options: 
       occurrences: matched.ranges.length,
       lines: counter.linesOf(starts),
       ...(elided.kept.length > 0 ? { elisions: elided.kept } : {}),
+      ...(matched.reading ? { reading: matched.reading } : {}),
     });
   });
 

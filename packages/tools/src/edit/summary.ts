@@ -9,6 +9,7 @@ import { truncateHead } from "../truncate.js";
 import type { EditDiff } from "./diff.js";
 import { alreadyAppliedNote, editLabel, elisionNote } from "./messages.js";
 import type { EditOutcome } from "./plan.js";
+import type { Reading } from "./readings.js";
 
 /** Inputs of {@link formatEditSummary}. */
 export interface EditSummaryInput {
@@ -27,13 +28,20 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** How each reading other than "as sent" is named in the result. */
+const READING_NOTES: Record<Reading, string> = {
+  unescaped: "oldText and newText read with one layer of JSON escapes undone: \\n as a line break",
+  sequential: "matched in the file as the edits before it left it",
+};
+
 function describeOutcome(outcome: EditOutcome): string {
   const where =
     outcome.occurrences === 1
       ? `line ${outcome.lines[0]}`
       : `${outcome.occurrences} places (lines ${outcome.lines.slice(0, 5).join(", ")}${outcome.lines.length > 5 ? ", …" : ""})`;
   const kept = (outcome.elisions ?? []).map((elision) => `; ${elisionNote(elision)}`).join("");
-  return `${editLabel(outcome.index)}: ${outcome.matcher}, ${where}${kept}`;
+  const reading = outcome.reading ? ` (${READING_NOTES[outcome.reading]})` : "";
+  return `${editLabel(outcome.index)}: ${outcome.matcher}${reading}, ${where}${kept}`;
 }
 
 /** Builds the model-facing text of an edit result. */
@@ -50,12 +58,19 @@ export function formatEditSummary(input: EditSummaryInput): string {
   const head = input.dryRun
     ? `Dry run: ${plural(applied.length, "edit")} would change ${input.path} (${size}). Nothing was written.`
     : `Edited ${input.path}: ${plural(applied.length, "edit")} applied (${size}).`;
-  const lines = [head, ...applied.map(describeOutcome), ...notes];
+  const inOrder = applied.some((outcome) => outcome.reading === "sequential")
+    ? [
+        "A later oldText matches only the file as the earlier edits leave it, so the edits were applied in order.",
+      ]
+    : [];
+  const lines = [head, ...inOrder, ...applied.map(describeOutcome), ...notes];
   const fuzzy = applied.some((outcome) => outcome.matcher !== "exact");
   if (fuzzy && !input.dryRun) {
     lines.push("Fuzzy matches replaced text that differs from your oldText; check the diff below.");
   }
-  if (input.dryRun || fuzzy)
+  // Another reading than the one sent is shown too: the model should see what it led to.
+  const reread = applied.some((outcome) => outcome.reading !== undefined);
+  if (input.dryRun || fuzzy || reread)
     lines.push(cutDiff(input.diff.patch, input.maxLines, input.maxBytes, input.bash));
   return lines.join("\n");
 }

@@ -8,11 +8,11 @@
  * the lines the hunk adds or removes.
  */
 import { ToolError } from "@tackle/agent-core";
+import { hasSharedContext } from "../edit/already-applied.js";
 import { findClosestRegion } from "../edit/closest.js";
 import { lineNumberAt } from "../edit/document.js";
 import { findExact } from "../edit/exact-search.js";
 import { comparableLine, FuzzyIndex, findFuzzy } from "../edit/fuzzy.js";
-import { hasSharedContext } from "../edit/already-applied.js";
 import {
   alreadyAppliedNote,
   ambiguousMessage,
