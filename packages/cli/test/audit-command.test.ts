@@ -130,6 +130,31 @@ describe("tackle audit", () => {
     expect(shown.stdout).toContain("ls");
   });
 
+  it("lists and shows a file with well-formed lines of malformed bodies: skipped and named, never a crash", async () => {
+    const cwd = workspace.dir;
+    expect((await tackle(["tool", "ls", "{}", "--cwd", cwd, "--audit", auditFile])).code).toBe(EXIT.ok);
+    const at = new Date().toISOString();
+    const base = { v: 1, callId: "bad", at, source: "test" };
+    const malformed = [
+      { ...base, kind: "intent", tool: "bash", args: { command: "ls" }, requestedBy: "model" },
+      { ...base, kind: "decision", gate: "hook", verdict: "deny", rules: "no-rm" },
+      { ...base, kind: "spawn", shell: "bash", cwd: "/", background: false, env: null },
+      { ...base, kind: "end", scope: "call", status: "done", durationMs: "5" },
+      { ...base, kind: "side-effect", method: "snapshot", files: [{ path: 3 }] },
+    ];
+    fs.appendFileSync(auditFile, malformed.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    const list = await tackle(["audit", "list", "--audit", auditFile]);
+    expect(list.code).toBe(EXIT.ok);
+    expect(idsOf(list.stdout)).toHaveLength(1);
+    expect(list.stderr).toContain("skipped 5 line(s)");
+    expect(list.stderr).toContain("args should be string");
+    expect(list.stderr).toContain("rules should be string[]");
+    const shown = await tackle(["audit", "show", "last", "--audit", auditFile]);
+    expect(shown.code).toBe(EXIT.ok);
+    expect(shown.stdout).toContain("ls");
+    expect((await tackle(["audit", "show", "bad", "--audit", auditFile])).code).toBe(EXIT.toolError);
+  });
+
   it("records nothing with --audit off", async () => {
     await tackle(["tool", "ls", "{}", "--cwd", workspace.dir, "--audit", "off"], {
       env: { TACKLE_AUDIT_FILE: auditFile },

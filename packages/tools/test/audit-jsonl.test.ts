@@ -1,7 +1,9 @@
 /** The JSONL audit sink and its reader, on real files in a temp directory. */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { type AuditEvent, createAuditRecorder } from "@tackle/agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditEventJson } from "../src/audit/event-json.js";
@@ -171,5 +173,111 @@ describe("reading an audit file", () => {
     expect(parsed.tornLastLine).toBe(true);
     expect(parsed.skippedLines).toEqual([2, 3]);
     expect(parseAuditLines(`${good}\n`).tornLastLine).toBe(false);
+  });
+});
+
+describe("events of a wrong shape", () => {
+  /** One well-formed event of every kind, with every optional field the readers print. */
+  const valid: AuditEvent[] = [
+    { ...intent("k", '{"command":"ls"}'), turnId: "turn-1" },
+    {
+      v: 1, kind: "decision", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", gate: "shell-policy",
+      verdict: "ask", rules: ["recursive-delete"], reason: "r", approvedBy: "user", approved: true, changed: ["a"],
+      path: { input: "a", access: "write", real: "/w/a", root: "/w", inside: true }, code: "policy_denied", data: { n: 1 },
+    },
+    {
+      v: 1, kind: "spawn", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", shell: "bash", cwd: "/w",
+      command: "ls", commandChars: 2, timeoutMs: 1000, background: false, env: { set: ["A"], removedPattern: "x" },
+      runId: "r", pid: 3, outputPath: "/o",
+    },
+    {
+      v: 1, kind: "output", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", timing: "exact", chunks: 1,
+      firstOutputAt: "2026-12-07T00:00:00.000Z", lastOutputAt: "2026-12-07T00:00:00.000Z", stdoutBytes: 1,
+      shown: { lines: 1, bytes: 1, cut: false, totalLines: 1 }, artifact: { id: "i", path: "/o", size: 1 },
+      redactions: { aws: 1 }, result: { blocks: 1, textBytes: 1, images: 0 },
+    },
+    {
+      v: 1, kind: "end", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", scope: "process",
+      status: "timed-out", exitCode: 1, signal: "SIGTERM", durationMs: 5,
+      cleanup: { timedOut: true, termSent: true, killSent: false, confirmed: true, remainingPids: [], pid: 9 },
+    },
+    {
+      v: 1, kind: "side-effect", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", method: "snapshot",
+      files: [{ path: "a", change: "changed", bytesBefore: 1, bytesAfter: 2, sha256Before: "x", sha256After: "y" }],
+      bounds: { root: "/w", maxEntries: 1, timeBudgetMs: 1, entries: 1, complete: true },
+    },
+  ];
+  /** Values of a type no field of an event has all at once. */
+  const wrongValues: unknown[] = [42, "text", true, null, [1], { a: 1 }];
+
+  it("accepts every kind with all its fields", () => {
+    const parsed = parseAuditLines(valid.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    expect(parsed.skippedLines).toEqual([]);
+    expect(parsed.events).toHaveLength(valid.length);
+  });
+
+  it("skips and reports an event with any field of another type, naming the field", () => {
+    let cases = 0;
+    for (const event of valid) {
+      for (const field of Object.keys(event)) {
+        for (const wrong of wrongValues) {
+          const broken = { ...event, [field]: wrong } as Record<string, unknown>;
+          const original = (event as unknown as Record<string, unknown>)[field];
+          // The same JSON type as the right value (a string for a string field) may be valid.
+          if (typeof wrong === typeof original && Array.isArray(wrong) === Array.isArray(original)) continue;
+          if (field === "v" || field === "kind") continue;
+          const parsed = parseAuditLines(`${JSON.stringify(broken)}\n`);
+          expect(parsed.events, `${event.kind}.${field} = ${JSON.stringify(wrong)}`).toEqual([]);
+          expect(parsed.invalidEvents[0]?.problem).toContain(field);
+          cases++;
+        }
+      }
+    }
+    expect(cases).toBeGreaterThan(200);
+  });
+
+  it("reports a missing required field, an unknown kind and a bad nested item; other versions are foreign, not reported", () => {
+    const { args: _args, ...noArgs } = valid[0] as AuditEvent & { args: string };
+    const badFile = { ...(valid[5] as object), files: [{ path: "a", change: "renamed" }] };
+    const parsed = parseAuditLines(
+      [noArgs, { ...valid[0], kind: "note" }, badFile, { ...valid[0], v: 2 }].map((e) => JSON.stringify(e)).join("\n"),
+    );
+    expect(parsed.events).toEqual([]);
+    expect(parsed.skippedLines).toEqual([1, 2, 3, 4]);
+    expect(parsed.invalidEvents.map((e) => e.problem)).toEqual([
+      "args is missing",
+      'unknown kind "note"',
+      'files[0].change should be one of created, changed, removed, got "renamed"',
+    ]);
+  });
+});
+
+describe("a call's end on disk when the call returns", () => {
+  it("survives a host killed right after invokeTool resolved (the end is written before append returns)", () => {
+    const path = join(dir, "audit.jsonl");
+    const dist = (pkg: string, file: string) =>
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL(`../../${pkg}/dist/${file}`, import.meta.url))).href);
+    // The host kills itself in the continuation of the awaited call: no later turn runs.
+    const script = join(dir, "host.mjs");
+    writeFileSync(
+      script,
+      `import { invokeTool } from ${dist("agent-core", "index.js")};
+import { Type } from ${dist("agent-core", "typebox.js")};
+import { createJsonlAuditSink } from ${dist("tools", "audit/index.js")};
+const sink = createJsonlAuditSink(${JSON.stringify(path)});
+const tool = { name: "noop", label: "noop", description: "does nothing", parameters: Type.Object({}),
+  execute: async () => ({ content: [{ type: "text", text: "ok" }], details: undefined }) };
+for (let i = 0; i < 3; i++) {
+  const outcome = await invokeTool(tool, {}, { toolCallId: "call-" + i, audit: { sink, requestedBy: "user" } });
+  if (i === 2) { process.stdout.write(outcome.isError ? "error" : "resolved"); process.kill(process.pid, "SIGKILL"); }
+}
+`,
+    );
+    const run = spawnSync(process.execPath, [script], { encoding: "utf8" });
+    expect(run.signal).toBe("SIGKILL");
+    expect(run.stdout).toBe("resolved");
+    const { events } = parseAuditLines(readFileSync(path, "utf8"));
+    const ends = events.filter((e) => e.kind === "end" && e.scope === "call").map((e) => e.callId);
+    expect(ends).toEqual(["call-0", "call-1", "call-2"]);
   });
 });

@@ -31,6 +31,9 @@ export function parseSince(text: string, now = Date.now()): number {
   return date;
 }
 
+/** Malformed events named one by one on stderr; the rest are only counted. */
+const INVALID_EVENTS_SHOWN = 5;
+
 async function load(file: string, io: CliIO): Promise<AuditFileContents | undefined> {
   try {
     const contents = await readAuditFile(file);
@@ -43,6 +46,10 @@ async function load(file: string, io: CliIO): Promise<AuditFileContents | undefi
       io.stderr(
         `tackle: skipped ${contents.skippedLines.length} line(s) of ${file} that are not audit events.\n`,
       );
+    }
+    // The first few, with what is wrong: enough to find the writer that made them.
+    for (const { line, problem } of contents.invalidEvents.slice(0, INVALID_EVENTS_SHOWN)) {
+      io.stderr(`tackle: ${file}:${line}: not a usable audit event (${problem}).\n`);
     }
     return contents;
   } catch (error) {

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { AuditEvent, AuditSink } from "@tackle/agent-core";
 import { AUDIT_EVENT_VERSION } from "@tackle/agent-core";
 import { auditEventJson } from "./event-json.js";
+import { auditEventProblem } from "./event-shape.js";
 import { markRedacting } from "./redact.js";
 
 /** Pending writes of every open sink: what a process still holds when it exits goes out too. */
@@ -45,7 +46,9 @@ export interface JsonlAuditSink extends AuditSink {
 /**
  * An append-only JSONL audit file on this host: one redacted event per line. The events of one
  * event-loop turn are written together, in one `write` on a descriptor opened for appending, as
- * soon as the turn ends: before the host waits on a command, a file or the network. A host killed
+ * soon as the turn ends: before the host waits on a command, a file or the network. A call's end
+ * (`end`, scope `call`) is written before `append` returns, together with what is pending: when
+ * `invokeTool` or the loop has a call's outcome, its record is with the OS. A host killed
  * mid-call so leaves every event recorded up to its last completed turn (at worst a torn last
  * line, which {@link readAuditFile} skips and reports); `writeEachEvent` narrows that to the
  * event. The file and its new directories are private (0600, 0700). Several processes may append
@@ -98,7 +101,9 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
     append(event) {
       if (fd === undefined) return;
       pending.push(`${auditEventJson(event)}\n`);
-      if (options.writeEachEvent) writePending();
+      // A call's end is written before `append` returns, with whatever the turn recorded before
+      // it: the host resolves the call right after, and a host killed then must not lose its end.
+      if (options.writeEachEvent || endsCall(event)) writePending();
       else if (!scheduled) {
         scheduled = true;
         // After the current turn: before the host waits on a process, a file or the network.
@@ -122,6 +127,11 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
   return sink;
 }
 
+/** True for the event that closes a call's record (`end`, scope `call`). */
+function endsCall(event: AuditEvent): boolean {
+  return event.kind === "end" && event.scope === "call";
+}
+
 /** What {@link readAuditFile} found. */
 export interface AuditFileContents {
   events: AuditEvent[];
@@ -129,9 +139,17 @@ export interface AuditFileContents {
   tornLastLine: boolean;
   /** Other lines that are not events of a known version (1-based line numbers). */
   skippedLines: number[];
+  /**
+   * Of the skipped lines, those that are JSON of this event version but not of an event's shape
+   * (a field missing or of another type), with what is wrong: never handed to a reader.
+   */
+  invalidEvents: { line: number; problem: string }[];
 }
 
-/** Reads a JSONL audit file. A torn last line and foreign lines are skipped and reported, never fatal. */
+/**
+ * Reads a JSONL audit file. A torn last line, foreign lines and events of a wrong shape are
+ * skipped and reported, never fatal: every event returned has the fields its kind promises.
+ */
 export async function readAuditFile(path: string): Promise<AuditFileContents> {
   const text = await readFile(path, "utf8");
   return parseAuditLines(text);
@@ -144,6 +162,7 @@ export function parseAuditLines(text: string): AuditFileContents {
   if (complete) lines.pop();
   const events: AuditEvent[] = [];
   const skippedLines: number[] = [];
+  const invalidEvents: AuditFileContents["invalidEvents"] = [];
   let tornLastLine = false;
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
@@ -156,20 +175,15 @@ export function parseAuditLines(text: string): AuditFileContents {
       else skippedLines.push(index + 1);
       return;
     }
-    if (isAuditEvent(event)) events.push(event);
-    else skippedLines.push(index + 1);
+    const problem = auditEventProblem(event);
+    if (problem === undefined) {
+      events.push(event as AuditEvent);
+      return;
+    }
+    skippedLines.push(index + 1);
+    // A line of another version is foreign, not broken: only this version's lines are reported.
+    if ((event as { v?: unknown } | null)?.v === AUDIT_EVENT_VERSION)
+      invalidEvents.push({ line: index + 1, problem });
   });
-  return { events, tornLastLine, skippedLines };
-}
-
-function isAuditEvent(value: unknown): value is AuditEvent {
-  const event = value as Partial<AuditEvent> | null;
-  return (
-    typeof event === "object" &&
-    event !== null &&
-    event.v === AUDIT_EVENT_VERSION &&
-    typeof event.callId === "string" &&
-    typeof event.kind === "string" &&
-    typeof event.at === "string"
-  );
+  return { events, tornLastLine, skippedLines, invalidEvents };
 }
