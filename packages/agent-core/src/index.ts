@@ -29,7 +29,13 @@ export type {
 } from "./audit/events.js";
 export { AUDIT_EVENT_VERSION } from "./audit/events.js";
 export type { AuditRecorder } from "./audit/recorder.js";
-export { createAuditRecorder, NO_AUDIT, summarizeArguments } from "./audit/recorder.js";
+export {
+  AUDIT_COMMAND_CHARS,
+  AUDIT_STRING_CHARS,
+  createAuditRecorder,
+  NO_AUDIT,
+  summarizeArguments,
+} from "./audit/recorder.js";
 export type { AuditSink, MemoryAuditSink } from "./audit/sink.js";
 export { createMemoryAuditSink } from "./audit/sink.js";
 export { EventStream } from "./event-stream.js";

@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type AuditEvent, createAuditRecorder } from "@tackle/agent-core";
+import { type AuditEvent, type AuditIntent, createAuditRecorder } from "@tackle/agent-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditEventJson } from "../src/audit/event-json.js";
 import { createJsonlAuditSink, parseAuditLines, readAuditFile } from "../src/audit/jsonl-sink.js";
@@ -179,31 +179,87 @@ describe("reading an audit file", () => {
 describe("events of a wrong shape", () => {
   /** One well-formed event of every kind, with every optional field the readers print. */
   const valid: AuditEvent[] = [
-    { ...intent("k", '{"command":"ls"}'), turnId: "turn-1" },
+    { ...(intent("k", '{"command":"ls"}') as AuditIntent), turnId: "turn-1" },
     {
-      v: 1, kind: "decision", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", gate: "shell-policy",
-      verdict: "ask", rules: ["recursive-delete"], reason: "r", approvedBy: "user", approved: true, changed: ["a"],
-      path: { input: "a", access: "write", real: "/w/a", root: "/w", inside: true }, code: "policy_denied", data: { n: 1 },
+      v: 1,
+      kind: "decision",
+      callId: "k",
+      at: "2026-12-07T00:00:00.000Z",
+      source: "shell",
+      gate: "shell-policy",
+      verdict: "ask",
+      rules: ["recursive-delete"],
+      reason: "r",
+      approvedBy: "user",
+      approved: true,
+      changed: ["a"],
+      path: { input: "a", access: "write", real: "/w/a", root: "/w", inside: true },
+      code: "policy_denied",
+      data: { n: 1 },
     },
     {
-      v: 1, kind: "spawn", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", shell: "bash", cwd: "/w",
-      command: "ls", commandChars: 2, timeoutMs: 1000, background: false, env: { set: ["A"], removedPattern: "x" },
-      runId: "r", pid: 3, outputPath: "/o",
+      v: 1,
+      kind: "spawn",
+      callId: "k",
+      at: "2026-12-07T00:00:00.000Z",
+      source: "shell",
+      shell: "bash",
+      cwd: "/w",
+      command: "ls",
+      commandChars: 2,
+      timeoutMs: 1000,
+      background: false,
+      env: { set: ["A"], removedPattern: "x" },
+      runId: "r",
+      pid: 3,
+      outputPath: "/o",
     },
     {
-      v: 1, kind: "output", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", timing: "exact", chunks: 1,
-      firstOutputAt: "2026-12-07T00:00:00.000Z", lastOutputAt: "2026-12-07T00:00:00.000Z", stdoutBytes: 1,
-      shown: { lines: 1, bytes: 1, cut: false, totalLines: 1 }, artifact: { id: "i", path: "/o", size: 1 },
-      redactions: { aws: 1 }, result: { blocks: 1, textBytes: 1, images: 0 },
+      v: 1,
+      kind: "output",
+      callId: "k",
+      at: "2026-12-07T00:00:00.000Z",
+      source: "shell",
+      timing: "exact",
+      chunks: 1,
+      firstOutputAt: "2026-12-07T00:00:00.000Z",
+      lastOutputAt: "2026-12-07T00:00:00.000Z",
+      stdoutBytes: 1,
+      shown: { lines: 1, bytes: 1, cut: false, totalLines: 1 },
+      artifact: { id: "i", path: "/o", size: 1 },
+      redactions: { aws: 1 },
+      result: { blocks: 1, textBytes: 1, images: 0 },
     },
     {
-      v: 1, kind: "end", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", scope: "process",
-      status: "timed-out", exitCode: 1, signal: "SIGTERM", durationMs: 5,
-      cleanup: { timedOut: true, termSent: true, killSent: false, confirmed: true, remainingPids: [], pid: 9 },
+      v: 1,
+      kind: "end",
+      callId: "k",
+      at: "2026-12-07T00:00:00.000Z",
+      source: "shell",
+      scope: "process",
+      status: "timed-out",
+      exitCode: 1,
+      signal: "SIGTERM",
+      durationMs: 5,
+      cleanup: {
+        timedOut: true,
+        termSent: true,
+        killSent: false,
+        confirmed: true,
+        remainingPids: [],
+        pid: 9,
+      },
     },
     {
-      v: 1, kind: "side-effect", callId: "k", at: "2026-12-07T00:00:00.000Z", source: "shell", method: "snapshot",
-      files: [{ path: "a", change: "changed", bytesBefore: 1, bytesAfter: 2, sha256Before: "x", sha256After: "y" }],
+      v: 1,
+      kind: "side-effect",
+      callId: "k",
+      at: "2026-12-07T00:00:00.000Z",
+      source: "shell",
+      method: "snapshot",
+      files: [
+        { path: "a", change: "changed", bytesBefore: 1, bytesAfter: 2, sha256Before: "x", sha256After: "y" },
+      ],
       bounds: { root: "/w", maxEntries: 1, timeBudgetMs: 1, entries: 1, complete: true },
     },
   ];
@@ -240,7 +296,9 @@ describe("events of a wrong shape", () => {
     const { args: _args, ...noArgs } = valid[0] as AuditEvent & { args: string };
     const badFile = { ...(valid[5] as object), files: [{ path: "a", change: "renamed" }] };
     const parsed = parseAuditLines(
-      [noArgs, { ...valid[0], kind: "note" }, badFile, { ...valid[0], v: 2 }].map((e) => JSON.stringify(e)).join("\n"),
+      [noArgs, { ...valid[0], kind: "note" }, badFile, { ...valid[0], v: 2 }]
+        .map((e) => JSON.stringify(e))
+        .join("\n"),
     );
     expect(parsed.events).toEqual([]);
     expect(parsed.skippedLines).toEqual([1, 2, 3, 4]);
@@ -256,7 +314,9 @@ describe("a call's end on disk when the call returns", () => {
   it("survives a host killed right after invokeTool resolved (the end is written before append returns)", () => {
     const path = join(dir, "audit.jsonl");
     const dist = (pkg: string, file: string) =>
-      JSON.stringify(pathToFileURL(fileURLToPath(new URL(`../../${pkg}/dist/${file}`, import.meta.url))).href);
+      JSON.stringify(
+        pathToFileURL(fileURLToPath(new URL(`../../${pkg}/dist/${file}`, import.meta.url))).href,
+      );
     // The host kills itself in the continuation of the awaited call: no later turn runs.
     const script = join(dir, "host.mjs");
     writeFileSync(

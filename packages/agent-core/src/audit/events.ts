@@ -75,6 +75,12 @@ export interface AuditSpawn extends AuditEventBase {
   kind: "spawn";
   shell: string;
   cwd: string;
+  /**
+   * The command as the model sent it (redacted like every string of an event), cut at
+   * `AUDIT_COMMAND_CHARS` characters; `commandChars` then gives its whole length.
+   */
+  command?: string;
+  commandChars?: number;
   timeoutMs?: number;
   background: boolean;
   /**

@@ -67,6 +67,13 @@ export function auditTime(): string {
   return lastIso;
 }
 
+/**
+ * Longest command a spawn event keeps (characters): a command is the one argument a reader needs
+ * whole, so it gets far more room than the intent's summary; past this it is cut and its length
+ * recorded (a generated script of megabytes would otherwise fill the trail).
+ */
+export const AUDIT_COMMAND_CHARS = 16_384;
+
 /** Longest string kept whole in an argument summary; longer ones are cut and their length named. */
 export const AUDIT_STRING_CHARS = 160;
 /** Longest argument summary. */

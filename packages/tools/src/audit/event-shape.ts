@@ -36,7 +36,14 @@ const ENVIRONMENT: Shape = {
   "sandbox?": "string",
 };
 
-const BASE: Shape = { v: "number", kind: "string", callId: "string", at: "string", source: "string", "sessionId?": "string" };
+const BASE: Shape = {
+  v: "number",
+  kind: "string",
+  callId: "string",
+  at: "string",
+  source: "string",
+  "sessionId?": "string",
+};
 
 const SHAPES: Readonly<Record<string, Shape>> = {
   intent: { tool: "string", args: "string", requestedBy: { oneOf: ["model", "user"] }, "turnId?": "string" },
@@ -85,7 +92,13 @@ const SHAPES: Readonly<Record<string, Shape>> = {
     "totalBytes?": "number",
     "chunks?": "number",
     "shown?": {
-      shape: { lines: "number", bytes: "number", cut: "boolean", "cutBy?": "string", "totalLines?": "number" },
+      shape: {
+        lines: "number",
+        bytes: "number",
+        cut: "boolean",
+        "cutBy?": "string",
+        "totalLines?": "number",
+      },
     },
     "artifact?": { shape: { id: "string", path: "string", size: "number", "sha256?": "string" } },
     "redactions?": "record",
@@ -149,7 +162,8 @@ const SHAPES: Readonly<Record<string, Shape>> = {
  */
 export function auditEventProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return "not a JSON object";
-  if (value.v !== AUDIT_EVENT_VERSION) return `version ${JSON.stringify(value.v)} is not ${AUDIT_EVENT_VERSION}`;
+  if (value.v !== AUDIT_EVENT_VERSION)
+    return `version ${JSON.stringify(value.v)} is not ${AUDIT_EVENT_VERSION}`;
   const problem = shapeProblem(value, BASE, "");
   if (problem) return problem;
   const shape = SHAPES[value.kind as string];
@@ -188,7 +202,9 @@ function fieldProblem(field: unknown, type: FieldType, where: string): string | 
       ? undefined
       : `${where} should be one of ${type.oneOf.join(", ")}, got ${describe(field)}`;
   if ("shape" in type)
-    return isRecord(field) ? shapeProblem(field, type.shape, where) : `${where} should be an object, got ${describe(field)}`;
+    return isRecord(field)
+      ? shapeProblem(field, type.shape, where)
+      : `${where} should be an object, got ${describe(field)}`;
   if (!Array.isArray(field)) return `${where} should be an array, got ${describe(field)}`;
   for (const [index, item] of field.entries()) {
     const problem = isRecord(item)

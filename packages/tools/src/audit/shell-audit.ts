@@ -1,4 +1,4 @@
-import type { AuditEnd, AuditOutput, AuditRecorder } from "@tackle/agent-core";
+import { AUDIT_COMMAND_CHARS, type AuditEnd, type AuditOutput, type AuditRecorder } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
 import type { JobRecord, JobStatus } from "../shell/jobs.js";
 import type { ShellRunOutcome } from "../shell/pipeline.js";
@@ -94,6 +94,8 @@ export function recordSpawn(
   spawn: {
     shell: string;
     cwd: string;
+    /** The command as the model sent it (without the environment prelude Tackle adds). */
+    command: string;
     timeoutMs?: number;
     background: boolean;
     env: Record<string, string | undefined>;
@@ -111,6 +113,7 @@ export function recordSpawn(
     source: "shell",
     shell: spawn.shell,
     cwd: spawn.cwd,
+    ...commandFields(spawn.command),
     ...(spawn.timeoutMs !== undefined ? { timeoutMs: spawn.timeoutMs } : {}),
     background: spawn.background,
     env: {
@@ -124,6 +127,13 @@ export function recordSpawn(
     ...(spawn.jobId !== undefined ? { jobId: spawn.jobId } : {}),
     ...(spawn.pid !== undefined ? { pid: spawn.pid } : {}),
   });
+}
+
+/** The spawn event's command, cut at {@link AUDIT_COMMAND_CHARS} with its whole length. */
+function commandFields(command: string): { command: string; commandChars?: number } {
+  return command.length > AUDIT_COMMAND_CHARS
+    ? { command: `${command.slice(0, AUDIT_COMMAND_CHARS)}… (cut)`, commandChars: command.length }
+    : { command };
 }
 
 /** What {@link recordRunEvidence} needs besides the run's outcome. */
@@ -230,16 +240,7 @@ export async function recordJobEnd(
     ...(job.exitCode !== undefined ? { exitCode: job.exitCode } : {}),
     ...(job.signal !== undefined ? { signal: job.signal } : {}),
     durationMs: (job.endedAt ?? Date.now()) - job.startedAt,
-    ...(job.remainingPids
-      ? {
-          cleanup: {
-            termSent: job.status === "killed",
-            killSent: false,
-            confirmed: false,
-            remainingPids: job.remainingPids,
-          },
-        }
-      : {}),
+    ...jobCleanup(job),
     ...(status === "unknown"
       ? {
           howToCheck: `${howToCheck(undefined, job.runId, job.remainingPids)}. Job record: jobs tool {"action":"status","id":"${job.id}"}`,
@@ -247,6 +248,32 @@ export async function recordJobEnd(
       : {}),
   });
   return job;
+}
+
+/**
+ * The cleanup piece of a job's end: the kill steps its environment reported and whether the tree
+ * was confirmed gone, as a foreground stop records them; only the pids left for a job whose
+ * environment could not say (an orphan ended by its marker).
+ */
+function jobCleanup(job: JobRecord): Pick<AuditEnd, "cleanup"> {
+  const remaining = job.remainingPids ?? [];
+  if (job.cleanup)
+    return {
+      cleanup: {
+        timedOut: job.status === "timed-out",
+        ...job.cleanup,
+        ...(remaining.length > 0 ? { remainingPids: remaining } : {}),
+      },
+    };
+  if (remaining.length === 0) return {};
+  return {
+    cleanup: {
+      termSent: job.status === "killed",
+      killSent: false,
+      confirmed: false,
+      remainingPids: remaining,
+    },
+  };
 }
 
 const JOB_END_STATUS: Record<JobStatus, AuditEnd["status"]> = {

@@ -58,6 +58,25 @@ export interface JobRecord {
   owner: { registry: string; pid: number; host: string };
   /** Processes that could not be confirmed ended (status `unknown`). */
   remainingPids?: number[];
+  /**
+   * How its process tree was ended, when the environment ended it (killed, timed out) or checked
+   * it (every job): the kill steps sent and whether everything was seen gone, escaped processes
+   * included.
+   */
+  cleanup?: JobCleanup;
+}
+
+/** The kill steps of a job's end and what was confirmed (see `ExecCleanup`). */
+export interface JobCleanup {
+  termSent: boolean;
+  killSent: boolean;
+  /** The tree, and every process carrying the job's marker that was looked for, was seen gone. */
+  confirmed: boolean;
+  /** Processes that left the job's group were looked for by its marker (see `ExecCleanup`). */
+  escapesChecked: boolean;
+  /** Process group id the stop signalled. */
+  pid?: number;
+  note?: string;
 }
 
 /** Options of {@link createJobRegistry}. */
@@ -196,6 +215,7 @@ export class JobRegistry {
     const spawn = {
       shell: request.shell,
       cwd: request.cwd,
+      command: request.command,
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
       background: true,
       env,
@@ -250,9 +270,22 @@ export class JobRegistry {
         result.status === "timed-out" ? "timed-out" : result.status === "unknown" ? "unknown" : result.status;
     if (result?.exitCode !== undefined) final.exitCode = result.exitCode;
     if (result?.signal !== undefined) final.signal = result.signal;
-    if (hunt && hunt.remaining.length > 0) {
+    const remaining = hunt?.remaining ?? [];
+    if (remaining.length > 0) {
       final.status = "unknown";
-      final.remainingPids = hunt.remaining;
+      final.remainingPids = remaining;
+    }
+    if (result) {
+      const { termSent, killSent, confirmed, pid, note } = result.cleanup;
+      final.cleanup = {
+        termSent,
+        killSent,
+        // Escaped processes count: the group gone with a marked process left is not "gone".
+        confirmed: confirmed && remaining.length === 0,
+        escapesChecked: hunt ? hunt.supported : (result.cleanup.escapesChecked ?? false),
+        ...(pid !== undefined ? { pid } : {}),
+        ...(note !== undefined ? { note } : {}),
+      };
     }
     await this.save(final).catch(() => undefined);
     this.running.delete(record.id);

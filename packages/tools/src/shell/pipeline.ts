@@ -159,8 +159,10 @@ export async function runShellCommand(
   const promptStop = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, promptStop.signal]) : promptStop.signal;
   const live = new OutputCapture(tailChars, { hash: !fastPath });
+  const audit = request.audit ?? NO_AUDIT;
   const watch = watchOutput(ops, artifact.path, live, {
     fastPath,
+    timeline: audit.enabled,
     headBytes: outputHeadBytes(outputLimitBytes),
     pollMs: options.pollIntervalMs ?? 250,
     silenceMs: options.promptSilenceMs ?? PROMPT_SILENCE_MS,
@@ -168,11 +170,11 @@ export async function runShellCommand(
     ...(request.onProgress ? { onProgress: request.onProgress } : {}),
   });
 
-  const audit = request.audit ?? NO_AUDIT;
   const env = buildShellEnv(runId, options.env);
   const spawn = {
     shell: request.shell,
     cwd: request.cwd,
+    command: request.command,
     timeoutMs: request.timeoutMs,
     background: false,
     env,
@@ -286,6 +288,8 @@ export async function runShellCommand(
 
 interface WatchOptions {
   fastPath: boolean;
+  /** The output timeline is recorded (audit): the fast path looks at the file once more at the end. */
+  timeline: boolean;
   /** Past this many bytes the file stops growing until the command ends (its tail comes then). */
   headBytes: number;
   pollMs: number;
@@ -377,6 +381,16 @@ function watchOutput(
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+      // Output written after the last poll (the usual last line: a command prints, then exits
+      // before the next poll) came between that poll and now, the command's end: seen now, so
+      // the timeline keeps its stated resolution up to the last byte.
+      if (options.fastPath && options.timeline) {
+        const size = await ops.stat(path).then(
+          (stat) => stat.size,
+          () => seenBytes,
+        );
+        if (size > seenBytes) sawOutput();
+      }
     },
   };
 }

@@ -8,7 +8,14 @@
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AuditCallRecord, assembleAuditRecords, invokeTool, type ToolOutcome } from "@tackle/agent-core";
+import {
+  AUDIT_COMMAND_CHARS,
+  AUDIT_STRING_CHARS,
+  type AuditCallRecord,
+  assembleAuditRecords,
+  invokeTool,
+  type ToolOutcome,
+} from "@tackle/agent-core";
 import {
   type AnyToolDefinition,
   type ExtensionContext,
@@ -202,6 +209,9 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
         rules: [],
       });
       expect(record.spawn).toMatchObject({ shell: "bash", cwd: dir, timeoutMs: 1000, background: false });
+      expect(record.spawn?.command).toBe(
+        "echo made > made.txt; echo started; sh -c 'trap \"\" TERM; : > ignoring; while :; do sleep 1; done' & sleep 30",
+      );
       expect(record.spawn?.env.set).toContain("TACKLE_RUN_ID");
       expect(JSON.stringify(record.spawn?.env)).not.toContain("=");
       // Recorded at spawn (ExecOptions.onSpawn): the group id the stop signalled.
@@ -225,6 +235,34 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       ]);
       expect(snapshot?.bounds).toMatchObject({ root: dir, complete: true });
       expect(snapshot?.blindSpots).toContain("mtime");
+    });
+
+    it("the whole command in the spawn event, past the intent's cut; cut at AUDIT_COMMAND_CHARS with its length", async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("audit-command");
+      const long = `: ${"x".repeat(AUDIT_STRING_CHARS * 2)}; echo done`;
+      const first = await call(bash(), { command: long, cwd: dir });
+      expect(first.record.intent?.args).not.toContain(long);
+      expect(first.record.spawn?.command).toBe(long);
+      expect(first.record.spawn?.commandChars).toBeUndefined();
+      const huge = `: ${"y".repeat(AUDIT_COMMAND_CHARS)}; echo done`;
+      const second = await call(bash(), { command: huge, cwd: dir });
+      expect(second.outcome.isError).toBe(false);
+      expect(second.record.spawn?.commandChars).toBe(huge.length);
+      expect(second.record.spawn?.command?.startsWith(huge.slice(0, AUDIT_COMMAND_CHARS))).toBe(true);
+      expect(second.record.spawn?.command?.length).toBeLessThan(huge.length);
+    });
+
+    it("the output timeline reaches the last output, also when it came after the last poll", async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("audit-timeline");
+      const { record } = await call(bash(), { command: "echo first; sleep 0.8; echo last", cwd: dir });
+      const output = record.output;
+      const first = Date.parse(output?.firstOutputAt ?? "");
+      const last = Date.parse(output?.lastOutputAt ?? "");
+      // The two lines are at least 800 ms apart; each is seen at most one resolution late.
+      expect(last - first).toBeGreaterThanOrEqual(800 - (output?.resolutionMs ?? 0));
+      expect(last).toBeLessThanOrEqual(Date.parse(record.processEnd?.at ?? ""));
     });
 
     it("a cancelled bash: the output seen before the abort, cancelled, cleanup confirmed", async () => {
@@ -267,6 +305,27 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       expect(later.spawn?.pid).toBeGreaterThan(0);
       expect(later.processEnd).toMatchObject({ source: "jobs", status: "failed", exitCode: 4 });
       expect(later.output?.artifact).toMatchObject({ id: jobId, size: 8 });
+    });
+
+    it("a killed background job: its end says cancelled, the signal and the kill steps, tree confirmed gone", async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("audit-job-kill");
+      const { outcome, id } = await call(bash(), {
+        command: "echo started; sh -c 'sleep 30' & sleep 30",
+        cwd: dir,
+        background: true,
+      });
+      const jobId = (outcome.details as ShellToolDetails).job?.id as string;
+      await registry.kill(jobId);
+      const later = await recordOf(id);
+      expect(later.processEnd).toMatchObject({ source: "jobs", status: "cancelled" });
+      expect(later.processEnd?.cleanup).toMatchObject({
+        termSent: true,
+        confirmed: true,
+        escapesChecked: true,
+      });
+      expect(later.processEnd?.cleanup?.pid).toBe(later.spawn?.pid);
+      expect(later.processEnd?.signal ?? later.processEnd?.exitCode).toBeDefined();
     });
 
     it("names a background job of the session still running the same command before running it again", async () => {
