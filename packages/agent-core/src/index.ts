@@ -15,6 +15,7 @@ export { changedFields, outcomeStatus } from "./audit/call-audit.js";
 export type {
   AuditDecision,
   AuditEnd,
+  AuditEnvironment,
   AuditEvent,
   AuditEventInput,
   AuditEventKind,

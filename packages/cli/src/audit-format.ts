@@ -1,5 +1,11 @@
 /** How `tackle audit list` and `tackle audit show` print records: plain text for a person. */
-import type { AuditCallRecord, AuditDecision, AuditEnd, AuditSideEffect } from "@tackle/agent-core";
+import type {
+  AuditCallRecord,
+  AuditDecision,
+  AuditEnd,
+  AuditEnvironment,
+  AuditSideEffect,
+} from "@tackle/agent-core";
 import { formatBytes } from "@tackle/tools/text";
 
 /** Width of the piece names in `show`. */
@@ -34,7 +40,24 @@ function piece(label: string, lines: string[]): string {
   return [`${label.padEnd(LABEL)}${first}`, ...rest.map((line) => `${" ".repeat(LABEL)}${line}`)].join("\n");
 }
 
+/** `ssh root@devbox:22`, `docker dev via unix:///var/run/docker.sock`, `local me@laptop`. */
+function environmentLine(environment: AuditEnvironment): string {
+  const { kind, host, port, user, container, engine, sandbox } = environment;
+  const where =
+    container ??
+    (host !== undefined
+      ? `${user !== undefined ? `${user}@` : ""}${host}${port !== undefined ? `:${port}` : ""}`
+      : environment.id);
+  const extra = [
+    container !== undefined && user !== undefined ? `as ${user}` : "",
+    engine !== undefined ? `via ${engine}` : "",
+    sandbox !== undefined ? `sandbox ${sandbox}` : "",
+  ].filter(Boolean);
+  return `environment: ${kind} ${where}${extra.length > 0 ? ` (${extra.join(", ")})` : ""}`;
+}
+
 function decisionLine(decision: AuditDecision): string {
+  if (decision.environment) return environmentLine(decision.environment);
   const parts = [`${decision.gate}: ${decision.verdict}`];
   if (decision.rules?.length) parts.push(`[${decision.rules.join(", ")}]`);
   if (decision.path) {

@@ -15,6 +15,7 @@ import {
   artifactPathIn,
   EXIT,
   expectEnvironmentError,
+  expectSixPiecesThroughTheCli,
   ls,
   type RunResult,
   tackle,
@@ -88,6 +89,20 @@ describe("tools inside the container", () => {
     });
     expect(bash.code).toBe(EXIT.ok);
     expect(bash.stdout).toContain("/work/demo");
+  });
+});
+
+describe("the audit trail inside the container", () => {
+  it("records the six pieces of a bash and an edit as the library does, and names the container and engine", async () => {
+    const environment = await expectSixPiecesThroughTheCli(["--env", url()], {
+      env: viaSocket(),
+      auditFile: path.join(scratch.dir, "audit-docker.jsonl"),
+    });
+    expect(environment).toMatchObject({
+      kind: "docker",
+      container: container.containerId,
+      engine: `unix://${engine.socketPath}`,
+    });
   });
 });
 

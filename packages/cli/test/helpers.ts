@@ -3,6 +3,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { type AuditEnvironment, assembleAuditRecords } from "@tackle/agent-core";
+import { readAuditFile } from "@tackle/tools/audit";
 import { expect } from "vitest";
 
 /** The built binary: tests spawn it exactly as a user would. */
@@ -187,4 +189,52 @@ export async function silentServer(): Promise<{ port: number; close: () => Promi
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Runs a bash that creates a file and an edit of it through `tackle tool` with `--audit`, and
+ * checks that each call's record holds the six pieces (intent, decisions with the environment,
+ * spawn, output, end, side effects with hashes) as the library records them on every adapter.
+ * `flags` choose the environment (`--env ...` and its credentials); returns the environment noted.
+ */
+export async function expectSixPiecesThroughTheCli(
+  flags: string[],
+  options: { env?: NodeJS.ProcessEnv; auditFile: string },
+): Promise<AuditEnvironment | undefined> {
+  const run = (args: string[]) => tackle([...args, ...flags, "--audit", options.auditFile], options);
+  const name = `made-${process.pid}-${Date.now()}.txt`;
+  const bash = await run(["tool", "bash", JSON.stringify({ command: `echo one > ${name}; echo done` })]);
+  expect(bash.code).toBe(EXIT.ok);
+  const edit = await run([
+    "tool",
+    "edit",
+    JSON.stringify({ path: name, edits: [{ oldText: "one", newText: "two" }] }),
+  ]);
+  expect(edit.code).toBe(EXIT.ok);
+  const { events, skippedLines } = await readAuditFile(options.auditFile);
+  expect(skippedLines).toEqual([]);
+  const [shell, file] = assembleAuditRecords(events).slice(-2);
+  for (const record of [shell, file]) {
+    expect(record?.intent).toMatchObject({ requestedBy: "user" });
+    expect(record?.decisions.map((d) => d.gate)).toEqual(
+      expect.arrayContaining(["validation", "environment", "workspace"]),
+    );
+    expect(record?.end).toMatchObject({ scope: "call", status: "completed" });
+  }
+  expect(shell?.decisions.find((d) => d.gate === "shell-policy")?.verdict).toBe("allow");
+  expect(shell?.spawn).toMatchObject({
+    shell: "bash",
+    command: `echo one > ${name}; echo done`,
+    background: false,
+  });
+  expect(shell?.output).toMatchObject({ totalBytes: 5 });
+  expect(shell?.processEnd).toMatchObject({ status: "completed", exitCode: 0, cleanup: { confirmed: true } });
+  const created = shell?.sideEffects.find((s) => s.method === "snapshot")?.files.find((f) => f.path === name);
+  expect(created).toMatchObject({ change: "created", bytesAfter: 4 });
+  const changed = file?.sideEffects.find((s) => s.method === "exact")?.files[0];
+  expect(changed?.sha256Before).toMatch(/^[0-9a-f]{64}$/);
+  expect(changed?.sha256After).toMatch(/^[0-9a-f]{64}$/);
+  const environment = shell?.decisions.find((d) => d.gate === "environment")?.environment;
+  expect(file?.decisions.find((d) => d.gate === "environment")?.environment).toEqual(environment);
+  return environment;
 }

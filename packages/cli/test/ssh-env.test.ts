@@ -8,6 +8,7 @@ import {
   artifactPathIn,
   EXIT,
   expectEnvironmentError,
+  expectSixPiecesThroughTheCli,
   expectUsageError,
   freePort,
   ls,
@@ -298,6 +299,19 @@ describe("the remote working directory", () => {
     const relative = await ls(["--env", url(), "--cwd", "nope", ...trusted()]);
     expectUsageError(relative);
     expect(relative.stderr).toContain(path.join(workspace.dir, "nope"));
+  });
+
+  it("records the six pieces of a bash and an edit as the library does, and names the SSH host, port and user", async () => {
+    const environment = await expectSixPiecesThroughTheCli(["--env", url(), ...trusted()], {
+      auditFile: path.join(workspace.dir, "..", `audit-ssh-${process.pid}.jsonl`),
+    });
+    expect(environment).toEqual({
+      id: `ssh://${server.username}@127.0.0.1:${server.port}`,
+      kind: "ssh",
+      host: "127.0.0.1",
+      port: server.port,
+      user: server.username,
+    });
   });
 
   it("a short bash output leaves no artifact behind on the remote host", async () => {

@@ -1,4 +1,11 @@
-import { type AuditRecorder, createAuditRecorder, isToolError, NO_AUDIT } from "@tackle/agent-core";
+import {
+  type AuditEnvironment,
+  type AuditRecorder,
+  createAuditRecorder,
+  isToolError,
+  NO_AUDIT,
+} from "@tackle/agent-core";
+import type { Operations } from "@tackle/operations";
 import type { ExtensionContext, PathAccess, ResolvedPath, WorkspacePolicy } from "./context.js";
 import type { ToolAnnotations } from "./tool-definition.js";
 
@@ -28,6 +35,13 @@ export function withCallAudit(
 ): ExtensionContext {
   if (context.audit === undefined) return context;
   const audit = callAudit(context, toolCallId);
+  audit.record({
+    kind: "decision",
+    source: "context",
+    gate: "environment",
+    verdict: "note",
+    environment: environmentOf(context.operations),
+  });
   if (annotations?.readOnlyHint === true) {
     // Declared by the tool: a read-only tool's record says so instead of leaving the piece empty.
     audit.record({ kind: "side-effect", source: "tool", method: "none", files: [], note: "read-only tool" });
@@ -41,6 +55,25 @@ export function withCallAudit(
       return workspace;
     },
   });
+}
+
+/** Descriptions made per adapter object: every call of a session shares its one. */
+const environments = new WeakMap<Operations, AuditEnvironment>();
+
+/**
+ * The environment as a record names it: the adapter's own description, else the kind read off
+ * its `id` (`ssh://…` is `ssh`, `local` is `local`).
+ */
+function environmentOf(operations: Operations): AuditEnvironment {
+  let environment = environments.get(operations);
+  if (environment === undefined) {
+    const described = operations.environment;
+    environment = described
+      ? { id: operations.id, ...described }
+      : { id: operations.id, kind: /^([a-z0-9+.-]+):\/\//i.exec(operations.id)?.[1] ?? operations.id };
+    environments.set(operations, environment);
+  }
+  return environment;
 }
 
 function auditedWorkspace(policy: WorkspacePolicy, audit: AuditRecorder): WorkspacePolicy {

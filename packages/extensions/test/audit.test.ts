@@ -38,13 +38,14 @@ describe("audit through the extension context", () => {
     await invokeTool(tool, { path: "a.txt" }, { toolCallId: "w1" });
     await invokeTool(tool, { path: "/etc/passwd" }, { toolCallId: "w2" });
     const [inside, outside] = assembleAuditRecords(sink.events);
-    expect(inside?.decisions[0]).toMatchObject({
+    const workspaceGate = (record: typeof inside) => record?.decisions.filter((d) => d.gate === "workspace");
+    expect(workspaceGate(inside)?.[0]).toMatchObject({
       gate: "workspace",
       verdict: "allow",
       rules: ["inside-root"],
       path: { input: "a.txt", access: "write", real: path.join(dir, "a.txt"), inside: true },
     });
-    expect(outside?.decisions[0]).toMatchObject({
+    expect(workspaceGate(outside)?.[0]).toMatchObject({
       gate: "workspace",
       verdict: "deny",
       code: "outside_workspace",
@@ -72,7 +73,39 @@ describe("audit through the extension context", () => {
     const outcome = await invokeTool(tool, {}, { toolCallId: "t1" });
     expect(outcome.content).toEqual([{ type: "text", text: "true" }]);
     const [record] = assembleAuditRecords(sink.events);
-    expect(record?.decisions.map((d) => d.path?.input)).toEqual(["a.txt", "b.txt"]);
+    expect(record?.decisions.filter((d) => d.gate === "workspace").map((d) => d.path?.input)).toEqual([
+      "a.txt",
+      "b.txt",
+    ]);
+  });
+
+  it("records the environment of every call: the adapter's id and its own description, or the kind of its id", async () => {
+    const sink = createMemoryAuditSink();
+    const base = createTestContext(dir);
+    const described = {
+      ...base.operations,
+      id: "ssh://me@devbox:2222",
+      environment: { kind: "ssh", host: "devbox", port: 2222, user: "me" },
+    };
+    const bare = { ...base.operations, id: "docker://dev" };
+    const { environment: _none, ...undescribed } = bare as typeof bare & { environment?: unknown };
+    for (const [id, operations] of [
+      ["e1", described],
+      ["e2", undescribed],
+    ] as const) {
+      const tool = wrapToolDefinition(resolver, () => ({ ...base, operations, audit: sink }));
+      await invokeTool(tool, { path: "a.txt" }, { toolCallId: id });
+    }
+    const [first, second] = assembleAuditRecords(sink.events).map((record) =>
+      record.decisions.filter((d) => d.gate === "environment"),
+    );
+    expect(first).toEqual([
+      expect.objectContaining({
+        verdict: "note",
+        environment: { id: "ssh://me@devbox:2222", kind: "ssh", host: "devbox", port: 2222, user: "me" },
+      }),
+    ]);
+    expect(second?.[0]?.environment).toEqual({ id: "docker://dev", kind: "docker" });
   });
 
   it("names the extension handler that rewrote, patched or blocked a call", async () => {

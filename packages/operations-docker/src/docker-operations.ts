@@ -190,6 +190,12 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
     id: `docker://${options.container}`,
     platform: "posix",
     container: options.container,
+    environment: {
+      kind: "docker",
+      container: options.container,
+      engine: endpoint.url,
+      ...(options.user !== undefined ? { user: options.user } : {}),
+    },
     get homeDir() {
       return known?.home;
     },

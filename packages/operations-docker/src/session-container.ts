@@ -101,6 +101,7 @@ export async function startSessionContainer(options: SessionContainerOptions): P
   return {
     ...operations,
     id: `docker://${name}`,
+    ...(operations.environment ? { environment: { ...operations.environment, container: name } } : {}),
     containerId: container.id,
     dispose: () => {
       disposed ??= (async () => {

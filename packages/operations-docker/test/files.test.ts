@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readdir, readFile, readlink } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SessionContainer } from "../src/index.js";
 import { startTestContainer } from "./session.js";
 
@@ -33,6 +33,16 @@ async function bytesReadByReadersOf(path: string): Promise<number[]> {
   }
   return found;
 }
+
+describe("the environment as records name it", () => {
+  it("names the session container by name and the engine it is reached through", () => {
+    expect(ops.environment).toEqual({
+      kind: "docker",
+      container: ops.id.slice("docker://".length),
+      engine: `unix://${inject("dockerSocket")}`,
+    });
+  });
+});
 
 describe("openRead from an offset", () => {
   it("seeks: the tail of a 2 GiB (sparse) file is read without reading what comes before", async () => {

@@ -1,5 +1,5 @@
-import { homedir } from "node:os";
-import type { Operations } from "@tackle/operations";
+import { homedir, hostname, userInfo } from "node:os";
+import type { EnvironmentDescription, Operations } from "@tackle/operations";
 import { exec } from "./exec.js";
 import { chmod, lstat, mkdir, readdir, readlink, realpath, remove, rename, stat, symlink } from "./files.js";
 import { openRead } from "./open-read.js";
@@ -66,6 +66,7 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
     id: "local",
     platform: process.platform === "win32" ? "win32" : "posix",
     homeDir: homedir(),
+    environment: localEnvironment(),
     stat,
     lstat,
     realpath,
@@ -87,4 +88,15 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
       await Promise.allSettled([...running.keys()]);
     },
   };
+}
+
+/** This machine, as records name it: its host name and the user the host process runs as. */
+function localEnvironment(): EnvironmentDescription {
+  let user: string | undefined;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A uid without a passwd entry (some containers): the record goes without a user name.
+  }
+  return { kind: "local", host: hostname(), ...(user !== undefined ? { user } : {}) };
 }

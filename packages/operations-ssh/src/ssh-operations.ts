@@ -159,6 +159,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
   return {
     id: `ssh://${options.username}@${options.host}:${port}`,
     platform: "posix",
+    environment: { kind: "ssh", host: options.host, port, user: options.username },
     root: options.root,
     get homeDir() {
       return homeDir;

@@ -33,6 +33,13 @@ describe("connect", () => {
     await ops.connect();
     expect(ops.homeDir).toBe(userInfo().homedir);
     expect(ops.id).toBe(`ssh://${server.username}@127.0.0.1:${server.port}`);
+    // What audit records say of where a call ran.
+    expect(ops.environment).toEqual({
+      kind: "ssh",
+      host: "127.0.0.1",
+      port: server.port,
+      user: server.username,
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+export type { EnvironmentDescription } from "./environment.js";
 export type { OperationErrorCode, OperationErrorOptions } from "./errors.js";
 export {
   codeFromErrno,

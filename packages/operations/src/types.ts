@@ -1,3 +1,4 @@
+import type { EnvironmentDescription } from "./environment.js";
 import type { OutputCut } from "./output-cut.js";
 
 /** Kind of a filesystem entry as an environment reports it. */
@@ -366,6 +367,11 @@ export interface Operations {
   readonly platform: "posix" | "win32";
   /** Home directory in the environment, when known (used to expand `~`). */
   readonly homeDir?: string;
+  /**
+   * What environment this is and how it is reached (host, user, container, engine), for audit
+   * records and messages. Optional: records of an adapter without it carry only `id`.
+   */
+  readonly environment?: EnvironmentDescription;
 
   /** Follows links. `not_found` for a missing path or a dangling/looping link. */
   stat(path: string, options?: CallOptions): Promise<FileStat>;

@@ -42,7 +42,29 @@ export interface AuditIntent extends AuditEventBase {
 }
 
 /** The gates a call passes. */
-export type AuditGate = "validation" | "repair" | "hook" | "workspace" | "shell-policy" | "jobs";
+export type AuditGate =
+  | "validation"
+  | "repair"
+  | "hook"
+  | "workspace"
+  | "shell-policy"
+  | "jobs"
+  | "environment";
+
+/**
+ * The environment a call ran in (the `environment` gate's note): the adapter's `id` and, where the
+ * adapter describes itself, the kind, host, port, user, container, engine and sandbox.
+ */
+export interface AuditEnvironment {
+  id: string;
+  kind: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  container?: string;
+  engine?: string;
+  sandbox?: string;
+}
 
 /**
  * A gate the call passed or that stopped it. `allow`: passed unchanged; `changed`: passed with
@@ -68,6 +90,8 @@ export interface AuditDecision extends AuditEventBase {
   code?: string;
   /** Extra structured facts (job ids for `jobs`, problems for `validation`). */
   data?: Record<string, unknown>;
+  /** The `environment` gate: where the call's files and commands are. */
+  environment?: AuditEnvironment;
 }
 
 /** A process the call started (shell tools). */

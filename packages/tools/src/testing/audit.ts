@@ -135,10 +135,17 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       expect(record.intent?.args).toContain("notes.txt");
       expect(record.decisions.map((d) => [d.gate, d.verdict])).toEqual([
         ["validation", "allow"],
+        ["environment", "note"],
         ["workspace", "allow"],
       ]);
-      expect(record.decisions[1]?.path).toMatchObject({ access: "read", inside: true, root: env.root });
-      expect(record.decisions[1]?.path?.real).toMatch(/notes\.txt$/);
+      // Where it ran: the adapter's id and its own description (host, user, container, engine).
+      const operations = env.ctx.operations;
+      expect(record.decisions[1]?.environment).toEqual({
+        id: operations.id,
+        ...(operations.environment ?? { kind: expect.any(String) }),
+      });
+      expect(record.decisions[2]?.path).toMatchObject({ access: "read", inside: true, root: env.root });
+      expect(record.decisions[2]?.path?.real).toMatch(/notes\.txt$/);
       expect(record.spawn).toBeUndefined();
       expect(record.output?.result?.textBytes).toBeGreaterThan(0);
       expect(record.end).toMatchObject({ scope: "call", status: "completed", isError: false });
