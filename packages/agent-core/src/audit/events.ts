@@ -208,6 +208,10 @@ export interface AuditSideEffect extends AuditEventBase {
     entries: number;
     /** The walk stopped at `maxEntries` or the time budget: changes past that point are not seen. */
     complete: boolean;
+    /** Largest file whose content was hashed (bytes): larger ones are compared by size and mtime. */
+    maxHashBytes?: number;
+    /** Files that should have been hashed but were not (the hashing budget, or unreadable). */
+    unhashed?: number;
   };
   /** What this method cannot see. */
   blindSpots?: string;

@@ -3,6 +3,13 @@
  * this host, its reader, the redaction every event goes through, and the bounded workspace
  * snapshot the shell tools compare before and after a command.
  */
+
+export {
+  SNAPSHOT_HASH_MAX_FILE_BYTES,
+  SNAPSHOT_HASH_MAX_TOTAL_BYTES,
+  SNAPSHOT_SAME_STAMP_WINDOW_MS,
+} from "./content-hashes.js";
+export { auditEventProblem } from "./event-shape.js";
 export type { AuditFileContents, JsonlAuditSink, JsonlAuditSinkOptions } from "./jsonl-sink.js";
 export { createJsonlAuditSink, parseAuditLines, readAuditFile } from "./jsonl-sink.js";
 export { redactAuditEvent, withAuditRedaction } from "./redact.js";

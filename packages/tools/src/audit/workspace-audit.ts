@@ -1,6 +1,14 @@
 import type { AuditRecorder } from "@tackle/agent-core";
 import type { ExtensionContext, FileMutationQueue } from "@tackle/extensions";
 import {
+  hashSnapshot,
+  pathsToHashAfter,
+  SNAPSHOT_SAME_STAMP_WINDOW_MS,
+  type SnapshotHashes,
+  withContentHashes,
+} from "./content-hashes.js";
+import {
+  compareSnapshots,
   recordWorkspaceChanges,
   SNAPSHOT_MAX_ENTRIES,
   SNAPSHOT_TIME_BUDGET_MS,
@@ -50,9 +58,19 @@ export async function withWorkspaceAudit<T>(
   const limits = { maxEntries: SNAPSHOT_MAX_ENTRIES, timeBudgetMs: SNAPSHOT_TIME_BUDGET_MS };
   let before: Promise<WorkspaceSnapshot> | undefined;
   let after: Promise<WorkspaceSnapshot> | undefined;
+  let beforeHashes: SnapshotHashes | undefined;
+  let startedAt = Date.now();
   const hook: WorkspaceSnapshotHook = {
     before() {
-      before ??= nextTurn().then(() => snapshotWorkspace(ctx.operations, cwd, { ...limits, signal }));
+      before ??= nextTurn().then(async () => {
+        const snapshot = await snapshotWorkspace(ctx.operations, cwd, { ...limits, signal });
+        startedAt = Date.now();
+        // Files recent enough to be rewritten without a new mtime are read, not taken as known.
+        beforeHashes = await hashSnapshot(ctx.operations, snapshot, {
+          readSince: startedAt - SNAPSHOT_SAME_STAMP_WINDOW_MS,
+        });
+        return snapshot;
+      });
       return before.then(() => undefined);
     },
     after() {
@@ -67,7 +85,16 @@ export async function withWorkspaceAudit<T>(
   } finally {
     hook.after();
     const last = await (after as Promise<WorkspaceSnapshot>);
-    recordWorkspaceChanges(audit, before === undefined ? last : await before, last, limits);
+    const first = before === undefined ? last : await before;
+    const changes = compareSnapshots(first, last);
+    const afterHashes = await hashSnapshot(ctx.operations, last, {
+      only: pathsToHashAfter(first, last, changes, startedAt),
+    });
+    const files = withContentHashes(changes, beforeHashes?.hashes ?? new Map(), afterHashes.hashes, last);
+    recordWorkspaceChanges(audit, first, last, files, {
+      ...limits,
+      unhashed: (beforeHashes?.missed ?? 0) + afterHashes.missed,
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { AuditFileChange, AuditRecorder } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
+import { SNAPSHOT_HASH_MAX_FILE_BYTES, SNAPSHOT_HASH_MAX_TOTAL_BYTES } from "./content-hashes.js";
 
 /** Most entries a before/after snapshot lists (files and directories). */
 export const SNAPSHOT_MAX_ENTRIES = 2000;
@@ -176,27 +177,37 @@ export function compareSnapshots(before: WorkspaceSnapshot, after: WorkspaceSnap
 }
 
 /** What a snapshot comparison cannot see, said in the record. */
-export const SNAPSHOT_BLIND_SPOTS =
-  "Compares size and mtime of at most the listed entries under the working directory: misses changes outside it, in .git and node_modules, past the entry cap or time budget, changes that keep size and mtime (mtime resolution is 1 s over SFTP), files changed and restored during the call, and changes made after the call by processes it left running.";
+export const SNAPSHOT_BLIND_SPOTS = `Compares size and mtime of at most the listed entries under the working directory, and the content of files up to ${SNAPSHOT_HASH_MAX_FILE_BYTES / 1024 / 1024} MiB (${SNAPSHOT_HASH_MAX_TOTAL_BYTES / 1024 / 1024} MiB read per listing) whose mtime a rewrite could have kept: misses changes outside it, in .git and node_modules, past the entry cap, time budget or hashing budget, a rewrite of a larger file that keeps its size and mtime, an mtime set back on purpose, files changed and restored during the call, and changes made after the call by processes it left running.`;
 
-/** Records the workspace changes of a shell call, with how the comparison was bounded. */
+/** How a shell call's comparison was bounded, besides the listing's own bounds. */
+export interface ComparisonLimits {
+  maxEntries: number;
+  timeBudgetMs: number;
+  /** Files that should have been hashed but were not (the hashing budget, or unreadable). */
+  unhashed: number;
+}
+
+/** Records the workspace changes of a shell call (`files`, compared with hashes), with how the comparison was bounded. */
 export function recordWorkspaceChanges(
   audit: AuditRecorder,
   before: WorkspaceSnapshot,
   after: WorkspaceSnapshot,
-  limits: { maxEntries: number; timeBudgetMs: number },
+  files: AuditFileChange[],
+  limits: ComparisonLimits,
 ): void {
   audit.record({
     kind: "side-effect",
     source: "shell",
     method: "snapshot",
-    files: compareSnapshots(before, after),
+    files,
     bounds: {
       root: before.root,
       maxEntries: limits.maxEntries,
       timeBudgetMs: limits.timeBudgetMs,
       entries: Math.max(before.entries.size, after.entries.size),
       complete: before.complete && after.complete,
+      maxHashBytes: SNAPSHOT_HASH_MAX_FILE_BYTES,
+      unhashed: limits.unhashed,
     },
     blindSpots: SNAPSHOT_BLIND_SPOTS,
   });

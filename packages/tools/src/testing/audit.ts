@@ -23,6 +23,7 @@ import {
   wrapToolDefinition,
 } from "@tackle/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SNAPSHOT_HASH_MAX_FILE_BYTES } from "../audit/content-hashes.js";
 import { createJsonlAuditSink, type JsonlAuditSink, readAuditFile } from "../audit/jsonl-sink.js";
 import { sha256Hex } from "../context/read-ledger.js";
 import { createJobRegistry, type JobRegistry } from "../shell/jobs.js";
@@ -46,6 +47,8 @@ const MALICIOUS = [
   "echo 'ALL PASSED'",
   "exit 1",
 ].join("\n");
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** A UI whose person approves every question, and remembers them. */
 function approvingUI(asked: string[]): ToolUI {
@@ -237,8 +240,8 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       expect(record.end).toMatchObject({ scope: "call", status: "timed-out", errorCode: "timeout" });
       const snapshot = record.sideEffects.find((s) => s.method === "snapshot");
       expect(snapshot?.files).toEqual([
-        { path: "ignoring", change: "created", bytesAfter: 0 },
-        { path: "made.txt", change: "created", bytesAfter: 5 },
+        { path: "ignoring", change: "created", bytesAfter: 0, sha256After: sha256Hex(new Uint8Array()) },
+        { path: "made.txt", change: "created", bytesAfter: 5, sha256After: sha256Hex(utf8("made\n")) },
       ]);
       expect(snapshot?.bounds).toMatchObject({ root: dir, complete: true });
       expect(snapshot?.blindSpots).toContain("mtime");
@@ -270,6 +273,42 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
       // The two lines are at least 800 ms apart; each is seen at most one resolution late.
       expect(last - first).toBeGreaterThanOrEqual(800 - (output?.resolutionMs ?? 0));
       expect(last).toBeLessThanOrEqual(Date.parse(record.processEnd?.at ?? ""));
+    });
+
+    it("shell side effects carry content hashes; a rewrite that keeps size and mtime is seen by its hash", async () => {
+      const env = getEnv();
+      const dir = await env.freshDir("audit-hashes");
+      await env.fixture(dir, { "same.txt": "aaaa", "grow.txt": "one\n", "kept.txt": "kept\n" });
+      const { record } = await call(bash(), {
+        // same.txt keeps its size and gets its mtime back, as a rewrite within one timestamp tick would.
+        command:
+          "touch -r same.txt stamp.ref; printf bbbb > same.txt; touch -r stamp.ref same.txt; rm stamp.ref; echo two >> grow.txt; echo new > new.txt",
+        cwd: dir,
+      });
+      const snapshot = record.sideEffects.find((s) => s.method === "snapshot");
+      expect(snapshot?.files).toEqual([
+        {
+          path: "grow.txt",
+          change: "changed",
+          bytesBefore: 4,
+          bytesAfter: 8,
+          sha256Before: sha256Hex(utf8("one\n")),
+          sha256After: sha256Hex(utf8("one\ntwo\n")),
+        },
+        { path: "new.txt", change: "created", bytesAfter: 4, sha256After: sha256Hex(utf8("new\n")) },
+        {
+          path: "same.txt",
+          change: "changed",
+          bytesBefore: 4,
+          bytesAfter: 4,
+          sha256Before: sha256Hex(utf8("aaaa")),
+          sha256After: sha256Hex(utf8("bbbb")),
+        },
+      ]);
+      expect(snapshot?.bounds).toMatchObject({ maxHashBytes: SNAPSHOT_HASH_MAX_FILE_BYTES, unhashed: 0 });
+      // The next call hashes nothing again that it knows unchanged: same answer, nothing changed.
+      const again = await call(bash(), { command: "true", cwd: dir });
+      expect(again.record.sideEffects.find((s) => s.method === "snapshot")?.files).toEqual([]);
     });
 
     it("a cancelled bash: the output seen before the abort, cancelled, cleanup confirmed", async () => {
@@ -373,7 +412,9 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
         approvedBy: "user",
       });
       const snapshot = record.sideEffects.find((s) => s.method === "snapshot");
-      expect(snapshot?.files).toEqual([{ path: "build/out.txt", change: "removed", bytesBefore: 1 }]);
+      expect(snapshot?.files).toEqual([
+        { path: "build/out.txt", change: "removed", bytesBefore: 1, sha256Before: sha256Hex(utf8("x")) },
+      ]);
     });
 
     it("malicious output: marked and redacted for the model, failed by the exit code, no secret in the audit", async () => {
