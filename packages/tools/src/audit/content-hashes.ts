@@ -92,7 +92,7 @@ export async function hashSnapshot(
   const toRead: { path: string; full: string; size: number; mtimeMs: number }[] = [];
   for (const path of options.only ?? snapshot.entries.keys()) {
     const entry = snapshot.entries.get(path);
-    if (!entry || entry.type !== "file" || entry.size > SNAPSHOT_HASH_MAX_FILE_BYTES) continue;
+    if (entry?.type !== "file" || entry.size > SNAPSHOT_HASH_MAX_FILE_BYTES) continue;
     const full = `${snapshot.root}${sep}${path}`;
     const hit = cache.get(full);
     if (hit && hit.size === entry.size && hit.mtimeMs === entry.mtimeMs && entry.mtimeMs < readSince)
