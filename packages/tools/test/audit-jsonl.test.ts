@@ -5,9 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type AuditEvent, type AuditIntent, createAuditRecorder } from "@tackle/agent-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { auditEventJson } from "../src/audit/event-json.js";
-import { createJsonlAuditSink, parseAuditLines, readAuditFile } from "../src/audit/jsonl-sink.js";
+import {
+  AUDIT_WRITE_DELAY_MS,
+  createJsonlAuditSink,
+  parseAuditLines,
+  readAuditFile,
+} from "../src/audit/jsonl-sink.js";
 
 let dir: string;
 beforeEach(() => {
@@ -27,14 +32,17 @@ const intent = (callId: string, args: string): AuditEvent => ({
 });
 
 describe("createJsonlAuditSink", () => {
-  it("writes a turn's events together once the turn ends, one line each, in a private file", async () => {
+  it("writes pending events together within the delay, one line each, in a private file", async () => {
     const path = join(dir, "new", "audit.jsonl");
     const sink = createJsonlAuditSink(path);
     sink.append(intent("a", "{}"));
     sink.append(intent("b", "{}"));
     expect(readFileSync(path, "utf8")).toBe("");
     await new Promise((resolve) => setImmediate(resolve));
-    expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(2);
+    expect(readFileSync(path, "utf8")).toBe("");
+    await vi.waitFor(() => expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(2), {
+      timeout: AUDIT_WRITE_DELAY_MS * 50,
+    });
     expect((statSync(path).mode & 0o777).toString(8)).toBe("600");
     expect((statSync(join(dir, "new")).mode & 0o777).toString(8)).toBe("700");
     await sink.close();
@@ -311,6 +319,15 @@ describe("events of a wrong shape", () => {
 });
 
 describe("a call's end on disk when the call returns", () => {
+  it("writes an end with every event still pending, before append returns", () => {
+    const path = join(dir, "audit.jsonl");
+    const sink = createJsonlAuditSink(path);
+    sink.append(intent("c", "{}"));
+    expect(readFileSync(path, "utf8")).toBe("");
+    sink.append({ v: 1, kind: "end", callId: "c", at: "2026-12-07T00:00:00.000Z", source: "t", scope: "call", status: "completed", durationMs: 1 });
+    expect(parseAuditLines(readFileSync(path, "utf8")).events.map((e) => e.kind)).toEqual(["intent", "end"]);
+  });
+
   it("survives a host killed right after invokeTool resolved (the end is written before append returns)", () => {
     const path = join(dir, "audit.jsonl");
     const dist = (pkg: string, file: string) =>

@@ -11,7 +11,7 @@ export {
 } from "./content-hashes.js";
 export { auditEventProblem } from "./event-shape.js";
 export type { AuditFileContents, JsonlAuditSink, JsonlAuditSinkOptions } from "./jsonl-sink.js";
-export { createJsonlAuditSink, parseAuditLines, readAuditFile } from "./jsonl-sink.js";
+export { AUDIT_WRITE_DELAY_MS, createJsonlAuditSink, parseAuditLines, readAuditFile } from "./jsonl-sink.js";
 export { redactAuditEvent, withAuditRedaction } from "./redact.js";
 export type { SnapshotOptions, WorkspaceSnapshot } from "./workspace-snapshot.js";
 export {

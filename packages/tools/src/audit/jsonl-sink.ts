@@ -7,6 +7,13 @@ import { auditEventJson } from "./event-json.js";
 import { auditEventProblem } from "./event-shape.js";
 import { markRedacting } from "./redact.js";
 
+/**
+ * Longest an event waits to be written (ms) while its call runs. A call's end is written at once,
+ * with the events still pending, so most calls take one write; a call that runs longer (a
+ * command, a large file) has its intent and spawn on disk within this delay.
+ */
+export const AUDIT_WRITE_DELAY_MS = 20;
+
 /** Pending writes of every open sink: what a process still holds when it exits goes out too. */
 const openSinks = new Set<() => void>();
 let exitHooked = false;
@@ -25,9 +32,9 @@ export interface JsonlAuditSinkOptions {
   /** Also `fsync` after each write (survives power loss, not only a crash of the host). Default false. */
   fsync?: boolean;
   /**
-   * Write each event before `append` returns instead of once per event-loop turn. Default false:
-   * the turn's events go out in one write before the host waits on anything, which costs a
-   * fraction per call and loses, on a crash, only what the interrupted turn recorded.
+   * Write each event before `append` returns. Default false: a call's events go out together, in
+   * the write of its end or after {@link AUDIT_WRITE_DELAY_MS} if it runs longer, which costs a
+   * fraction per call and loses, on a crash, at most what the last delay recorded.
    */
   writeEachEvent?: boolean;
 }
@@ -44,14 +51,13 @@ export interface JsonlAuditSink extends AuditSink {
 }
 
 /**
- * An append-only JSONL audit file on this host: one redacted event per line. The events of one
- * event-loop turn are written together, in one `write` on a descriptor opened for appending, as
- * soon as the turn ends: before the host waits on a command, a file or the network. A call's end
- * (`end`, scope `call`) is written before `append` returns, together with what is pending: when
- * `invokeTool` or the loop has a call's outcome, its record is with the OS. A host killed
- * mid-call so leaves every event recorded up to its last completed turn (at worst a torn last
- * line, which {@link readAuditFile} skips and reports); `writeEachEvent` narrows that to the
- * event. The file and its new directories are private (0600, 0700). Several processes may append
+ * An append-only JSONL audit file on this host: one redacted event per line, written with one
+ * `write` on a descriptor opened for appending. A call's end (`end`, scope `call`) is written
+ * before `append` returns, together with every event still pending: when `invokeTool` or the
+ * loop has a call's outcome, its record is with the OS. Other events wait at most
+ * {@link AUDIT_WRITE_DELAY_MS} (a short call's events so share its end's write). A host killed
+ * mid-call so leaves every event recorded up to that delay before (at worst a torn last line,
+ * which {@link readAuditFile} skips and reports); `writeEachEvent` narrows that to the event. The file and its new directories are private (0600, 0700). Several processes may append
  * to one file: their writes do not interleave within a line.
  *
  * @example
@@ -106,8 +112,9 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
       if (options.writeEachEvent || endsCall(event)) writePending();
       else if (!scheduled) {
         scheduled = true;
-        // After the current turn: before the host waits on a process, a file or the network.
-        setImmediate(writePending).unref();
+        // Soon, not at once: a call that ends within the delay has all its events in the one
+        // write of its end; a longer one (a running command) has them on disk after the delay.
+        setTimeout(writePending, AUDIT_WRITE_DELAY_MS).unref();
       }
     },
     async flush() {
