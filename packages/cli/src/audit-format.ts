@@ -19,6 +19,18 @@ function clock(iso: string | undefined): string {
   return iso ? iso.replace("T", " ").replace(/Z$/, "") : "?";
 }
 
+/** Characters of a command `show` prints on its line; `--json` has the whole recorded command. */
+const COMMAND_SHOWN_CHARS = 300;
+
+/** The command on one line: newlines shown as `⏎`, long ones cut with their length. */
+function commandLine(command: string, recordedChars: number | undefined): string {
+  const flat = command.replaceAll("\n", " ⏎ ");
+  const total = recordedChars ?? command.length;
+  return flat.length > COMMAND_SHOWN_CHARS
+    ? `${flat.slice(0, COMMAND_SHOWN_CHARS)}… (${total} chars; whole as recorded: --json)`
+    : flat;
+}
+
 /** One line per call: start, id, tool, who asked, how it ended, how long. */
 export function formatAuditList(records: readonly AuditCallRecord[]): string {
   if (records.length === 0) return "No audited calls.";
@@ -138,6 +150,7 @@ export function formatAuditRecord(record: AuditCallRecord): string {
       spawn
         ? [
             `${spawn.shell} in ${spawn.cwd}, ${spawn.background ? `background job ${spawn.jobId ?? "?"}` : "foreground"}${spawn.timeoutMs !== undefined ? `, timeout ${seconds(spawn.timeoutMs)}` : ""}`,
+            ...(spawn.command !== undefined ? [`$ ${commandLine(spawn.command, spawn.commandChars)}`] : []),
             `run marker TACKLE_RUN_ID=${spawn.runId ?? "?"}${spawn.pid !== undefined ? `, pid ${spawn.pid}` : ""}`,
             `environment names: ${spawn.env.set.join(" ")}${spawn.env.removedPattern ? `; removed: names matching ${spawn.env.removedPattern}` : ""}`,
           ]

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -81,6 +82,8 @@ describe("tackle audit", () => {
       expect(show.stdout).toContain(label);
     }
     expect(show.stdout).toContain("shell-policy: allow");
+    expect(show.stdout).toContain(`environment: local ${os.userInfo().username}@${os.hostname()}`);
+    expect(show.stdout).toContain("$ echo TOKEN=");
     expect(show.stdout).toContain(`bash in ${fs.realpathSync(cwd)}, foreground`);
     expect(show.stdout).toContain("process: failed, exit code 3");
     expect(show.stdout).toContain("created made.txt");
