@@ -52,8 +52,8 @@ export interface JsonlAuditSink extends AuditSink {
 
 /**
  * An append-only JSONL audit file on this host: one redacted event per line, written with one
- * `write` on a descriptor opened for appending. A call's end (`end`, scope `call`) is written
- * before `append` returns, together with every event still pending: when `invokeTool` or the
+ * `write` on a descriptor opened for appending. An end (of a call, or of its process: a
+ * background job's) is written before `append` returns, together with every event still pending: when `invokeTool` or the
  * loop has a call's outcome, its record is with the OS. Other events wait at most
  * {@link AUDIT_WRITE_DELAY_MS} (a short call's events so share its end's write). A host killed
  * mid-call so leaves every event recorded up to that delay before (at worst a torn last line,
@@ -107,9 +107,10 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
     append(event) {
       if (fd === undefined) return;
       pending.push(`${auditEventJson(event)}\n`);
-      // A call's end is written before `append` returns, with whatever the turn recorded before
-      // it: the host resolves the call right after, and a host killed then must not lose its end.
-      if (options.writeEachEvent || endsCall(event)) writePending();
+      // An end is written before `append` returns, with whatever is pending: the host resolves
+      // the call right after (or a job's waiter learns it ended), and a host killed then must
+      // not lose it.
+      if (options.writeEachEvent || event.kind === "end") writePending();
       else if (!scheduled) {
         scheduled = true;
         // Soon, not at once: a call that ends within the delay has all its events in the one
@@ -132,11 +133,6 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
   };
   markRedacting(sink);
   return sink;
-}
-
-/** True for the event that closes a call's record (`end`, scope `call`). */
-function endsCall(event: AuditEvent): boolean {
-  return event.kind === "end" && event.scope === "call";
 }
 
 /** What {@link readAuditFile} found. */
