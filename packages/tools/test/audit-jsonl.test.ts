@@ -324,7 +324,16 @@ describe("a call's end on disk when the call returns", () => {
     const sink = createJsonlAuditSink(path);
     sink.append(intent("c", "{}"));
     expect(readFileSync(path, "utf8")).toBe("");
-    sink.append({ v: 1, kind: "end", callId: "c", at: "2026-12-07T00:00:00.000Z", source: "t", scope: "call", status: "completed", durationMs: 1 });
+    sink.append({
+      v: 1,
+      kind: "end",
+      callId: "c",
+      at: "2026-12-07T00:00:00.000Z",
+      source: "t",
+      scope: "call",
+      status: "completed",
+      durationMs: 1,
+    });
     expect(parseAuditLines(readFileSync(path, "utf8")).events.map((e) => e.kind)).toEqual(["intent", "end"]);
   });
 
