@@ -266,19 +266,40 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
     it("the output timeline reaches the last output, also when it came after the last poll", async () => {
       const env = getEnv();
       const dir = await env.freshDir("audit-timeline");
-      const { record } = await call(bash(), { command: "echo first; sleep 0.8; echo last", cwd: dir });
+      // A poll every 2 s: the first sees "first", and the host then creates `go`; "last" comes
+      // 300 ms later and the command ends right after it, long before the next poll. Only the
+      // last look at the end can see it.
+      const slowPolls = createBashToolDefinition({ killGraceMs: 500, pollIntervalMs: 2000, jobs: registry });
+      let goAt = Number.POSITIVE_INFINITY;
+      const { record } = await call(
+        slowPolls,
+        { command: "echo first; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3; echo last", cwd: dir },
+        {
+          onText: (text) => {
+            if (!text.includes("first") || goAt !== Number.POSITIVE_INFINITY) return;
+            goAt = Date.now();
+            void env.ctx.operations.writeFile(`${dir}/go`, new Uint8Array());
+          },
+        },
+      );
       const output = record.output;
-      const first = Date.parse(output?.firstOutputAt ?? "");
-      const last = Date.parse(output?.lastOutputAt ?? "");
-      // The two lines are at least 800 ms apart; each is seen at most one resolution late.
-      expect(last - first).toBeGreaterThanOrEqual(800 - (output?.resolutionMs ?? 0));
-      expect(last).toBeLessThanOrEqual(Date.parse(record.processEnd?.at ?? ""));
+      expect(output).toMatchObject({ timing: "polled", resolutionMs: 2000 });
+      expect(Date.parse(output?.firstOutputAt ?? "")).toBeLessThanOrEqual(goAt);
+      // "last" was printed at least 300 ms after `go` existed; the record may only be late.
+      expect(Date.parse(output?.lastOutputAt ?? "")).toBeGreaterThanOrEqual(goAt + 300);
+      expect(Date.parse(output?.lastOutputAt ?? "")).toBeLessThanOrEqual(
+        Date.parse(record.processEnd?.at ?? ""),
+      );
     });
 
     it("shell side effects carry content hashes; a rewrite that keeps size and mtime is seen by its hash", async () => {
       const env = getEnv();
       const dir = await env.freshDir("audit-hashes");
       await env.fixture(dir, { "same.txt": "aaaa", "grow.txt": "one\n", "kept.txt": "kept\n" });
+      // An mtime a rewrite can keep: one not older than the command's start (here an hour ahead,
+      // so it stays so however slow the machine is until the command runs).
+      const ahead = new Date(Date.now() + 3_600_000).toISOString().replace(/[-:T]/g, "").slice(0, 12);
+      await call(bash(), { command: `TZ=UTC0 touch -t ${ahead} same.txt`, cwd: dir });
       const { record } = await call(bash(), {
         // same.txt keeps its size and gets its mtime back, as a rewrite within one timestamp tick would.
         command:
