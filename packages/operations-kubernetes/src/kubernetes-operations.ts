@@ -1,0 +1,217 @@
+import { randomBytes } from "node:crypto";
+import {
+  type CallOptions,
+  type ExecOptions,
+  type ExecResult,
+  OperationError,
+  type Operations,
+  raceAbort,
+  tempFileDomain,
+} from "@tackle/operations";
+import { type KubernetesConnection, loadKubeConfig } from "./kube-config.js";
+import { KubernetesOperationError } from "./kube-error.js";
+import { PodClient, type ResolvedPod } from "./pod-client.js";
+import { PodFiles } from "./pod-files.js";
+import { type PodTarget, resolvePod } from "./pod-target.js";
+import { runCommand } from "./run-command.js";
+import { shellText } from "./shell-text.js";
+
+/** Longest wait for a Sandbox or SandboxClaim to be ready, by default. */
+export const DEFAULT_READY_TIMEOUT_MS = 120_000;
+
+/**
+ * Options of {@link createKubernetesOperations}: the target (one of `pod`, `selector`,
+ * `sandbox`, `sandboxClaim`) and how to reach the cluster.
+ *
+ * @example
+ * ```ts
+ * createKubernetesOperations({ pod: "dev-0", namespace: "agents", container: "main" });
+ * createKubernetesOperations({ sandboxClaim: "session-42", namespace: "agents", readyTimeoutMs: 60_000 });
+ * ```
+ */
+export type KubernetesOperationsOptions = PodTarget &
+  KubernetesConnection & {
+    /** Namespace of the target (default: the context's, else `default`). */
+    namespace?: string;
+    /** Container in the pod (default: kubectl's, the `kubectl.kubernetes.io/default-container` annotation, else the first). */
+    container?: string;
+    /** Writable directory in the container for per-command control files (default `/tmp`). */
+    tempDir?: string;
+    /** Longest wait for a Sandbox or SandboxClaim to be ready (default {@link DEFAULT_READY_TIMEOUT_MS}). */
+    readyTimeoutMs?: number;
+  };
+
+/** An `Operations` in a pod, plus connection control (the shape of every remote adapter). */
+export interface KubernetesOperations extends Operations {
+  /** The pod, namespace and container, once connected. */
+  readonly pod: ResolvedPod | undefined;
+  /** The kubeconfig context in use. */
+  readonly context: string;
+  /** The namespace of the target. */
+  readonly namespace: string;
+  /**
+   * Resolves the target now (otherwise the first call does): reads the pod (waiting for a
+   * Sandbox or SandboxClaim to be ready), checks it runs, and learns the home directory. Rejects
+   * with a {@link KubernetesOperationError}; a failed attempt is tried again by the next call.
+   */
+  connect(options?: { signal?: AbortSignal | undefined }): Promise<void>;
+  /** Cancels running commands. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** HOME, the boot id and the pid namespace (the writer domain of temp files; empty without /proc). */
+const PROBE_SCRIPT = shellText`
+printf '%s\n' "$HOME"
+cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo
+readlink /proc/self/ns/pid 2>/dev/null || echo
+`;
+
+interface PodFacts {
+  home: string | undefined;
+  writerDomain: string;
+}
+
+/**
+ * `Operations` inside a running pod's container, through the API server's pod exec (websocket,
+ * `v5.channel.k8s.io`, else `v4.channel.k8s.io`) with `@kubernetes/client-node`: files through
+ * short busybox-level sh scripts, commands in their own process group under a wrapper that
+ * applies `cwd` and `env` (pod exec has neither) and ends what the command leaves behind.
+ * Commands run as the container's user (pod exec has no user option): the tools can do what
+ * that user can.
+ *
+ * Created synchronously; connects on the first call or on `connect()`.
+ *
+ * @example
+ * ```ts
+ * const ops = createKubernetesOperations({ pod: "dev-0", namespace: "agents" });
+ * await ops.connect();
+ * const result = await ops.exec("ls", { shell: "sh", cwd: "/" });
+ * await ops.dispose();
+ * ```
+ */
+export function createKubernetesOperations(options: KubernetesOperationsOptions): KubernetesOperations {
+  const named = (["pod", "selector", "sandbox", "sandboxClaim"] as const).filter(
+    (key) => typeof options?.[key] === "string" && (options[key] as string).trim() !== "",
+  );
+  if (named.length !== 1) {
+    throw new OperationError(
+      "invalid_argument",
+      `createKubernetesOperations: give exactly one of pod, selector, sandbox, sandboxClaim (got ${named.length === 0 ? "none" : named.join(", ")})`,
+      { operation: "createKubernetesOperations" },
+    );
+  }
+  const { config, place } = loadKubeConfig(options, options.namespace);
+  const client = new PodClient(config, place);
+  const tempDir = options.tempDir ?? "/tmp";
+  let known: PodFacts | undefined;
+  const files = new PodFiles(client, () => {
+    if (!known) throw new Error("the writer domain is read before connecting");
+    return known.writerDomain;
+  });
+  let connecting: Promise<PodFacts> | undefined;
+  const learn = async (signal: AbortSignal | undefined): Promise<PodFacts> => {
+    client.pod = await resolvePod(
+      config,
+      place,
+      options as PodTarget,
+      options.container,
+      options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+      signal,
+    );
+    const result = await client.run(["sh", "-c", PROBE_SCRIPT], { operation: "connect" });
+    if (result.exitCode !== 0) {
+      throw new KubernetesOperationError(
+        "api_error",
+        `Pod ${client.pod.pod} cannot run sh (exit ${result.exitCode ?? "unknown"}): ${result.stderr.toString("utf8").trim()}`,
+        { place, operation: "connect" },
+      );
+    }
+    const [home = "", bootId = "", pidNamespace = ""] = result.stdout.toString("utf8").split("\n");
+    return {
+      home: home || undefined,
+      // Without /proc no pid can be checked: a domain of its own leaves sweeping to age.
+      writerDomain: bootId && pidNamespace ? tempFileDomain(bootId, pidNamespace) : randomBytes(6).toString("hex"),
+    };
+  };
+  const ready = (signal: AbortSignal | undefined): Promise<PodFacts> => {
+    if (known) return Promise.resolve(known);
+    connecting ??= learn(signal).then(
+      (facts) => {
+        known = facts;
+        return facts;
+      },
+      (error: unknown) => {
+        connecting = undefined;
+        throw error;
+      },
+    );
+    return raceAbort(connecting, signal, "connect");
+  };
+  const afterConnect = <F extends (...args: any[]) => Promise<unknown>>(call: F): F =>
+    (async (...args: Parameters<F>) => {
+      if (!known) await ready((args[args.length - 1] as CallOptions | undefined)?.signal);
+      return call(...args);
+    }) as F;
+
+  const running = new Map<Promise<ExecResult>, AbortController>();
+  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> => {
+    const controller = new AbortController();
+    const caller = execOptions.signal;
+    const forward = () => controller.abort(caller?.reason);
+    if (caller?.aborted) forward();
+    else caller?.addEventListener("abort", forward, { once: true });
+    const call = runCommand({ client, tempDir }, command, { ...execOptions, signal: controller.signal });
+    running.set(call, controller);
+    const settle = () => {
+      running.delete(call);
+      caller?.removeEventListener("abort", forward);
+    };
+    void call.then(settle, settle);
+    return call;
+  };
+  let disposed: Promise<void> | undefined;
+
+  return {
+    id: `k8s://${place.context}/${place.namespace}/${options[named[0] as keyof PodTarget]}${options.container ? `/${options.container}` : ""}`,
+    platform: "posix",
+    context: place.context,
+    namespace: place.namespace,
+    get pod() {
+      return client.pod;
+    },
+    get homeDir() {
+      return known?.home;
+    },
+    stat: afterConnect(files.stat.bind(files)),
+    lstat: afterConnect(files.lstat.bind(files)),
+    realpath: afterConnect(files.realpath.bind(files)),
+    readlink: afterConnect(files.readlink.bind(files)),
+    readFile: afterConnect(files.readFile.bind(files)),
+    openRead: (path, callOptions) => {
+      if (known) return files.openRead(path, callOptions);
+      return (async function* () {
+        await ready(callOptions?.signal);
+        yield* files.openRead(path, callOptions);
+      })();
+    },
+    writeFile: afterConnect(files.writeFile.bind(files)),
+    mkdir: afterConnect(files.mkdir.bind(files)),
+    readdir: afterConnect(files.readdir.bind(files)),
+    listTree: afterConnect(files.listTree.bind(files)),
+    remove: afterConnect(files.remove.bind(files)),
+    symlink: afterConnect(files.symlink.bind(files)),
+    rename: afterConnect(files.rename.bind(files)),
+    chmod: afterConnect(files.chmod.bind(files)),
+    exec: afterConnect(exec),
+    async connect(connectOptions) {
+      await ready(connectOptions?.signal);
+    },
+    dispose() {
+      disposed ??= (async () => {
+        for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
+        await Promise.allSettled([...running.keys()]);
+      })();
+      return disposed;
+    },
+  };
+}

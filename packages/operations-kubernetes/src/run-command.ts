@@ -1,0 +1,238 @@
+import { randomBytes } from "node:crypto";
+import { constants } from "node:os";
+import {
+  type ExecCleanup,
+  type ExecOptions,
+  type ExecResult,
+  OperationError,
+  type OperationErrorCode,
+  OUTPUT_ASSEMBLE_SCRIPT,
+  OUTPUT_CAPPER_SCRIPT,
+  type OutputCut,
+  outputCutMarker,
+  outputCutMarkerFormat,
+  outputHeadBytes,
+  outputTailBytes,
+  throwIfAborted,
+} from "@tackle/operations";
+import { COPY_WAIT_MS, STOP_SCRIPT, WATCHDOG_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
+import type { PodClient } from "./pod-client.js";
+import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
+
+/** Milliseconds between SIGTERM and SIGKILL when the caller gives none. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+/**
+ * How long the stream may stay open, past the kill grace, after the stop script confirmed the
+ * group gone: the wrapper's 100 ms, its sweep (the grace, then 2 s at most), its waits for the
+ * relays and the capper (`COPY_WAIT_MS` each) and the assembly, with room to spare.
+ */
+const STREAM_DRAIN_MS = 2000 + 2 * COPY_WAIT_MS + 2000;
+const SETUP_CODES = new Set<OperationErrorCode>(["not_found", "not_directory", "permission_denied", "not_supported"]);
+
+/** Where per-command control directories go in the container. */
+export interface RunCommandContext {
+  client: PodClient;
+  tempDir: string;
+}
+
+/**
+ * Runs `command` in the pod in its own process group (see `WRAPPER_SCRIPT`), streams its output
+ * as numbered chunks, and on timeout or abort stops the group from a second exec
+ * (`STOP_SCRIPT`). Resolves for every way the command ends; a dropped connection gives status
+ * `unknown` with a note (the watchdog in the pod ends the command).
+ */
+export async function runCommand(context: RunCommandContext, command: string, options: ExecOptions): Promise<ExecResult> {
+  throwIfAborted(options.signal, "exec");
+  const startedAt = Date.now();
+  const { client } = context;
+  const token = randomBytes(8).toString("hex");
+  const control = `${context.tempDir}/.tackle-exec-${token}`;
+  const envArgs = envArguments(options.env);
+  const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
+  const graceMs = Math.max(0, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  const limit =
+    options.outputPath !== undefined && options.outputLimitBytes !== undefined
+      ? Math.max(0, Math.floor(options.outputLimitBytes))
+      : undefined;
+  const budget =
+    limit === undefined
+      ? ["", "", "", "", ""]
+      : [
+          String(outputHeadBytes(limit)),
+          String(outputTailBytes(limit)),
+          OUTPUT_CAPPER_SCRIPT,
+          OUTPUT_ASSEMBLE_SCRIPT,
+          outputCutMarkerFormat(limit),
+        ];
+  const process = await client.start(
+    [
+      "sh",
+      "-c",
+      WRAPPER_SCRIPT,
+      "sh",
+      control,
+      options.shell,
+      command,
+      options.outputPath ?? "",
+      streamChunks ? "1" : "",
+      options.cwd,
+      String(graceMs),
+      String(COPY_WAIT_MS / 1000),
+      ...budget,
+      WATCHDOG_SCRIPT,
+      ...envArgs,
+    ],
+    // stdin stays open and unused while the command runs: the watchdog in the pod reads it.
+    { stdin: true, operation: "exec", path: options.cwd },
+  );
+  let stopReason: "timed-out" | "cancelled" | undefined;
+  let stopping: Promise<ExecCleanup> | undefined;
+  let spawnedPid: number | undefined;
+  const output = new WrapperOutput(token, options.onChunk, (spawn) => {
+    spawnedPid = spawn.pid;
+    options.onSpawn?.(spawn);
+  });
+  const stop = (reason: "timed-out" | "cancelled") => {
+    if (stopReason) return;
+    stopReason = reason;
+    stopping = output.started.then(async () => {
+      const cleanup = await stopGroup(context, control, graceMs);
+      // The group is gone; the wrapper exits after its sweep and waits. A stream still open
+      // long after that (a wedged node) is closed.
+      setTimeout(() => process.detach(), graceMs + STREAM_DRAIN_MS).unref();
+      return cleanup;
+    });
+  };
+  const timer = options.timeoutMs !== undefined ? setTimeout(() => stop("timed-out"), Math.max(0, options.timeoutMs)) : undefined;
+  const onAbort = () => stop("cancelled");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    for await (const frame of process.frames) output.accept(frame);
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    output.finish();
+  }
+  const end = await process.ended;
+
+  if (output.setupError) {
+    const code = SETUP_CODES.has(output.setupError) ? output.setupError : "unknown";
+    const what = code === "not_supported" ? `shell ${options.shell} not found in the container` : `cwd ${options.cwd}`;
+    throw new OperationError(code, `exec: cannot start: ${what} (${code})`, { operation: "exec", path: options.cwd });
+  }
+  if (!output.startSeen && end.kind !== "lost") {
+    throw new OperationError(
+      "not_supported",
+      `exec: the container has no usable sh (${end.kind === "exited" ? `exit ${end.exitCode}` : end.message})`,
+      { operation: "exec" },
+    );
+  }
+  let exitCode: number | undefined = output.ended?.status;
+  if (exitCode === undefined || !Number.isInteger(exitCode)) exitCode = end.kind === "exited" ? end.exitCode : undefined;
+  let lost: string | undefined;
+  if (output.ended === undefined) {
+    // No end line: the wrapper was killed (the container went down) or the connection dropped.
+    lost =
+      end.kind === "lost"
+        ? `${end.message}; the watchdog in the pod ends the command`
+        : `the wrapper in pod ${client.pod?.pod} ended without its end line (${end.kind === "exited" ? `exit ${end.exitCode}` : end.message})`;
+  }
+  const groupCleanup: ExecCleanup = stopping ? await stopping : { termSent: false, killSent: false, confirmed: true };
+  const cleanup = withCopiesCut(
+    withEscapeSweep(
+      groupCleanup.pid === undefined && spawnedPid !== undefined ? { ...groupCleanup, pid: spawnedPid } : groupCleanup,
+      output.ended?.escapes,
+    ),
+    output.ended?.copiesCut === true,
+    options.outputPath,
+  );
+  const dropped = output.ended?.dropped ?? 0;
+  const outputCut: OutputCut | undefined =
+    limit !== undefined && dropped > 0
+      ? { headBytes: outputHeadBytes(limit), droppedBytes: dropped, tailBytes: outputTailBytes(limit) }
+      : undefined;
+  const counts = {
+    elapsedMs: Date.now() - startedAt,
+    // Without streaming the file holds both streams mixed: all the wrapper appended (the marker
+    // taken out, the dropped bytes put back) counts as stdout.
+    stdoutBytes: streamChunks
+      ? output.stdoutBytes
+      : (output.ended?.appended ?? 0) + (outputCut ? dropped - outputCutMarker(limit as number, dropped).length : 0),
+    stderrBytes: streamChunks ? output.stderrBytes : 0,
+    ...(outputCut ? { outputCut } : {}),
+  };
+  if (lost !== undefined) return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
+  if (!cleanup.confirmed) return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
+  if (stopReason && (groupCleanup.termSent || exitCode === undefined)) {
+    const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
+    return { status: stopReason, ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
+  }
+  return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...counts, cleanup };
+}
+
+/**
+ * `ExecOptions.env` as `env` arguments: `-u NAME` for an unset, `NAME=value` for a set (pod
+ * exec takes no environment of its own).
+ */
+function envArguments(values: ExecOptions["env"]): string[] {
+  const unsets: string[] = [];
+  const sets: string[] = [];
+  for (const [key, value] of Object.entries(values ?? {})) {
+    if (key.length === 0 || key.includes("=") || key.includes("\0") || (value ?? "").includes("\0")) {
+      throw new OperationError("invalid_argument", `exec: invalid environment entry: ${JSON.stringify(key)}`, {
+        operation: "exec",
+      });
+    }
+    if (value === undefined) unsets.push("-u", key);
+    else sets.push(`${key}=${value}`);
+  }
+  return [...unsets, ...sets];
+}
+
+function withEscapeSweep(cleanup: ExecCleanup, sweep: EscapeSweep | undefined): ExecCleanup {
+  if (sweep === undefined) return cleanup;
+  const result: ExecCleanup = { ...cleanup, escapesChecked: true };
+  if (sweep === "none") return result;
+  result.termSent = true;
+  if (sweep === "killed" || sweep === "survived") result.killSent = true;
+  if (sweep === "survived") {
+    result.confirmed = false;
+    result.note = "a process that left the command's process group survived SIGKILL";
+  } else result.note ??= "processes that left the command's process group were ended";
+  return result;
+}
+
+function withCopiesCut(cleanup: ExecCleanup, cut: boolean, outputPath: string | undefined): ExecCleanup {
+  if (!cut) return cleanup;
+  const copies = outputPath === undefined ? "the output relays" : `the output copies to ${outputPath}`;
+  const note = `${copies} were still open ${COPY_WAIT_MS} ms after the command's processes ended and were ended: later output is missing`;
+  return { ...cleanup, note: cleanup.note === undefined ? note : `${cleanup.note}; ${note}` };
+}
+
+/** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */
+async function stopGroup(context: RunCommandContext, control: string, graceMs: number): Promise<ExecCleanup> {
+  try {
+    const result = await context.client.run(["sh", "-c", STOP_SCRIPT, "sh", control, String(graceMs)], { operation: "exec" });
+    const [group = "-", term, kill, gone] = result.stdout.toString("utf8").trim().split(" ");
+    const pid = Number(group);
+    return {
+      termSent: term === "1",
+      killSent: kill === "1",
+      confirmed: gone === "1",
+      ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}),
+      ...(gone === "1" ? {} : { note: "process group still present after SIGKILL" }),
+    };
+  } catch (error) {
+    return {
+      termSent: false,
+      killSent: false,
+      confirmed: false,
+      note: `could not stop the process group: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+function signalName(number: number): string | undefined {
+  for (const [name, value] of Object.entries(constants.signals)) if (value === number) return name;
+  return undefined;
+}
