@@ -11,6 +11,7 @@ export const ALLOWED_IMPORTS = {
   "operations-local": ["operations"],
   "operations-ssh": ["operations"],
   "operations-docker": ["operations"],
+  "operations-kubernetes": ["operations"],
   "agent-core": [],
   extensions: ["operations", "agent-core"],
   tools: ["operations", "agent-core", "extensions"],
@@ -25,6 +26,7 @@ export const ALLOWED_IMPORTS = {
     "operations-local",
     "operations-ssh",
     "operations-docker",
+    "operations-kubernetes",
   ],
 };
 

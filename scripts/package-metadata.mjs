@@ -10,6 +10,12 @@ export function webUrl(gitUrl) {
   return gitUrl.replace(/^git\+/, "").replace(/\.git$/, "");
 }
 
+/**
+ * Packages whose dependencies need a newer Node than the project's floor (`>=20`), with the
+ * floor they declare instead: @kubernetes/client-node 2 loads undici 8, which needs 22.19.
+ */
+export const ENGINE_FLOORS = { "@tackle/operations-kubernetes": ">=22.19" };
+
 /** The fields of `packages/<dirName>/package.json` that follow from the root's repository. */
 export function derivedMetadata(rootManifest, dirName) {
   const url = rootManifest.repository?.url;
@@ -59,7 +65,8 @@ export function checkPackageMetadata(root) {
       report('keywords must list at least three words, "tackle" among them');
     if (typeof manifest.description !== "string" || manifest.description.length === 0)
       report("description is missing");
-    if (manifest.engines?.node !== ">=20") report('engines.node must be ">=20"');
+    const floor = ENGINE_FLOORS[manifest.name] ?? ">=20";
+    if (manifest.engines?.node !== floor) report(`engines.node must be "${floor}"`);
     if (manifest.publishConfig?.access !== "public") report('publishConfig.access must be "public"');
     const files = manifest.files ?? [];
     for (const needed of ["dist", "src"])

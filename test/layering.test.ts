@@ -48,6 +48,22 @@ describe("package layering (docs/architecture.md)", () => {
     expect(found.sort()).toEqual(["agent-core->tools", "operations-ssh->operations-local"]);
   });
 
+  it("puts the Kubernetes adapter at the adapters' layer: it imports operations only, no other adapter", () => {
+    expect(ALLOWED_IMPORTS["operations-kubernetes"]).toEqual(ALLOWED_IMPORTS["operations-docker"]);
+    const repo = fakeRepo({
+      "operations-kubernetes/src/ok.ts": 'import { OperationError } from "@tackle/operations";',
+      "operations-kubernetes/src/bad.ts":
+        'import { createDockerOperations } from "@tackle/operations-docker";',
+      "operations-docker/src/bad.ts":
+        'import type { KubernetesOperations } from "@tackle/operations-kubernetes";',
+    });
+    const found = checkLayers(repo).map((v: { from: string; imports: string }) => `${v.from}->${v.imports}`);
+    expect(found.sort()).toEqual([
+      "operations-docker->operations-kubernetes",
+      "operations-kubernetes->operations-docker",
+    ]);
+  });
+
   it("lets tools import the local adapter from its /local entry only", () => {
     const repo = fakeRepo({
       "tools/src/local.ts": 'import { createLocalOperations } from "@tackle/operations-local";',

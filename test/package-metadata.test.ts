@@ -1,7 +1,12 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
-import { checkPackageMetadata, derivedMetadata, writePackageMetadata } from "../scripts/package-metadata.mjs";
+import {
+  checkPackageMetadata,
+  derivedMetadata,
+  ENGINE_FLOORS,
+  writePackageMetadata,
+} from "../scripts/package-metadata.mjs";
 import { tempDirs } from "./temp-tree.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -35,6 +40,20 @@ const complete = (dirName: string) => ({
 describe("package metadata", () => {
   it("every package of this repository has it", () => {
     expect(checkPackageMetadata(root)).toEqual([]);
+  });
+
+  it("holds a package whose dependencies need a newer Node to the floor ENGINE_FLOORS names, the rest to >=20", () => {
+    const k8s = { ...complete("operations-kubernetes"), name: "@tackle/operations-kubernetes" };
+    const messages = (packages: Record<string, Record<string, unknown>>) =>
+      checkPackageMetadata(
+        fakeRepo(packages, { "operations-kubernetes": "MIT License\n", other: "MIT License\n" }),
+      ).map((p: { message: string }) => p.message);
+    expect(ENGINE_FLOORS["@tackle/operations-kubernetes"]).toBe(">=22.19");
+    expect(messages({ "operations-kubernetes": k8s })).toEqual(['engines.node must be ">=22.19"']);
+    expect(messages({ "operations-kubernetes": { ...k8s, engines: { node: ">=22.19" } } })).toEqual([]);
+    expect(messages({ other: { ...complete("other"), engines: { node: ">=22.19" } } })).toEqual([
+      'engines.node must be ">=20"',
+    ]);
   });
 
   it("derives repository, homepage and bugs from the root's repository URL", () => {

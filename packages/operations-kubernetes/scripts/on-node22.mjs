@@ -28,19 +28,27 @@ function findNode() {
   if (given) {
     const version = versionOf(given);
     if (version && recentEnough(version)) return given;
-    throw new Error(`TACKLE_NODE22=${given} is not a Node >= ${FLOOR.join(".")} (${version ?? "does not run"})`);
+    throw new Error(
+      `TACKLE_NODE22=${given} is not a Node >= ${FLOOR.join(".")} (${version ?? "does not run"})`,
+    );
   }
   const cached = path.join(cacheDir, "node_modules", ".bin", "node");
   const version = fs.existsSync(cached) ? versionOf(cached) : undefined;
   if (version && recentEnough(version)) return cached;
   console.error(`on-node22: this is Node ${process.version}; installing node@22 into ${cacheDir} from npm`);
   fs.mkdirSync(cacheDir, { recursive: true });
-  const install = spawnSync("npm", ["install", "--prefix", cacheDir, "--no-save", "--no-audit", "--no-fund", "node@22"], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const install = spawnSync(
+    "npm",
+    ["install", "--prefix", cacheDir, "--no-save", "--no-audit", "--no-fund", "node@22"],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const installed = fs.existsSync(cached) ? versionOf(cached) : undefined;
   if (install.status !== 0 || !installed || !recentEnough(installed)) {
-    throw new Error(`on-node22: could not install node@22 into ${cacheDir}; set TACKLE_NODE22 to a Node >= 22.19`);
+    throw new Error(
+      `on-node22: could not install node@22 into ${cacheDir}; set TACKLE_NODE22 to a Node >= 22.19`,
+    );
   }
   return cached;
 }
@@ -50,6 +58,11 @@ if (!command) throw new Error("usage: on-node22.mjs vitest|node ARGS...");
 const node = findNode();
 // vitest runs as a script of the chosen node, so its workers run on that node too.
 const argv =
-  command === "vitest" ? [path.join(path.dirname(fileURLToPath(import.meta.resolve("vitest/package.json"))), "vitest.mjs"), ...args] : args;
+  command === "vitest"
+    ? [
+        path.join(path.dirname(fileURLToPath(import.meta.resolve("vitest/package.json"))), "vitest.mjs"),
+        ...args,
+      ]
+    : args;
 const result = spawnSync(node, argv, { stdio: "inherit", cwd: process.cwd() });
 process.exit(result.status ?? 1);

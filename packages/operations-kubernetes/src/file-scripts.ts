@@ -135,6 +135,18 @@ if ! mv -fT "$_h/$_tmp" "$_h/$_n" 2>/dev/null; then
 fi
 sweep "$_h" "$5" "$7"
 exec 9<&-`,
+  // After an aborted write: $1 the path written, $2 its random token. The writer sees its stdin
+  // end when the connection closes and removes its temp file; wait (2 s at most) until it did,
+  // then remove what is left, so the write can no longer land.
+  settle_write: shellText`
+_t=$1; [ -L "$_t" ] && _t=$(readlink -f "$1")
+_d=$(dir_of "$_t"); _i=0
+while [ "$_i" -lt 100 ]; do
+  set -- "$_d"/.*.tackle-*-"$2".tmp
+  [ -e "$1" ] || exit 0
+  sleep 0.02; _i=$((_i + 1))
+done
+rm -f "$@"`,
   // $1 path, $2 "-p" for recursive.
   mkdir: shellText`
 if [ -e "$1" ] || [ -L "$1" ]; then [ -n "$2" ] && [ -d "$1" ] && exit 0; exit 94; fi

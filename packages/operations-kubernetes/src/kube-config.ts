@@ -29,7 +29,10 @@ export interface LoadedConfig {
  * if given, else the context's, else `default`. Throws a `config` {@link KubernetesOperationError}
  * that says what was looked at when there is nothing usable.
  */
-export function loadKubeConfig(connection: KubernetesConnection, namespace: string | undefined): LoadedConfig {
+export function loadKubeConfig(
+  connection: KubernetesConnection,
+  namespace: string | undefined,
+): LoadedConfig {
   let config: KubeConfig;
   if (connection.kubeconfig instanceof KubeConfig) config = connection.kubeconfig;
   else {
@@ -38,7 +41,8 @@ export function loadKubeConfig(connection: KubernetesConnection, namespace: stri
     const home = join(homedir(), ".kube", "config");
     try {
       if (file !== undefined) config.loadFromFile(file);
-      else if (process.env.KUBECONFIG || existsSync(home) || existsSync(SERVICE_ACCOUNT_TOKEN)) config.loadFromDefault();
+      else if (process.env.KUBECONFIG || existsSync(home) || existsSync(SERVICE_ACCOUNT_TOKEN))
+        config.loadFromDefault();
       else {
         throw new KubernetesOperationError(
           "config",

@@ -39,6 +39,12 @@ export type KubernetesOperationsOptions = PodTarget &
     tempDir?: string;
     /** Longest wait for a Sandbox or SandboxClaim to be ready (default {@link DEFAULT_READY_TIMEOUT_MS}). */
     readyTimeoutMs?: number;
+    /**
+     * Run file calls on up to four long-lived `sh` processes in the container (default true):
+     * one request on an open exec stream instead of a new exec per call. `false`: one exec per
+     * call, nothing stays running between calls.
+     */
+    residentShells?: boolean;
   };
 
 /** An `Operations` in a pod, plus connection control (the shape of every remote adapter). */
@@ -55,7 +61,7 @@ export interface KubernetesOperations extends Operations {
    * with a {@link KubernetesOperationError}; a failed attempt is tried again by the next call.
    */
   connect(options?: { signal?: AbortSignal | undefined }): Promise<void>;
-  /** Cancels running commands. Idempotent. */
+  /** Cancels running commands and closes the resident shells. Idempotent. */
   dispose(): Promise<void>;
 }
 
@@ -104,7 +110,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
   const client = new PodClient(config, place);
   const tempDir = options.tempDir ?? "/tmp";
   let known: PodFacts | undefined;
-  const files = new PodFiles(client, () => {
+  const files = new PodFiles(client, options.residentShells !== false, () => {
     if (!known) throw new Error("the writer domain is read before connecting");
     return known.writerDomain;
   });
@@ -130,7 +136,8 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
     return {
       home: home || undefined,
       // Without /proc no pid can be checked: a domain of its own leaves sweeping to age.
-      writerDomain: bootId && pidNamespace ? tempFileDomain(bootId, pidNamespace) : randomBytes(6).toString("hex"),
+      writerDomain:
+        bootId && pidNamespace ? tempFileDomain(bootId, pidNamespace) : randomBytes(6).toString("hex"),
     };
   };
   const ready = (signal: AbortSignal | undefined): Promise<PodFacts> => {
@@ -210,6 +217,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
       disposed ??= (async () => {
         for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
         await Promise.allSettled([...running.keys()]);
+        files.close();
       })();
       return disposed;
     },

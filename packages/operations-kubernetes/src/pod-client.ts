@@ -48,7 +48,10 @@ export class PodClient {
   }
 
   /** Starts `argv` in the container (no shell unless argv names one). */
-  async start(argv: string[], options: { stdin?: boolean; operation?: string; path?: string } = {}): Promise<PodProcess> {
+  async start(
+    argv: string[],
+    options: { stdin?: boolean; operation?: string; path?: string } = {},
+  ): Promise<PodProcess> {
     const pod = this.target();
     try {
       return await startPodExec(this.config, pod, argv, { stdin: options.stdin === true });
@@ -64,8 +67,21 @@ export class PodClient {
     const look = `get pod ${pod.pod}`;
     const what = `pod ${pod.pod}`;
     if (error instanceof ExecUpgradeError) {
-      const failure = apiFailure({ status: error.status, body: error.body, cause: error }, this.place, what, look, "exec");
-      return path ? new KubernetesOperationError(failure.reason, failure.message, { place: this.place, operation, path, cause: error }) : failure;
+      const failure = apiFailure(
+        { status: error.status, body: error.body, cause: error },
+        this.place,
+        what,
+        look,
+        "exec",
+      );
+      return path
+        ? new KubernetesOperationError(failure.reason, failure.message, {
+            place: this.place,
+            operation,
+            path,
+            cause: error,
+          })
+        : failure;
     }
     return apiFailure({ cause: error }, this.place, what, look, operation);
   }
@@ -87,14 +103,18 @@ export class PodClient {
     const onAbort = () => process.detach();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      for await (const frame of process.frames) (frame.stream === "stdout" ? stdout : stderr).push(Buffer.from(frame.bytes));
+      for await (const frame of process.frames)
+        (frame.stream === "stdout" ? stdout : stderr).push(Buffer.from(frame.bytes));
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
     }
     if (options.signal?.aborted) {
       // The script sees its stdin end (or its output break) and cleans up: wait a moment so
       // "aborted" means the call is over.
-      await Promise.race([process.ended, new Promise((resolve) => setTimeout(resolve, ABORT_SETTLE_MS).unref())]);
+      await Promise.race([
+        process.ended,
+        new Promise((resolve) => setTimeout(resolve, ABORT_SETTLE_MS).unref()),
+      ]);
       throw new OperationError("aborted", `${operation} aborted`, {
         operation,
         cause: options.signal.reason,
@@ -103,11 +123,15 @@ export class PodClient {
     }
     const end = await process.ended;
     if (end.kind === "failed") {
-      throw new KubernetesOperationError("api_error", `${operation}: the container could not run the command: ${end.message}`, {
-        place: this.place,
-        operation,
-        ...(options.path ? { path: options.path } : {}),
-      });
+      throw new KubernetesOperationError(
+        "api_error",
+        `${operation}: the container could not run the command: ${end.message}`,
+        {
+          place: this.place,
+          operation,
+          ...(options.path ? { path: options.path } : {}),
+        },
+      );
     }
     return {
       exitCode: end.kind === "exited" ? end.exitCode : undefined,

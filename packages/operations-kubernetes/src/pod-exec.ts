@@ -56,6 +56,11 @@ export interface PodProcess {
   closeStdin(): void;
   /** Closes the connection (the process itself is ended by the wrapper's watchdog). */
   detach(): void;
+  /**
+   * Whether the open connection keeps Node's event loop alive: an idle resident shell must not
+   * (a host that never disposes would hang at exit), a request in flight must.
+   */
+  hold(busy: boolean): void;
 }
 
 /** Unread output past which the socket is paused until the reader catches up. */
@@ -180,13 +185,21 @@ export async function startPodExec(
       if (ws.readyState === WebSocket.CLOSED) return;
       ws.terminate();
     },
+    hold(busy) {
+      const socket = (ws as unknown as { _socket?: { ref(): void; unref(): void } })._socket;
+      if (busy) socket?.ref();
+      else socket?.unref();
+    },
   };
 }
 
 /** Reads the exit of a process from its status (v4 and v5: a `metav1.Status` as JSON). */
 function endOf(status: V1Status | undefined, code: number, reason: string): ExecEnd {
   if (status === undefined) {
-    return { kind: "lost", message: `the exec stream closed without a status (websocket close ${code}${reason ? ` ${reason}` : ""})` };
+    return {
+      kind: "lost",
+      message: `the exec stream closed without a status (websocket close ${code}${reason ? ` ${reason}` : ""})`,
+    };
   }
   if (status.status === "Success") return { kind: "exited", exitCode: 0 };
   if (status.reason === "NonZeroExitCode") {

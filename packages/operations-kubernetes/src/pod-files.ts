@@ -6,6 +6,7 @@ import {
   type FileStat,
   type FileType,
   FOREIGN_TEMP_MAX_AGE_MS,
+  isOperationError,
   type ListTreeOptions,
   type MkdirOptions,
   notRegularFileError,
@@ -23,9 +24,11 @@ import {
 } from "@tackle/operations";
 import { type FileScriptName, fileScript, SCRIPT_CODE, SCRIPT_EXIT } from "./file-scripts.js";
 import type { PodClient } from "./pod-client.js";
+import { ResidentShellPool } from "./resident-shell.js";
+import { shellQuote } from "./shell-text.js";
 
 const TYPE_BITS = 0xf000;
-const TYPES: Record<number, FileType> = { 0x8000: "file", 0x4000: "directory", 0xa000: "symlink" };
+const TYPES: Record<number, FileType> = { 32768: "file", 16384: "directory", 40960: "symlink" };
 const LETTERS: Record<string, FileType> = { f: "file", d: "directory", l: "symlink", o: "other" };
 
 /**
@@ -34,12 +37,24 @@ const LETTERS: Record<string, FileType> = { f: "file", d: "directory", l: "symli
  */
 export class PodFiles {
   private treeMode: TreeListingMode | undefined;
+  private readonly shells: ResidentShellPool | undefined;
 
-  /** `writerDomain` gives the `tempFileDomain` of the container's process table, learnt at connect. */
+  /**
+   * With `resident`, scripts run on a pool of long-lived shells instead of one exec each.
+   * `writerDomain` gives the `tempFileDomain` of the container's process table, learnt at connect.
+   */
   constructor(
     private readonly client: PodClient,
+    resident: boolean,
     private readonly writerDomain: () => string,
-  ) {}
+  ) {
+    this.shells = resident ? new ResidentShellPool(client) : undefined;
+  }
+
+  /** Ends the resident shells. */
+  close(): void {
+    this.shells?.close();
+  }
 
   async stat(path: string, options?: CallOptions): Promise<FileStat> {
     return parseStat(await this.script("stat", "stat", path, [path, "-L"], options));
@@ -71,7 +86,10 @@ export class PodFiles {
     const bytes = await this.script("readFile", "read", path, [path, max, "0"], options);
     if (options.maxBytes !== undefined && bytes.length > options.maxBytes) {
       // The file grew between the size check and the read.
-      throw toOperationError(Object.assign(new Error("EFBIG"), { code: "EFBIG" }), { operation: "readFile", path });
+      throw toOperationError(Object.assign(new Error("EFBIG"), { code: "EFBIG" }), {
+        operation: "readFile",
+        path,
+      });
     }
     return bytes;
   }
@@ -81,12 +99,25 @@ export class PodFiles {
     const start = options.start ?? 0;
     checkPath(path, "openRead");
     if (!Number.isSafeInteger(start) || start < 0) {
-      throw new OperationError("invalid_argument", `openRead: start must be a byte offset >= 0, got ${start}`, {
-        operation: "openRead",
-        path,
-      });
+      throw new OperationError(
+        "invalid_argument",
+        `openRead: start must be a byte offset >= 0, got ${start}`,
+        {
+          operation: "openRead",
+          path,
+        },
+      );
     }
     throwIfAborted(options.signal, "openRead");
+    if (this.shells) {
+      const status = yield* this.shells.stream(withArguments(fileScript("read"), [path, "", String(start)]), {
+        operation: "openRead",
+        path,
+        signal: options.signal,
+      });
+      this.check(status, "openRead", path);
+      return;
+    }
     const process = await this.client.start(["sh", "-c", fileScript("read"), "sh", path, "", String(start)], {
       operation: "openRead",
       path,
@@ -109,6 +140,18 @@ export class PodFiles {
     checkPath(root, "listTree");
     const result = await runTreeListing(root, options, this.treeMode, async (args, signal, onChunk) => {
       throwIfAborted(signal, "listTree");
+      if (this.shells) {
+        const output = this.shells.stream(withArguments(TREE_LISTING_SCRIPT, args), {
+          signal,
+          operation: "listTree",
+          path: root,
+        });
+        for (;;) {
+          const next = await output.next();
+          if (next.done) return next.value;
+          onChunk(next.value);
+        }
+      }
       const process = await this.client.start(["sh", "-c", TREE_LISTING_SCRIPT, "listTree", ...args], {
         operation: "listTree",
         path: root,
@@ -139,16 +182,25 @@ export class PodFiles {
   async writeFile(path: string, data: Uint8Array | string, options: WriteFileOptions = {}): Promise<void> {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     if (options.within !== undefined) checkPath(options.within, "writeFile");
+    const token = randomBytes(8).toString("hex");
     const args = [
       path,
       ((options.mode ?? 0o644) & 0o7777).toString(8),
-      randomBytes(8).toString("hex"),
+      token,
       String(bytes.length),
       this.writerDomain(),
       options.within ?? "",
       String(Math.ceil(FOREIGN_TEMP_MAX_AGE_MS / 60_000)),
     ];
-    await this.script("writeFile", "write", path, args, options, bytes);
+    try {
+      await this.script("writeFile", "write", path, args, options, bytes);
+    } catch (error) {
+      // The pod cannot be watched once the connection is closed: wait there for the writer to
+      // remove its temp file, so "aborted" means nothing of the write is left or can land.
+      if (isOperationError(error, "aborted"))
+        await this.script("writeFile", "settle_write", path, [path, token], undefined).catch(() => undefined);
+      throw error;
+    }
   }
 
   async mkdir(path: string, options: MkdirOptions = {}): Promise<void> {
@@ -156,7 +208,13 @@ export class PodFiles {
   }
 
   async remove(path: string, options: RemoveOptions = {}): Promise<void> {
-    await this.script("remove", "remove", path, [path, options.recursive ? "r" : "", options.force ? "f" : ""], options);
+    await this.script(
+      "remove",
+      "remove",
+      path,
+      [path, options.recursive ? "r" : "", options.force ? "f" : ""],
+      options,
+    );
   }
 
   async symlink(target: string, path: string, options?: CallOptions): Promise<void> {
@@ -189,12 +247,19 @@ export class PodFiles {
   ): Promise<Buffer> {
     checkPath(path, operation);
     throwIfAborted(options?.signal, operation);
-    const result = await this.client.run(["sh", "-c", fileScript(name), "sh", ...args], {
-      operation,
-      path,
-      signal: options?.signal,
-      ...(stdin ? { stdin } : {}),
-    });
+    const result = this.shells
+      ? await this.shells.run(withArguments(fileScript(name), args), {
+          operation,
+          path,
+          signal: options?.signal,
+          ...(stdin ? { data: stdin } : {}),
+        })
+      : await this.client.run(["sh", "-c", fileScript(name), "sh", ...args], {
+          operation,
+          path,
+          signal: options?.signal,
+          ...(stdin ? { stdin } : {}),
+        });
     this.check(result.exitCode, operation, path, result.stderr);
     return result.stdout;
   }
@@ -213,20 +278,33 @@ export class PodFiles {
     const errno = SCRIPT_EXIT[exitCode];
     if (errno) throw toOperationError(Object.assign(new Error(errno), { code: errno }), { operation, path });
     const detail = stderr?.toString("utf8").trim();
-    throw new OperationError("unknown", `${operation} failed in the pod (exit ${exitCode})${detail ? `: ${detail}` : ""}`, {
-      operation,
-      path,
-    });
+    throw new OperationError(
+      "unknown",
+      `${operation} failed in the pod (exit ${exitCode})${detail ? `: ${detail}` : ""}`,
+      {
+        operation,
+        path,
+      },
+    );
   }
+}
+
+/** A script for a resident shell: its arguments quoted into a `set --` line in front. */
+function withArguments(script: string, args: string[]): string {
+  return `set -- ${args.map(shellQuote).join(" ")}\n${script}`;
 }
 
 /** Paths reach the pod as exec arguments: absolute and NUL-free. */
 export function checkPath(path: string, operation: string): void {
   if (typeof path !== "string" || path.length === 0 || path.includes("\0") || !posix.isAbsolute(path)) {
-    throw new OperationError("invalid_argument", `${operation}: path must be absolute and NUL-free: ${String(path)}`, {
-      operation,
-      path: String(path).replaceAll("\0", "\\0"),
-    });
+    throw new OperationError(
+      "invalid_argument",
+      `${operation}: path must be absolute and NUL-free: ${String(path)}`,
+      {
+        operation,
+        path: String(path).replaceAll("\0", "\\0"),
+      },
+    );
   }
 }
 

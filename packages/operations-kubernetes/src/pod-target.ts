@@ -58,12 +58,19 @@ export async function resolvePod(
   const core = config.makeApiClient(CoreV1Api);
   const fail = (error: unknown, what: string, look: string) => {
     const e = error as ApiError;
-    return apiFailure({ ...(typeof e?.code === "number" ? { status: e.code } : {}), body: e?.body, cause: error }, place, what, look, "connect");
+    return apiFailure(
+      { ...(typeof e?.code === "number" ? { status: e.code } : {}), body: e?.body, cause: error },
+      place,
+      what,
+      look,
+      "connect",
+    );
   };
   if (target.selector !== undefined) {
     let pods: V1Pod[];
     try {
-      pods = (await core.listNamespacedPod({ namespace: place.namespace, labelSelector: target.selector })).items;
+      pods = (await core.listNamespacedPod({ namespace: place.namespace, labelSelector: target.selector }))
+        .items;
     } catch (error) {
       throw fail(error, `pods matching ${target.selector}`, `get pods -l ${target.selector}`);
     }
@@ -89,7 +96,15 @@ export async function resolvePod(
     const deadline = Date.now() + readyTimeoutMs;
     let sandboxName: string;
     if (target.sandboxClaim !== undefined) {
-      const claim = await waitReady(config, place, "claim", target.sandboxClaim, deadline, readyTimeoutMs, signal);
+      const claim = await waitReady(
+        config,
+        place,
+        "claim",
+        target.sandboxClaim,
+        deadline,
+        readyTimeoutMs,
+        signal,
+      );
       const named = claim.status?.sandbox?.name ?? claim.status?.sandbox?.Name;
       if (!named) {
         throw new KubernetesOperationError(
@@ -139,7 +154,9 @@ function checkPod(pod: V1Pod, place: Place, wanted: string | undefined, describe
   }
   const state = pod.status?.containerStatuses?.find((s) => s.name === container)?.state;
   if (!state?.running) {
-    const why = state?.waiting?.reason ?? (state?.terminated ? `terminated (${state.terminated.reason ?? "exit"})` : "not started");
+    const why =
+      state?.waiting?.reason ??
+      (state?.terminated ? `terminated (${state.terminated.reason ?? "exit"})` : "not started");
     throw new KubernetesOperationError(
       "container_not_found",
       `Container ${container} of pod ${name} is not running (${why}). Look: ${look}`,
@@ -168,7 +185,13 @@ async function waitReady(
     let object: SandboxObject | undefined;
     for (const version of versions) {
       try {
-        object = (await api.getNamespacedCustomObject({ group, version, namespace: place.namespace, plural, name })) as SandboxObject;
+        object = (await api.getNamespacedCustomObject({
+          group,
+          version,
+          namespace: place.namespace,
+          plural,
+          name,
+        })) as SandboxObject;
         // Keep to the version the server serves.
         versions = [version];
         break;
@@ -190,7 +213,9 @@ async function waitReady(
     const ready = object?.status?.conditions?.find((c) => c.type === "Ready");
     if (ready?.status === "True" && object) return object;
     if (Date.now() >= deadline || signal?.aborted) {
-      const why = ready ? `${ready.reason ?? "not ready"}${ready.message ? `: ${ready.message}` : ""}` : "no Ready condition yet";
+      const why = ready
+        ? `${ready.reason ?? "not ready"}${ready.message ? `: ${ready.message}` : ""}`
+        : "no Ready condition yet";
       throw new KubernetesOperationError(
         "sandbox_not_ready",
         `${noun} ${name} in namespace ${place.namespace} was not ready within ${Math.round(timeoutMs / 1000)} s (${why}). Look: ${kubectl(place, `get ${resource} ${name} -o yaml`)}`,

@@ -27,7 +27,12 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
  * relays and the capper (`COPY_WAIT_MS` each) and the assembly, with room to spare.
  */
 const STREAM_DRAIN_MS = 2000 + 2 * COPY_WAIT_MS + 2000;
-const SETUP_CODES = new Set<OperationErrorCode>(["not_found", "not_directory", "permission_denied", "not_supported"]);
+const SETUP_CODES = new Set<OperationErrorCode>([
+  "not_found",
+  "not_directory",
+  "permission_denied",
+  "not_supported",
+]);
 
 /** Where per-command control directories go in the container. */
 export interface RunCommandContext {
@@ -41,7 +46,11 @@ export interface RunCommandContext {
  * (`STOP_SCRIPT`). Resolves for every way the command ends; a dropped connection gives status
  * `unknown` with a note (the watchdog in the pod ends the command).
  */
-export async function runCommand(context: RunCommandContext, command: string, options: ExecOptions): Promise<ExecResult> {
+export async function runCommand(
+  context: RunCommandContext,
+  command: string,
+  options: ExecOptions,
+): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
   const startedAt = Date.now();
   const { client } = context;
@@ -103,7 +112,10 @@ export async function runCommand(context: RunCommandContext, command: string, op
       return cleanup;
     });
   };
-  const timer = options.timeoutMs !== undefined ? setTimeout(() => stop("timed-out"), Math.max(0, options.timeoutMs)) : undefined;
+  const timer =
+    options.timeoutMs !== undefined
+      ? setTimeout(() => stop("timed-out"), Math.max(0, options.timeoutMs))
+      : undefined;
   const onAbort = () => stop("cancelled");
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
@@ -117,8 +129,12 @@ export async function runCommand(context: RunCommandContext, command: string, op
 
   if (output.setupError) {
     const code = SETUP_CODES.has(output.setupError) ? output.setupError : "unknown";
-    const what = code === "not_supported" ? `shell ${options.shell} not found in the container` : `cwd ${options.cwd}`;
-    throw new OperationError(code, `exec: cannot start: ${what} (${code})`, { operation: "exec", path: options.cwd });
+    const what =
+      code === "not_supported" ? `shell ${options.shell} not found in the container` : `cwd ${options.cwd}`;
+    throw new OperationError(code, `exec: cannot start: ${what} (${code})`, {
+      operation: "exec",
+      path: options.cwd,
+    });
   }
   if (!output.startSeen && end.kind !== "lost") {
     throw new OperationError(
@@ -128,7 +144,8 @@ export async function runCommand(context: RunCommandContext, command: string, op
     );
   }
   let exitCode: number | undefined = output.ended?.status;
-  if (exitCode === undefined || !Number.isInteger(exitCode)) exitCode = end.kind === "exited" ? end.exitCode : undefined;
+  if (exitCode === undefined || !Number.isInteger(exitCode))
+    exitCode = end.kind === "exited" ? end.exitCode : undefined;
   let lost: string | undefined;
   if (output.ended === undefined) {
     // No end line: the wrapper was killed (the container went down) or the connection dropped.
@@ -137,10 +154,14 @@ export async function runCommand(context: RunCommandContext, command: string, op
         ? `${end.message}; the watchdog in the pod ends the command`
         : `the wrapper in pod ${client.pod?.pod} ended without its end line (${end.kind === "exited" ? `exit ${end.exitCode}` : end.message})`;
   }
-  const groupCleanup: ExecCleanup = stopping ? await stopping : { termSent: false, killSent: false, confirmed: true };
+  const groupCleanup: ExecCleanup = stopping
+    ? await stopping
+    : { termSent: false, killSent: false, confirmed: true };
   const cleanup = withCopiesCut(
     withEscapeSweep(
-      groupCleanup.pid === undefined && spawnedPid !== undefined ? { ...groupCleanup, pid: spawnedPid } : groupCleanup,
+      groupCleanup.pid === undefined && spawnedPid !== undefined
+        ? { ...groupCleanup, pid: spawnedPid }
+        : groupCleanup,
       output.ended?.escapes,
     ),
     output.ended?.copiesCut === true,
@@ -157,12 +178,15 @@ export async function runCommand(context: RunCommandContext, command: string, op
     // taken out, the dropped bytes put back) counts as stdout.
     stdoutBytes: streamChunks
       ? output.stdoutBytes
-      : (output.ended?.appended ?? 0) + (outputCut ? dropped - outputCutMarker(limit as number, dropped).length : 0),
+      : (output.ended?.appended ?? 0) +
+        (outputCut ? dropped - outputCutMarker(limit as number, dropped).length : 0),
     stderrBytes: streamChunks ? output.stderrBytes : 0,
     ...(outputCut ? { outputCut } : {}),
   };
-  if (lost !== undefined) return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
-  if (!cleanup.confirmed) return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
+  if (lost !== undefined)
+    return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
+  if (!cleanup.confirmed)
+    return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
   if (stopReason && (groupCleanup.termSent || exitCode === undefined)) {
     const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
     return { status: stopReason, ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
@@ -179,9 +203,13 @@ function envArguments(values: ExecOptions["env"]): string[] {
   const sets: string[] = [];
   for (const [key, value] of Object.entries(values ?? {})) {
     if (key.length === 0 || key.includes("=") || key.includes("\0") || (value ?? "").includes("\0")) {
-      throw new OperationError("invalid_argument", `exec: invalid environment entry: ${JSON.stringify(key)}`, {
-        operation: "exec",
-      });
+      throw new OperationError(
+        "invalid_argument",
+        `exec: invalid environment entry: ${JSON.stringify(key)}`,
+        {
+          operation: "exec",
+        },
+      );
     }
     if (value === undefined) unsets.push("-u", key);
     else sets.push(`${key}=${value}`);
@@ -212,7 +240,9 @@ function withCopiesCut(cleanup: ExecCleanup, cut: boolean, outputPath: string | 
 /** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */
 async function stopGroup(context: RunCommandContext, control: string, graceMs: number): Promise<ExecCleanup> {
   try {
-    const result = await context.client.run(["sh", "-c", STOP_SCRIPT, "sh", control, String(graceMs)], { operation: "exec" });
+    const result = await context.client.run(["sh", "-c", STOP_SCRIPT, "sh", control, String(graceMs)], {
+      operation: "exec",
+    });
     const [group = "-", term, kill, gone] = result.stdout.toString("utf8").trim().split(" ");
     const pid = Number(group);
     return {

@@ -4,7 +4,12 @@ import type { ExecFrame } from "./pod-exec.js";
 /** What the wrapper's sweep did about processes that left the group but carry the marker. */
 export type EscapeSweep = "none" | "terminated" | "killed" | "survived";
 
-const SWEEPS: Record<string, EscapeSweep> = { "0": "none", "1": "terminated", "2": "killed", "3": "survived" };
+const SWEEPS: Record<string, EscapeSweep> = {
+  "0": "none",
+  "1": "terminated",
+  "2": "killed",
+  "3": "survived",
+};
 const START = "\0tackle:";
 
 /** The end line's fields (see `WRAPPER_SCRIPT`). */
@@ -56,7 +61,10 @@ export class WrapperOutput {
 
   /** Takes one frame of the stream. */
   accept(frame: ExecFrame): void {
-    if (frame.stream === "stdout" || this.startSeen) return this.deliver(frame.stream, frame.bytes);
+    if (frame.stream === "stdout" || this.startSeen) {
+      this.deliver(frame.stream, frame.bytes);
+      return;
+    }
     const text = Buffer.from(frame.bytes).toString("latin1");
     const newline = text.indexOf("\n");
     this.head += newline === -1 ? text : text.slice(0, newline);

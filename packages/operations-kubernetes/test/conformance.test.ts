@@ -16,3 +16,29 @@ describeOperationsConformance(
   },
   { shells: ["sh", "bash"], slowFactor: 2, search: false },
 );
+
+/** Again against an API server that predates v5 (it answers with v4.channel.k8s.io): both must conform. */
+describeOperationsConformance(
+  "kubernetes (v4 exec)",
+  async () => {
+    const cluster = await startTestCluster({ v5: false });
+    await cluster.addPod("conformance-v4");
+    const ops = cluster.operations({ pod: "conformance-v4" });
+    await ops.mkdir("/work");
+    return { ops, root: "/work", cleanup: () => cluster.stop() };
+  },
+  { shells: ["sh", "bash"], slowFactor: 2, search: false },
+);
+
+/** Again with one exec per file call (no resident shells): both paths must conform. */
+describeOperationsConformance(
+  "kubernetes, exec per call",
+  async () => {
+    const cluster = await startTestCluster();
+    await cluster.addPod("conformance-per-call");
+    const ops = cluster.operations({ pod: "conformance-per-call", residentShells: false });
+    await ops.mkdir("/work");
+    return { ops, root: "/work", cleanup: () => cluster.stop() };
+  },
+  { shells: ["sh", "bash"], slowFactor: 2, search: false },
+);

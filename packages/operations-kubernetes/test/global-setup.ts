@@ -1,4 +1,8 @@
-import { importMinimalImage, type PrivateEngine, startPrivateEngine } from "@tackle/operations-docker/testing";
+import {
+  importMinimalImage,
+  type PrivateEngine,
+  startPrivateEngine,
+} from "@tackle/operations-docker/testing";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {

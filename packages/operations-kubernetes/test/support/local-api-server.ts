@@ -70,8 +70,8 @@ export class LocalApiServer {
       return false;
     },
   });
-  /** Exec connections served, in total. */
-  execs = 0;
+  /** The subprotocol of every exec connection served, in order. */
+  readonly protocols: string[] = [];
 
   /** `v5: false`: an API server that predates v5 (before 1.30) and answers with v4. */
   constructor(
@@ -102,7 +102,9 @@ export class LocalApiServer {
   }
 
   get url(): string {
-    return `https://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+    const address = this.server?.address() as AddressInfo | undefined;
+    if (!address) throw new Error("the local API server is not listening");
+    return `https://127.0.0.1:${address.port}`;
   }
 
   /** A kubeconfig for this endpoint (context `local`, namespace `ns`), with the right token unless `token` says otherwise. */
@@ -121,11 +123,19 @@ export class LocalApiServer {
       clusters: [
         {
           name: "local",
-          cluster: { server: this.url, "certificate-authority-data": Buffer.from(this.caPem).toString("base64") },
+          cluster: {
+            server: this.url,
+            "certificate-authority-data": Buffer.from(this.caPem).toString("base64"),
+          },
         },
       ],
       users: [{ name: "tester", user: { token: options.token ?? this.token } }],
-      contexts: [{ name: context, context: { cluster: "local", user: "tester", namespace: options.namespace ?? "default" } }],
+      contexts: [
+        {
+          name: context,
+          context: { cluster: "local", user: "tester", namespace: options.namespace ?? "default" },
+        },
+      ],
       "current-context": context,
     });
   }
@@ -172,26 +182,52 @@ export class LocalApiServer {
     const url = new URL(request.url ?? "/", "http://localhost");
     this.counts.set(url.pathname, this.requests(url.pathname) + 1);
     if (!this.authorized(request)) return sendJson(response, 401, UNAUTHORIZED);
-    if (request.method !== "GET") return sendJson(response, 405, failureStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
+    if (request.method !== "GET")
+      return sendJson(
+        response,
+        405,
+        failureStatus(
+          405,
+          "MethodNotAllowed",
+          "the server does not allow this method on the requested resource",
+        ),
+      );
     const podList = url.pathname.match(/^\/api\/v1\/namespaces\/([^/]+)\/pods$/);
     if (podList) {
       const namespace = decodeURIComponent(podList[1] as string);
       const selector = url.searchParams.get("labelSelector") ?? "";
       const items = [];
       for (const pod of this.pods.values()) {
-        if (pod.namespace === namespace && matchesSelector(selector, pod.labels ?? {})) items.push(await this.podObject(pod));
+        if (pod.namespace === namespace && matchesSelector(selector, pod.labels ?? {}))
+          items.push(await this.podObject(pod));
       }
-      return sendJson(response, 200, { kind: "PodList", apiVersion: "v1", metadata: { resourceVersion: "1" }, items });
+      return sendJson(response, 200, {
+        kind: "PodList",
+        apiVersion: "v1",
+        metadata: { resourceVersion: "1" },
+        items,
+      });
     }
     const podGet = url.pathname.match(/^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)$/);
     if (podGet) {
-      const pod = this.pods.get(`${decodeURIComponent(podGet[1] as string)}/${decodeURIComponent(podGet[2] as string)}`);
+      const pod = this.pods.get(
+        `${decodeURIComponent(podGet[1] as string)}/${decodeURIComponent(podGet[2] as string)}`,
+      );
       if (!pod) return sendJson(response, 404, notFound("pods", "", decodeURIComponent(podGet[2] as string)));
       return sendJson(response, 200, await this.podObject(pod));
     }
-    const custom = url.pathname.match(/^\/apis\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)\/(sandboxes|sandboxclaims)\/([^/]+)$/);
+    const custom = url.pathname.match(
+      /^\/apis\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)\/(sandboxes|sandboxclaims)\/([^/]+)$/,
+    );
     if (custom) {
-      const [, group, version, namespace, plural, name] = custom as unknown as [string, string, string, string, keyof typeof SANDBOX_GROUPS, string];
+      const [, group, version, namespace, plural, name] = custom as unknown as [
+        string,
+        string,
+        string,
+        string,
+        keyof typeof SANDBOX_GROUPS,
+        string,
+      ];
       if (group !== SANDBOX_GROUPS[plural] || version !== "v1alpha1") {
         // A group/version the server does not serve: the plain-text 404 of its fallback handler.
         response.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
@@ -209,7 +245,10 @@ export class LocalApiServer {
   private async podObject(pod: LocalPod): Promise<object> {
     const statuses = [];
     for (const [name, id] of Object.entries(pod.containers)) {
-      const info = await this.docker.getContainer(id).inspect().catch(() => undefined);
+      const info = await this.docker
+        .getContainer(id)
+        .inspect()
+        .catch(() => undefined);
       const running = info?.State.Running === true;
       statuses.push({
         name,
@@ -221,7 +260,12 @@ export class LocalApiServer {
         started: running,
         state: running
           ? { running: { startedAt: info?.State.StartedAt } }
-          : { terminated: { exitCode: info?.State.ExitCode ?? 0, reason: info ? "Completed" : "ContainerCannotRun" } },
+          : {
+              terminated: {
+                exitCode: info?.State.ExitCode ?? 0,
+                reason: info ? "Completed" : "ContainerCannotRun",
+              },
+            },
       });
     }
     return {
@@ -249,20 +293,25 @@ export class LocalApiServer {
     };
     if (!this.authorized(request)) return refuse(401, UNAUTHORIZED);
     const match = url.pathname.match(/^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/exec$/);
-    if (!match) return refuse(404, failureStatus(404, "NotFound", "the server could not find the requested resource"));
+    if (!match)
+      return refuse(404, failureStatus(404, "NotFound", "the server could not find the requested resource"));
     const name = decodeURIComponent(match[2] as string);
     const pod = this.pods.get(`${decodeURIComponent(match[1] as string)}/${name}`);
     if (!pod) return refuse(404, notFound("pods", "", name));
     const containerName = url.searchParams.get("container") ?? Object.keys(pod.containers)[0] ?? "";
     const containerId = pod.containers[containerName];
     if (!containerId) {
-      return refuse(400, failureStatus(400, "BadRequest", `container ${containerName} is not valid for pod ${name}`));
+      return refuse(
+        400,
+        failureStatus(400, "BadRequest", `container ${containerName} is not valid for pod ${name}`),
+      );
     }
     const command = url.searchParams.getAll("command");
-    if (command.length === 0) return refuse(400, failureStatus(400, "BadRequest", "you must specify at least 1 command"));
+    if (command.length === 0)
+      return refuse(400, failureStatus(400, "BadRequest", "you must specify at least 1 command"));
     const withStdin = url.searchParams.get("stdin") === "true";
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      this.execs++;
+      this.protocols.push(ws.protocol);
       this.sockets.add(ws);
       ws.on("close", () => this.sockets.delete(ws));
       void this.runExec(ws, containerId, command, withStdin);
@@ -270,7 +319,12 @@ export class LocalApiServer {
   }
 
   /** Runs one exec in the container and relays it over the websocket. */
-  private async runExec(ws: WebSocket, containerId: string, command: string[], withStdin: boolean): Promise<void> {
+  private async runExec(
+    ws: WebSocket,
+    containerId: string,
+    command: string[],
+    withStdin: boolean,
+  ): Promise<void> {
     const send = (channel: number, bytes: Uint8Array) => {
       if (ws.readyState !== ws.OPEN) return;
       const frame = Buffer.allocUnsafe(bytes.length + 1);
@@ -300,11 +354,28 @@ export class LocalApiServer {
     const container = this.docker.getContainer(containerId);
     let exec: Docker.Exec;
     try {
-      exec = await container.exec({ Cmd: command, AttachStdin: withStdin, AttachStdout: true, AttachStderr: true, Tty: false });
+      exec = await container.exec({
+        Cmd: command,
+        AttachStdin: withStdin,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      });
       stream = (await exec.start({ hijack: true, stdin: withStdin })) as Duplex;
     } catch (error) {
       const message = (error as { json?: { message?: string } }).json?.message ?? String(error);
-      send(3, Buffer.from(JSON.stringify(failureStatus(500, "InternalError", `Internal error occurred: error executing command in container: ${message}`))));
+      send(
+        3,
+        Buffer.from(
+          JSON.stringify(
+            failureStatus(
+              500,
+              "InternalError",
+              `Internal error occurred: error executing command in container: ${message}`,
+            ),
+          ),
+        ),
+      );
       ws.close(1000);
       return;
     }
@@ -333,7 +404,14 @@ export class LocalApiServer {
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    send(3, Buffer.from(JSON.stringify(exitCode >= 0 ? execStatus(exitCode) : failureStatus(500, "InternalError", "exit code unknown"))));
+    send(
+      3,
+      Buffer.from(
+        JSON.stringify(
+          exitCode >= 0 ? execStatus(exitCode) : failureStatus(500, "InternalError", "exit code unknown"),
+        ),
+      ),
+    );
     ws.close(1000);
   }
 }

@@ -1,6 +1,10 @@
 import Docker from "dockerode";
 import { inject } from "vitest";
-import { createKubernetesOperations, type KubernetesOperations, type KubernetesOperationsOptions } from "../../src/index.js";
+import {
+  createKubernetesOperations,
+  type KubernetesOperations,
+  type KubernetesOperationsOptions,
+} from "../../src/index.js";
 import { LocalApiServer, type LocalPod } from "./local-api-server.js";
 
 /** Keeps a container running, as a pod's main process does. */
@@ -11,7 +15,10 @@ export interface TestCluster {
   api: LocalApiServer;
   docker: Docker;
   /** Starts a container and serves it as pod `name` (one container, `main`, unless `containers` names more). */
-  addPod(name: string, options?: Partial<Omit<LocalPod, "name" | "containers">> & { containers?: string[] }): Promise<LocalPod>;
+  addPod(
+    name: string,
+    options?: Partial<Omit<LocalPod, "name" | "containers">> & { containers?: string[] },
+  ): Promise<LocalPod>;
   /** An adapter on this cluster (kubeconfig of the endpoint, namespace `tackle`). */
   operations(options: Partial<KubernetesOperationsOptions>): KubernetesOperations;
   /** Runs `sh -c script` in a pod's container straight through Docker (to look from outside). */
@@ -57,7 +64,9 @@ export async function startTestCluster(options: { v5?: boolean } = {}): Promise<
     },
     async inContainer(pod, script) {
       const id = Object.values(pod.containers)[0] as string;
-      const exec = await docker.getContainer(id).exec({ Cmd: ["sh", "-c", script], AttachStdout: true, AttachStderr: true });
+      const exec = await docker
+        .getContainer(id)
+        .exec({ Cmd: ["sh", "-c", script], AttachStdout: true, AttachStderr: true });
       const stream = await exec.start({ hijack: true, stdin: false });
       const chunks: Buffer[] = [];
       await new Promise<void>((resolve, reject) => {
