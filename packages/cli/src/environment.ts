@@ -5,6 +5,7 @@ import { createLocalOperations } from "@tackle/operations-local";
 import { openDockerEnvironment } from "./docker-environment.js";
 import type { EnvSpec } from "./env-url.js";
 import { environmentFailure } from "./environment-error.js";
+import { openKubernetesEnvironment } from "./kubernetes-environment.js";
 import { openSshEnvironment } from "./ssh-environment.js";
 import { UsageError } from "./usage-error.js";
 
@@ -102,7 +103,9 @@ export async function openEnvironment(
     remote =
       spec.kind === "ssh"
         ? await openSshEnvironment(spec, options)
-        : await openDockerEnvironment(spec, options);
+        : spec.kind === "k8s"
+          ? await openKubernetesEnvironment(spec)
+          : await openDockerEnvironment(spec, options);
     const cwd = await settleRemoteCwd(remote, options);
     return { operations: remote.operations, cwd, dispose: remote.dispose };
   } catch (error) {

@@ -18,7 +18,10 @@ export const OPTION_HELP: Record<string, OptionHelp> = {
     value: "DIR",
     text: "working directory (default: the current directory; remote: the URL's path, else the remote home). A relative DIR is resolved on the environment's side",
   },
-  env: { value: "ENV", text: "local (default) | ssh://user@host[:port][/path] | docker://container[/path]" },
+  env: {
+    value: "ENV",
+    text: "local (default) | ssh://user@host[:port][/path] | docker://container[/path] | k8s://[context/]namespace/pod[/container]",
+  },
   identity: { value: "FILE", text: "ssh private key (default: the ssh agent in SSH_AUTH_SOCK)" },
   "passphrase-env": {
     value: "VAR",
@@ -104,7 +107,8 @@ export function formatOptions(options: CommandOptions, overrides: Record<string,
   return `Options:\n${lines.join("\n")}`;
 }
 
-const ENV_FORMS = "ENV is local (default), ssh://user@host[:port][/path] or docker://container[/path].";
+const ENV_FORMS =
+  "ENV is local (default), ssh://user@host[:port][/path], docker://container[/path] or k8s://[context/]namespace/pod[/container].";
 
 /** `tackle --help`. */
 export const MAIN_HELP = `tackle — the Tackle tools from a terminal, an MCP client or a real model

@@ -12,7 +12,9 @@ const selector = process.env.SELECTOR ?? "app=agent-box";
 // #region sessions
 const config = new KubeConfig();
 config.loadFromDefault(); // KUBECONFIG, ~/.kube/config or the in-cluster service account
-const { items } = await config.makeApiClient(CoreV1Api).listNamespacedPod({ namespace, labelSelector: selector });
+const { items } = await config
+  .makeApiClient(CoreV1Api)
+  .listNamespacedPod({ namespace, labelSelector: selector });
 const pods = items.filter((pod) => pod.status?.phase === "Running").map((pod) => pod.metadata?.name ?? "");
 
 async function session(pod: string): Promise<string> {
@@ -33,5 +35,8 @@ for (const line of await Promise.all(pods.map(session))) console.log(line);
 // #endregion sessions
 
 function text(outcome: ToolOutcome): string {
-  return outcome.content.map((part) => (part.type === "text" ? part.text : "")).join("").trim();
+  return outcome.content
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .join("")
+    .trim();
 }

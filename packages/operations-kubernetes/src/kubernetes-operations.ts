@@ -132,6 +132,9 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
         { place, operation: "connect" },
       );
     }
+    // A tool call often runs several file calls at once (an audit snapshot beside the output
+    // file's creation): shells started now are running by then.
+    files.warm();
     const [home = "", bootId = "", pidNamespace = ""] = result.stdout.toString("utf8").split("\n");
     return {
       home: home || undefined,

@@ -51,6 +51,11 @@ export class PodFiles {
     this.shells = resident ? new ResidentShellPool(client) : undefined;
   }
 
+  /** Starts the resident shells in the background, so the first calls find them running. */
+  warm(): void {
+    this.shells?.warm();
+  }
+
   /** Ends the resident shells. */
   close(): void {
     this.shells?.close();

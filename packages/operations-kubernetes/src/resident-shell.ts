@@ -33,6 +33,11 @@ const HIGH_WATER_BYTES = 1 << 20;
 export const MAX_RESIDENT_SHELLS = 4;
 /** Longest wait for an aborted request's shell to end before the caller is released. */
 const ABORT_SETTLE_MS = 2000;
+/**
+ * How long a request whose reader left early (a listing cut by its time budget) may run on
+ * before its shell is closed instead of reused: a shell kept keeps the next call fast.
+ */
+const ABANDONED_REQUEST_MS = 2000;
 
 interface Request {
   resolve(result: RunResult): void;
@@ -95,6 +100,17 @@ class ResidentShell {
       this.process.write(text);
       if (data && data.length > 0) this.process.write(data);
     });
+  }
+
+  /**
+   * The reader of a streamed request left early: the rest of its output is dropped as it comes,
+   * so the shell can finish the request and be used again.
+   */
+  abandon(): void {
+    const request = this.request;
+    if (request) request.onChunk = () => {};
+    this.queued = 0;
+    for (const wake of this.drained.splice(0)) wake();
   }
 
   /** The reader took `bytes` of streamed output: reading resumes below the high-water mark. */
@@ -224,11 +240,11 @@ export class ResidentShellPool {
     let outcome: { status: number } | { error: unknown } | undefined;
     const onAbort = () => wake?.();
     signal?.addEventListener("abort", onAbort, { once: true });
-    shell
-      .run(script, undefined, (chunk) => {
-        queue.push(chunk);
-        wake?.();
-      })
+    const request = shell.run(script, undefined, (chunk) => {
+      queue.push(chunk);
+      wake?.();
+    });
+    request
       .then(
         (result) => {
           outcome = { status: result.exitCode ?? 1 };
@@ -259,8 +275,37 @@ export class ResidentShellPool {
       return outcome.status;
     } finally {
       signal?.removeEventListener("abort", onAbort);
-      if (!finished) shell.close();
-      this.release(shell);
+      if (finished || outcome) this.release(shell);
+      else {
+        // Left early: let the request finish (its output dropped) and reuse the shell, or
+        // close it when the request runs on.
+        shell.abandon();
+        const timer = setTimeout(() => shell.close(), ABANDONED_REQUEST_MS);
+        timer.unref();
+        void request.then(
+          () => {
+            clearTimeout(timer);
+            this.release(shell);
+          },
+          () => {
+            clearTimeout(timer);
+            this.release(shell);
+          },
+        );
+      }
+    }
+  }
+
+  /** Starts shells in the background until `count` exist (a cold call waits for an exec start). */
+  warm(count = MAX_RESIDENT_SHELLS): void {
+    while (!this.closed && this.count < Math.min(count, MAX_RESIDENT_SHELLS)) {
+      this.count++;
+      ResidentShell.start(this.client).then(
+        (shell) => this.release(shell),
+        () => {
+          this.count--;
+        },
+      );
     }
   }
 

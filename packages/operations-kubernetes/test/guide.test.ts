@@ -28,8 +28,15 @@ it("the guide's program runs one session in every pod the selector matches, as s
   // Node strips the program's types itself (22.6+ with the flag), as `npx tsx` would.
   const { stdout } = await run(
     process.execPath,
-    ["--experimental-strip-types", "--no-warnings", join(import.meta.dirname, "..", "examples", "sessions-on-pods.ts")],
-    { env: { ...process.env, KUBECONFIG: kubeconfig, NAMESPACE, SELECTOR: "app=agent-box" }, timeout: 60_000 },
+    [
+      "--experimental-strip-types",
+      "--no-warnings",
+      join(import.meta.dirname, "..", "examples", "sessions-on-pods.ts"),
+    ],
+    {
+      env: { ...process.env, KUBECONFIG: kubeconfig, NAMESPACE, SELECTOR: "app=agent-box" },
+      timeout: 60_000,
+    },
   );
   const sessions = stdout.split(/^--- /m).filter(Boolean).sort();
   expect(sessions.map((block) => block.split("\n")[0])).toEqual(["agent-box-0", "agent-box-1"]);

@@ -18,14 +18,17 @@ if (!kubeconfig) {
     it.skip("conformance against a real cluster", () => {});
   });
 } else {
-  const shells = (process.env.TACKLE_K8S_SHELLS ?? "sh").split(",").filter((s): s is "sh" | "bash" => s === "sh" || s === "bash");
+  const shells = (process.env.TACKLE_K8S_SHELLS ?? "sh")
+    .split(",")
+    .filter((s): s is "sh" | "bash" => s === "sh" || s === "bash");
   describeOperationsConformance(
     `real cluster (KUBECONFIG=${kubeconfig})`,
     async () => {
       const config = new KubeConfig();
       config.loadFromDefault();
       const given = process.env.TACKLE_K8S_POD?.split("/");
-      const namespace = given?.[0] ?? config.getContextObject(config.getCurrentContext())?.namespace ?? "default";
+      const namespace =
+        given?.[0] ?? config.getContextObject(config.getCurrentContext())?.namespace ?? "default";
       let pod = given?.[1];
       let cleanup: (() => Promise<void>) | undefined;
       if (!pod) {
@@ -39,7 +42,13 @@ if (!kubeconfig) {
             spec: {
               restartPolicy: "Never",
               terminationGracePeriodSeconds: 1,
-              containers: [{ name: "main", image: process.env.TACKLE_K8S_IMAGE ?? "busybox:1.36", command: ["sh", "-c", "while :; do sleep 3600; done"] }],
+              containers: [
+                {
+                  name: "main",
+                  image: process.env.TACKLE_K8S_IMAGE ?? "busybox:1.36",
+                  command: ["sh", "-c", "while :; do sleep 3600; done"],
+                },
+              ],
             },
           },
         });
