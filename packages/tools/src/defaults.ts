@@ -14,6 +14,12 @@ export const DEFAULTS = {
   /** grep: characters kept of one matching line. */
   grepMaxLineLength: 500,
   /**
+   * grep: most lines of context before and after a match. More is a read of the file around
+   * the match, and an unbounded number would make the search keep that many lines of every file
+   * in memory.
+   */
+  grepMaxContext: 50,
+  /**
    * grep/find: characters of a pattern or glob. A search expression is a few dozen characters;
    * far longer ones are no search (and over 128 KB no process can even be given them).
    */

@@ -5,8 +5,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isToolError } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import { invokeTool, isToolError } from "@tackle/agent-core";
+import { type ExtensionContext, wrapToolDefinition } from "@tackle/extensions";
 import { type GrepEvent, type GrepRequest, OperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -457,6 +457,20 @@ describe("grep", () => {
     expect((await run({ pattern: "needle", path: "src" }, ctx)).text).toBe(
       (await run({ pattern: "needle", path: "src" }, portable)).text,
     );
+  });
+
+  it("refuses a context over its maximum before searching, naming the field and the bound", async () => {
+    const tool = wrapToolDefinition(grep, () => native);
+    for (const context of [2 ** 31, 1e300, DEFAULTS.grepMaxContext + 1]) {
+      const outcome = await invokeTool(tool, { pattern: "needle", context });
+      expect(outcome.errorCode, String(context)).toBe("invalid_arguments");
+      const text = outcome.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+      expect(text).toContain("context");
+      expect(text).toContain(String(DEFAULTS.grepMaxContext));
+      expect(text).not.toContain("regular expression");
+    }
+    const atBound = await invokeTool(tool, { pattern: "needle", context: DEFAULTS.grepMaxContext });
+    expect(atBound.isError).toBe(false);
   });
 
   it("refuses an invalid regex with invalid_arguments, the engine's message and the literal hint", async () => {

@@ -57,7 +57,11 @@ function grepParametersFor(defaultLimit: number, maxLines: number) {
       Type.Boolean({ description: "Treat pattern as plain text, not a regex. Default false." }),
     ),
     context: Type.Optional(
-      Type.Integer({ minimum: 0, description: "Lines to show before and after each match. Default 0." }),
+      Type.Integer({
+        minimum: 0,
+        maximum: DEFAULTS.grepMaxContext,
+        description: `Lines to show before and after each match. Default 0, at most ${DEFAULTS.grepMaxContext}.`,
+      }),
     ),
     limit: Type.Optional(
       Type.Integer({
