@@ -18,7 +18,7 @@ export const DEFAULTS = {
    * the match, and an unbounded number would make the search keep that many lines of every file
    * in memory.
    */
-  grepMaxContext: 50,
+  grepMaxContext: 40,
   /**
    * grep/find: characters of a pattern or glob. A search expression is a few dozen characters;
    * far longer ones are no search (and over 128 KB no process can even be given them).
