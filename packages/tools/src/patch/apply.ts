@@ -15,14 +15,14 @@ import { toToolError } from "../tool-errors.js";
 import { commitPatch, PatchCommitError } from "./commit.js";
 import type { HunkOutcome } from "./locate.js";
 import { commitFailedMessage } from "./messages.js";
-import { type ParsedPatch, type PatchSection, parsePatch } from "./parse.js";
-import { type PatchPlan, planPatch, resolvePatchPaths } from "./plan-files.js";
+import { type ParsedPatch, parsePatch } from "./parse.js";
+import { type PatchPlan, type PlannedChange, planPatch, resolvePatchPaths } from "./plan-files.js";
 
 /** What one section of a patch did. */
 export interface PatchFileResult {
   /** The file the section names, as displayed (relative to cwd). */
   path: string;
-  action: "add" | "update" | "delete";
+  action: "add" | "update" | "delete" | "insert";
   /** Where an update moved the file. */
   movedTo?: string;
   /** False when it changed nothing (already applied). */
@@ -71,7 +71,7 @@ export async function applyPatch(
  */
 export async function applyParsedPatch(
   ctx: ExtensionContext,
-  patch: ParsedPatch,
+  patch: ParsedPatch | { sections: readonly PlannedChange[] },
   options: ApplyPatchOptions,
 ): Promise<ApplyPatchDetails> {
   const { signal } = options;
@@ -161,7 +161,7 @@ async function commit(
 }
 
 /** The sections with relative paths (and move targets) resolved against `baseDir`. */
-function rebase(ctx: ExtensionContext, sections: readonly PatchSection[], baseDir: string): PatchSection[] {
+function rebase(ctx: ExtensionContext, sections: readonly PlannedChange[], baseDir: string): PlannedChange[] {
   const syntax = pathSyntax(ctx.operations.platform);
   const from = (path: string) => (syntax.isAbsolute(path) ? path : syntax.resolve(baseDir, path));
   return sections.map((section) =>

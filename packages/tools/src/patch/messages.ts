@@ -105,11 +105,14 @@ export function moveExistsMessage(from: string, to: string, line: number): strin
 }
 
 export function missingFileMessage(
-  kind: "update" | "delete",
+  kind: "update" | "delete" | "insert",
   path: string,
   line: number,
   hint: string,
 ): string {
+  if (kind === "insert") {
+    return `No such file: ${path}.${hint} ${NOTHING} Create it first, or send the path of an existing file.`;
+  }
   const fix =
     kind === "update"
       ? `Use '*** Add File: ${path}' to create it, or the path of an existing file.`

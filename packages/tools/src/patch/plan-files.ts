@@ -17,9 +17,25 @@ import { decodeText, encodeText, encodingLabel, hasLoneSurrogate } from "../text
 import { unknownPlaceholders } from "../text/untrusted.js";
 import { specialFileError } from "../tool-errors.js";
 import { shellToolOf } from "../tool-names.js";
-import { type HunkOutcome, type HunkReplacement, locateHunks } from "./locate.js";
+import { type HunkOutcome, type HunkReplacement, type LocatedHunks, locateHunks } from "./locate.js";
 import { addExistsMessage, directoryMessage, missingFileMessage, moveExistsMessage } from "./messages.js";
 import { newLinesOf, type PatchSection } from "./parse.js";
+
+/**
+ * Lines inserted after a line number (0: at the top), the text editor's `insert`: planned like an
+ * update, so it shares every check, the commit and the audit.
+ */
+export interface LineInsert {
+  kind: "insert";
+  path: string;
+  afterLine: number;
+  /** The inserted text, LF line breaks, without a final line break. */
+  text: string;
+  patchLine: number;
+}
+
+/** What {@link planPatch} plans: the sections of a patch, or a line insertion. */
+export type PlannedChange = PatchSection | LineInsert;
 
 /** One file as read from the environment when the patch planning started. */
 export interface FileOnDisk {
@@ -32,7 +48,7 @@ export interface FileOnDisk {
 
 /** What one section does, planned. */
 export interface PlannedSection {
-  section: PatchSection;
+  section: PlannedChange;
   /** The file the section names (its source for a move). */
   path: string;
   /** Set for a move: where the content goes. */
@@ -58,7 +74,7 @@ export interface PatchPlan {
 /** The paths a patch names, resolved for writing (policy checked), in section order. */
 export async function resolvePatchPaths(
   ctx: ExtensionContext,
-  sections: readonly PatchSection[],
+  sections: readonly PlannedChange[],
   signal: AbortSignal | undefined,
 ): Promise<Map<string, ResolvedPath>> {
   const resolved = new Map<string, ResolvedPath>();
@@ -78,7 +94,7 @@ export async function resolvePatchPaths(
  */
 export async function planPatch(
   ctx: ExtensionContext,
-  sections: readonly PatchSection[],
+  sections: readonly PlannedChange[],
   resolved: ReadonlyMap<string, ResolvedPath>,
   signal: AbortSignal | undefined,
 ): Promise<PatchPlan> {
@@ -151,12 +167,15 @@ export async function planPatch(
       );
     }
     const document = createEditDocument(decoded.text);
-    const added = section.hunks.flatMap(newLinesOf).join("\n");
+    const added = section.kind === "insert" ? section.text : section.hunks.flatMap(newLinesOf).join("\n");
     assertWritable(ctx, added, document.lf, file.display);
     if (decoded.encoding === "utf8" && hasLoneSurrogate(added)) {
       throw new ToolError("encoding", unencodableMessage(file.display, encodingLabel(decoded.encoding)));
     }
-    const located = locateHunks(document.lf, section.hunks, file.display);
+    const located =
+      section.kind === "insert"
+        ? locateInsert(document.lf, section, file.display)
+        : locateHunks(document.lf, section.hunks, file.display);
     const changedText = located.replacements.length > 0;
     const spans = originalSpans(document, located.replacements);
     const bytes = changedText
@@ -167,7 +186,7 @@ export async function planPatch(
         })
       : file.bytes;
     const before = { lf: document.lf, replacements: located.replacements };
-    if (section.moveTo === undefined) {
+    if (section.kind === "insert" || section.moveTo === undefined) {
       after.set(file.real, bytes);
       planned.push({ section, path: file.display, before, hunks: located.outcomes, changed: changedText });
       continue;
@@ -194,6 +213,27 @@ export async function planPatch(
     });
   }
   return { disk, after, sections: planned };
+}
+
+/** Where a line insertion goes, as a located hunk; refuses a line past the end of the file. */
+function locateInsert(lf: string, insert: LineInsert, display: string): LocatedHunks {
+  const lineCount = lf === "" ? 0 : lf.split("\n").length - (lf.endsWith("\n") ? 1 : 0);
+  if (!Number.isInteger(insert.afterLine) || insert.afterLine < 0 || insert.afterLine > lineCount) {
+    throw new ToolError(
+      "invalid_arguments",
+      `insert_line ${insert.afterLine} is not a line of ${display}, which has ${lineCount} line${lineCount === 1 ? "" : "s"}. Nothing was changed. Send a number from 0 (insert at the top) to ${lineCount} (insert at the end).`,
+      { details: { path: display, lineCount } },
+    );
+  }
+  let start = 0;
+  for (let line = 0; line < insert.afterLine; line++) start = lf.indexOf("\n", start) + 1 || lf.length;
+  // After a last line without a line break, the break goes before the inserted lines.
+  const text =
+    start === lf.length && lf !== "" && !lf.endsWith("\n") ? `\n${insert.text}` : `${insert.text}\n`;
+  return {
+    replacements: [{ edit: 0, start, end: start, text }],
+    outcomes: [{ hunk: 0, status: "applied", matcher: "exact", line: insert.afterLine + 1 }],
+  };
 }
 
 /** Reads one file the patch names, refusing directories, special files and stale reads. */

@@ -19,6 +19,7 @@ import {
 import { defineFindConformance } from "./find.js";
 import { defineGrepConformance } from "./grep.js";
 import { defineLsConformance } from "./ls.js";
+import { defineNativeToolsConformance } from "./native-tools.js";
 import { definePathNamesConformance } from "./paths.js";
 import { defineReadConformance } from "./read.js";
 import { defineWriteConformance } from "./write.js";
@@ -39,6 +40,7 @@ export {
 export { defineFindConformance } from "./find.js";
 export { defineGrepConformance, portableContext, withoutNativeSearch } from "./grep.js";
 export { defineLsConformance } from "./ls.js";
+export { defineNativeToolsConformance } from "./native-tools.js";
 export type { PatchCase } from "./patch-corpus.js";
 export { PATCH_CORPUS } from "./patch-corpus.js";
 export { definePathNamesConformance } from "./paths.js";
@@ -77,6 +79,7 @@ export function describeToolsConformance(
     defineWriteConformance(getEnv);
     defineEditConformance(getEnv);
     defineApplyPatchConformance(getEnv);
+    defineNativeToolsConformance(getEnv);
     defineGrepConformance(getEnv);
     defineFindConformance(getEnv);
     defineLsConformance(getEnv);
