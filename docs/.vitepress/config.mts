@@ -49,6 +49,8 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "File tools", link: "/tools-file-tools" },
       { text: "Edit", link: "/tools-edit" },
       { text: "apply_patch (V4A)", link: "/tools-apply-patch" },
+      { text: "OpenAI apply_patch and shell", link: "/tools-native-openai" },
+      { text: "Anthropic text editor and bash", link: "/tools-native-anthropic" },
       { text: "Grep and find", link: "/tools-search" },
       { text: "Bash and PowerShell", link: "/tools-shell" },
       { text: "Redaction", link: "/redaction" },
