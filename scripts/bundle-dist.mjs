@@ -96,7 +96,7 @@ try {
     splitting: true,
     format: "esm",
     platform: "node",
-    target: "node20",
+    target: "node22",
     minify: false,
     sourcemap: "linked",
     // Every source's text, then dropped for the package's own files (src/ ships with it); code

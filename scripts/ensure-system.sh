@@ -1,7 +1,35 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine of this kind lacks: pnpm (pinned, from npm) and the Debian
-# packages the SSH and Docker suites and the docs site test run against. Idempotent; prints what it does.
+# Installs what a fresh machine of this kind lacks: Node at the packages' floor, pnpm (pinned, from
+# npm) and the Debian packages the SSH and Docker suites and the docs site test run against.
+# Idempotent; prints what it does.
 set -euo pipefail
+
+# Node: every package declares `engines.node` ">=N" (the root package.json holds the same floor).
+# A machine with an older Node gets the npm registry's `node` package at that major, installed by
+# npm into /usr/local: /usr/local/bin comes before /usr/bin on Debian's PATH, so a new shell runs
+# it for `node` and for every `#!/usr/bin/env node` script (pnpm, npm) alike, and the README's
+# `pnpm test` runs on it. The machine's own Node stays where it was.
+NODE_FLOOR=$(sed -n 's/.*"node": ">=\([0-9][0-9]*\)".*/\1/p' package.json | head -n 1)
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major)" -lt "$NODE_FLOOR" ]; then
+  if [ ! -w /usr/local/lib ] || ! command -v npm >/dev/null 2>&1; then
+    echo "setup: Node $NODE_FLOOR or newer is needed (found: $(node --version 2>/dev/null || echo none)); as root: npm install -g --prefix /usr/local node@$NODE_FLOOR" >&2
+    exit 1
+  fi
+  # npm's default global prefix follows the running node; under the new one it would be the
+  # package's own folder. Keep `npm install -g` installing where it did before.
+  npm_prefix=$(npm config get prefix)
+  echo "setup: installing Node $NODE_FLOOR from npm into /usr/local (found $(node --version 2>/dev/null || echo none))"
+  npm install -g --prefix /usr/local "node@$NODE_FLOOR" >/dev/null
+  mkdir -p /usr/local/lib/node_modules/node/etc
+  printf 'prefix=%s\n' "$npm_prefix" >/usr/local/lib/node_modules/node/etc/npmrc
+  hash -r
+  if [ "$(node_major)" -lt "$NODE_FLOOR" ]; then
+    echo "setup: Node $NODE_FLOOR is in /usr/local/bin, but \`node\` on this PATH is $(command -v node); put /usr/local/bin first in PATH" >&2
+    exit 1
+  fi
+fi
+
 PNPM_VERSION=$(node -p 'require("./package.json").packageManager.split("@")[1]')
 
 if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then

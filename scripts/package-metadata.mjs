@@ -11,7 +11,7 @@ export function webUrl(gitUrl) {
 }
 
 /**
- * Packages whose dependencies need a newer Node than the project's floor (`>=20`), with the
+ * Packages whose dependencies need a newer Node than the project's floor (`>=22`), with the
  * floor they declare instead: @kubernetes/client-node 2 loads undici 8, which needs 22.19.
  */
 export const ENGINE_FLOORS = { "@tackle/operations-kubernetes": ">=22.19" };
@@ -65,7 +65,7 @@ export function checkPackageMetadata(root) {
       report('keywords must list at least three words, "tackle" among them');
     if (typeof manifest.description !== "string" || manifest.description.length === 0)
       report("description is missing");
-    const floor = ENGINE_FLOORS[manifest.name] ?? ">=20";
+    const floor = ENGINE_FLOORS[manifest.name] ?? ">=22";
     if (manifest.engines?.node !== floor) report(`engines.node must be "${floor}"`);
     if (manifest.publishConfig?.access !== "public") report('publishConfig.access must be "public"');
     const files = manifest.files ?? [];

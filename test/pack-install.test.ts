@@ -96,7 +96,7 @@ function install_(name: keyof typeof COMBINATIONS): Promise<string> {
     combination: COMBINATIONS[name],
     packed,
     cache: sharedNpmCache(root),
-    devDependencies: { "@types/node": "^20.19.0" },
+    devDependencies: { "@types/node": "^22.19.0" },
   });
 }
 

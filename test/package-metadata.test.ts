@@ -31,7 +31,7 @@ const complete = (dirName: string) => ({
   name: `@x/${dirName}`,
   description: "A package.",
   keywords: ["tackle", "a", "b"],
-  engines: { node: ">=20" },
+  engines: { node: ">=22" },
   publishConfig: { access: "public" },
   files: ["dist", "src"],
   ...derivedMetadata({ repository: REPOSITORY }, dirName),

@@ -67,6 +67,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Benchmarks", link: "/benchmarks" },
       { text: "Performance", link: "/performance" },
       { text: "Install size", link: "/install-size" },
+      { text: "Node versions", link: "/node-versions" },
       { text: "Releasing", link: "/releasing" },
     ],
   },

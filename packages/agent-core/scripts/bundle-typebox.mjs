@@ -38,7 +38,7 @@ await build({
   bundle: true,
   format: "esm",
   platform: "node",
-  target: "node20",
+  target: "node22",
   // Readable: minifying measured no smaller peak memory for this module.
   minify: false,
   // The map (replacing tsc's) leads into TypeBox's own files, their text embedded.
