@@ -122,6 +122,9 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
     }
 
     async function recordOf(id: string): Promise<AuditCallRecord> {
+      // The sink writes a turn's events at the end of the turn (setImmediate); a read may come
+      // first (it does on Node 26), so write them out before reading.
+      await sink.flush();
       const { events } = await readAuditFile(sink.path);
       const record = assembleAuditRecords(events).find((r) => r.callId === id);
       if (!record) throw new Error(`no audit record for ${id}`);
