@@ -132,9 +132,11 @@ describe("TREE_LISTING_SCRIPT", () => {
         onChunk(seen.subarray(0, firstDepthEnd + 2));
       }).then(
         () =>
-          new Promise<number>((_, reject) =>
-            signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }),
-          ),
+          new Promise<number>((_, reject) => {
+            // The budget may have run out while the script ran (a slow or loaded machine).
+            if (signal.aborted) return reject(new Error("stopped"));
+            signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
+          }),
       );
     };
     const { listing } = await runTreeListing(tree, { maxEntries: 12, timeBudgetMs: 200 }, "gnu", hanging);
