@@ -42,7 +42,7 @@ describe("package metadata", () => {
     expect(checkPackageMetadata(root)).toEqual([]);
   });
 
-  it("holds a package whose dependencies need a newer Node to the floor ENGINE_FLOORS names, the rest to >=20", () => {
+  it("holds a package whose dependencies need a newer Node to the floor ENGINE_FLOORS names, the rest to >=22", () => {
     const k8s = { ...complete("operations-kubernetes"), name: "@tackle/operations-kubernetes" };
     const messages = (packages: Record<string, Record<string, unknown>>) =>
       checkPackageMetadata(
@@ -52,7 +52,7 @@ describe("package metadata", () => {
     expect(messages({ "operations-kubernetes": k8s })).toEqual(['engines.node must be ">=22.19"']);
     expect(messages({ "operations-kubernetes": { ...k8s, engines: { node: ">=22.19" } } })).toEqual([]);
     expect(messages({ other: { ...complete("other"), engines: { node: ">=22.19" } } })).toEqual([
-      'engines.node must be ">=20"',
+      'engines.node must be ">=22"',
     ]);
   });
 
