@@ -54,7 +54,8 @@ describe("tackle tool", () => {
   it("exits 2 for invalid JSON and shows how to quote it", async () => {
     const result = await tackle(["tool", "read", "{path: x}", "--cwd", workspace.dir]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("not valid JSON");
+    expect(result.stderr).toContain("The arguments for read are not valid JSON");
+    expect(result.stderr).not.toMatch(/\S {2}\S/);
     expect(result.stderr).toContain(`tackle tool read '{"path":"."}'`);
   });
 

@@ -40,7 +40,7 @@ function parseJsonArgs(text: string | undefined, toolName: string, source: strin
     return JSON.parse(text);
   } catch (error) {
     throw new UsageError(
-      `The arguments for ${toolName} ${source} are not valid JSON (${(error as Error).message}). ` +
+      `The arguments for ${[toolName, source].filter(Boolean).join(" ")} are not valid JSON (${(error as Error).message}). ` +
         `Quote them for the shell, e.g. tackle tool ${toolName} '{"path":"."}', or pass them on stdin with -.`,
     );
   }
