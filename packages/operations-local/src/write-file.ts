@@ -8,10 +8,12 @@ import {
   tempFileName,
   throwIfAborted,
   type WriteFileOptions,
+  writeExpectationWord,
 } from "@tackle/operations";
 import { guarded } from "./guard.js";
 import { type PinnedDirectory, pinDirectory } from "./pinned-directory.js";
 import { sweepAbandonedTempFiles } from "./temp-sweep.js";
+import { checkExpectation, takeWriteLock } from "./write-condition.js";
 import { localWriter } from "./writer-identity.js";
 
 /** Mode of a new file when the caller gives none (the umask then applies, as for any new file). */
@@ -30,7 +32,10 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * fsynced so the rename survives a crash. With `within`, the directory is opened from that root
  * without following links and checked again right before the rename. Writing through a link
  * replaces the link's final target, so the link stays a link. Temp files of dead writers in the
- * directory are swept along the way. On any failure or abort the target is untouched.
+ * directory are swept along the way. On any failure or abort the target is untouched. With
+ * `expect`, the write lock of the target is taken after the temp file is complete, the target
+ * compared, renamed over and the lock removed: the lock is held for a read of the target and a
+ * rename, never while the new bytes are written.
  */
 export function writeFile(
   path: string,
@@ -43,6 +48,7 @@ export function writeFile(
     path,
     signal,
     async () => {
+      writeExpectationWord(options.expect, path);
       const target = await resolveWriteTarget(path);
       throwIfAborted(signal, "writeFile");
       const directory = await pinDirectory(dirname(target), options.within);
@@ -82,9 +88,19 @@ async function writeInto(
     await handle.sync();
     await handle.close();
     throwIfAborted(signal, "writeFile");
-    await directory.verify();
-    await rename(directory.path(temp), directory.path(name));
-    renamed = true;
+    // With `expect`: the lock, the compare and the rename, back to back (see WriteFileOptions.expect).
+    const release = options.expect ? await takeWriteLock(directory, name, path, signal) : undefined;
+    try {
+      if (options.expect) {
+        const word = writeExpectationWord(options.expect, path);
+        await checkExpectation(directory.path(name), options.expect, word, path);
+      }
+      await directory.verify();
+      await rename(directory.path(temp), directory.path(name));
+      renamed = true;
+    } finally {
+      await release?.();
+    }
     await directory.sync();
   } catch (error) {
     throw createdTempFailure(error, path);

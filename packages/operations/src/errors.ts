@@ -2,7 +2,9 @@
  * Stable failure codes every adapter reports. Callers branch on `code`, never on message text.
  * `special_file`: the path is a FIFO, socket or device, which no file method opens (it could
  * block forever or act on hardware). `outside_root`: a write given `within` found its directory
- * outside that root (a link swapped in, a directory moved), and wrote nothing.
+ * outside that root (a link swapped in, a directory moved), and wrote nothing. `changed`: a write
+ * given `expect` found the file no longer holding what the caller read (another writer changed,
+ * created or removed it), and wrote nothing.
  */
 export const OPERATION_ERROR_CODES = [
   "not_found",
@@ -18,6 +20,7 @@ export const OPERATION_ERROR_CODES = [
   "invalid_argument",
   "special_file",
   "outside_root",
+  "changed",
   "unknown",
 ] as const;
 
@@ -119,6 +122,7 @@ const CODE_TEXT: Record<OperationErrorCode, string> = {
   invalid_argument: "Invalid argument",
   special_file: "Not a regular file (a FIFO, socket or device)",
   outside_root: "Outside the root the write must stay in",
+  changed: "The file changed since it was read",
   unknown: "Operation failed",
 };
 

@@ -31,6 +31,21 @@ export {
   tempFileDomain,
   tempFileName,
 } from "./temp-files.js";
+export type { WriteLockFacts } from "./write-lock.js";
+export {
+  changedError,
+  formatWriteLockOwner,
+  isAbandonedWriteLock,
+  isWriteLockName,
+  parseWriteLockOwner,
+  WRITE_LOCK_FOREIGN_MAX_AGE_MS,
+  WRITE_LOCK_SHELL,
+  WRITE_LOCK_SHELL_FOREIGN_MINUTES,
+  WRITE_LOCK_SHELL_TRIES,
+  WRITE_LOCK_WAIT_MS,
+  writeExpectationWord,
+  writeLockName,
+} from "./write-lock.js";
 export type { TreeListingMode } from "./tree-listing.js";
 export {
   runTreeListing,
@@ -69,6 +84,7 @@ export type {
   ShellOperations,
   TreeEntry,
   TreeListing,
+  WriteExpectation,
   WriteFileOptions,
   WriteOperations,
 } from "./types.js";

@@ -98,7 +98,41 @@ export interface WriteFileOptions extends CallOptions {
    * it does not. How close each adapter gets is documented with the adapter.
    */
   within?: string;
+  /**
+   * A condition on the file being replaced, checked right before the rename: the write happens
+   * only if the target (a link's final target) still holds exactly these bytes (`sha256`, lower-case
+   * hex of the whole content) or still does not exist (`absent`). Otherwise it fails with
+   * `changed`: nothing written, no temp file left. This is how a caller that read a file, changed
+   * it and writes it back makes sure it does not overwrite a change made in between by another
+   * writer (another host process, another adapter, an editor).
+   *
+   * An adapter must make the compare and the rename one step for every writer that uses `expect`
+   * on the same file: the project's adapters take the file's write lock
+   * ({@link writeLockName}) around them, so two writers in different processes (or hosts) never
+   * both pass the check and then both rename. A writer that uses no lock (an editor, `sed -i`)
+   * can still land between the compare and the rename; keep that window as short as the
+   * environment allows (no round trip to the host inside it) and document it.
+   *
+   * @example
+   * ```ts
+   * const before = await ops.readFile(path);
+   * try {
+   *   await ops.writeFile(path, edit(before), { expect: { sha256: sha256Hex(before) } });
+   * } catch (error) {
+   *   if (isOperationError(error, "changed")) retryOnFreshContent();
+   *   else throw error;
+   * }
+   * ```
+   */
+  expect?: WriteExpectation;
 }
+
+/**
+ * What the file a {@link WriteFileOptions.expect} write replaces must hold right before the
+ * rename: exactly the bytes whose sha256 (lower-case hex) is given, or nothing at all (no file;
+ * a dangling link counts as no file).
+ */
+export type WriteExpectation = { sha256: string } | { absent: true };
 
 /** Options for `mkdir`. */
 export interface MkdirOptions extends CallOptions {

@@ -13,6 +13,13 @@ export interface ConformanceSubject {
   root: string;
   /** Called once after the suite (remove `root`, close connections, stop servers). */
   cleanup?: () => Promise<void> | void;
+  /**
+   * A second adapter object on the same environment, with its own connection or session (a
+   * second SSH connection, a second Engine API client): the concurrent-writers check runs one
+   * writer on each, as two host processes would, and disposes it after. Without it both writers
+   * share `ops`, which still proves the compare and the rename are one step for two callers.
+   */
+  openAnother?: () => Promise<Operations> | Operations;
 }
 
 /** Creates the subject once per suite. */
@@ -40,6 +47,12 @@ export interface ConformanceOptions {
   bigFileBytes?: number;
   /** Multiplies every per-test timeout (remote adapters are slower; default 1). */
   slowFactor?: number;
+  /**
+   * Rounds each of the two writers of the concurrent-writers check makes (default 1000): read the
+   * shared file, append a number to its own line, write it back with `expect`. A remote adapter
+   * may lower it to keep the suite fast; run the default at least once.
+   */
+  concurrentWriteRounds?: number;
 }
 
 /** Shared state of one suite run, filled in `beforeAll`. */

@@ -17,6 +17,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConformanceOptions, ConformanceSubject, MakeOperations, SuiteContext } from "./context.js";
 import { expectCode, joinPath } from "./context.js";
+import { describeConditionalWriteChecks } from "./conditional-writes.js";
 import { describeExecChecks } from "./exec.js";
 import { describeReadChecks } from "./files.js";
 import { buildFileFixture, buildLinksFixture, buildSearchFixture } from "./fixture.js";
@@ -27,9 +28,13 @@ import { describeWriteSafetyChecks } from "./write-safety.js";
 
 export type { ConformanceOptions, ConformanceSubject, MakeOperations } from "./context.js";
 export { collect, expectCode } from "./context.js";
+export type { LineWriterReport } from "./line-writer.js";
+export { lineOf, lineWriterFile, lostRounds, runLineWriter } from "./line-writer.js";
 
 /** The contract asks for a 50 MB file in the fixture. */
 const DEFAULT_BIG_FILE_BYTES = 50 * 1024 * 1024;
+/** The issue that brought conditional writes asked for 1,000 edits by each of two writers. */
+const DEFAULT_CONCURRENT_WRITE_ROUNDS = 1000;
 
 /**
  * Registers the conformance suite as a vitest `describe` block named `name`. `makeOps` is called
@@ -48,6 +53,7 @@ export function describeOperationsConformance(
     shells: options.shells ?? ["sh", "bash"],
     bigFileBytes: options.bigFileBytes ?? DEFAULT_BIG_FILE_BYTES,
     slowFactor: options.slowFactor ?? 1,
+    concurrentWriteRounds: options.concurrentWriteRounds ?? DEFAULT_CONCURRENT_WRITE_ROUNDS,
   };
   let context: SuiteContext | undefined;
   let subject: ConformanceSubject | undefined;
@@ -88,6 +94,7 @@ export function describeOperationsConformance(
     describeReadChecks(get, resolved);
     describeMutationChecks(get, resolved);
     describeWriteSafetyChecks(get, resolved);
+    describeConditionalWriteChecks(get, resolved, async () => subject?.openAnother?.());
     if (resolved.listTree) describeTreeListingChecks(get, resolved);
     else {
       it("declares no listTree, and offers none", () => {
