@@ -19,7 +19,11 @@ import {
   type TreeListingMode,
   throwIfAborted,
   toOperationError,
+  WRITE_LOCK_SHELL_FOREIGN_MINUTES,
+  WRITE_LOCK_SHELL_TRIES,
+  WRITE_LOCK_WAIT_MS,
   type WriteFileOptions,
+  writeExpectationWord,
 } from "@tackle/operations";
 import type { ContainerClient } from "./container-client.js";
 import { DockerOperationError } from "./engine-error.js";
@@ -222,6 +226,7 @@ export class ContainerFiles {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const mode = ((options.mode ?? 0o644) & 0o7777).toString(8);
     if (options.within !== undefined) checkPath(options.within, "writeFile");
+    const condition = writeExpectationWord(options.expect, path);
     const args = [
       path,
       mode,
@@ -230,6 +235,9 @@ export class ContainerFiles {
       this.writerDomain(),
       options.within ?? "",
       String(Math.ceil(FOREIGN_TEMP_MAX_AGE_MS / 60_000)),
+      condition,
+      String(WRITE_LOCK_SHELL_TRIES),
+      String(WRITE_LOCK_SHELL_FOREIGN_MINUTES),
     ];
     await this.script("writeFile", "write", path, args, options, bytes);
   }
@@ -317,6 +325,27 @@ export class ContainerFiles {
       throw new OperationError(
         "outside_root",
         `${operation}: the directory of ${path} is not inside the root the write must stay in; nothing was written`,
+        { operation, path },
+      );
+    }
+    if (exitCode === SCRIPT_CODE.changed) {
+      throw new OperationError(
+        "changed",
+        `${operation}: ${path} no longer holds what expect said (another writer changed it); nothing was written`,
+        { operation, path },
+      );
+    }
+    if (exitCode === SCRIPT_CODE.lock_timeout) {
+      throw new OperationError(
+        "timeout",
+        `${operation}: another writer held the write lock of ${path} for ${WRITE_LOCK_WAIT_MS / 1000} s; nothing was written`,
+        { operation, path },
+      );
+    }
+    if (exitCode === SCRIPT_CODE.no_hash) {
+      throw new OperationError(
+        "not_supported",
+        `${operation}: the container has no sha256sum, shasum or openssl to check expect with; nothing was written`,
         { operation, path },
       );
     }

@@ -1,3 +1,4 @@
+import { WRITE_LOCK_SHELL } from "@tackle/operations";
 import { shellText } from "./shell-text.js";
 
 /**
@@ -21,7 +22,16 @@ export const SCRIPT_EXIT: Record<number, string> = {
  * expected (`special_file`), and a write whose directory is not inside its `within` root
  * (`outside_root`).
  */
-export const SCRIPT_CODE = { special_file: 97, outside_root: 98 } as const;
+export const SCRIPT_CODE = {
+  special_file: 97,
+  outside_root: 98,
+  /** A conditional write found the target not holding what `expect` said (`changed`). */
+  changed: 99,
+  /** A conditional write waited `WRITE_LOCK_WAIT_MS` for another writer's lock (`timeout`). */
+  lock_timeout: 100,
+  /** A conditional write found no sha256 tool in the container (`not_supported`). */
+  no_hash: 101,
+} as const;
 
 /**
  * Shared shell functions (POSIX sh; busybox ash and bash both run them).
@@ -29,7 +39,7 @@ export const SCRIPT_CODE = { special_file: 97, outside_root: 98 } as const;
  * missing (90), a parent that cannot be searched (91), a non-directory parent (92). It returns
  * normally when P itself is reachable.
  */
-const PRELUDE = shellText`
+const PRELUDE = WRITE_LOCK_SHELL + shellText`
 why() {
   case "$1" in */) _tail=1 ;; *) _tail= ;; esac
   _rest=\${1#/}; _cur=; _parent=/
@@ -110,7 +120,10 @@ if [ "$3" -gt 0 ]; then exec dd bs=65536 skip="$3" iflag=skip_bytes status=none 
 exec cat < "$1"`,
   // stdin: content. $1 path, $2 octal mode for a new file, $3 16 random hex digits, $4 byte
   // count, $5 the writer domain (12 hex), $6 the root the write must stay in ("" for none),
-  // $7 minutes after which another domain's temp file counts as abandoned.
+  // $7 minutes after which another domain's temp file counts as abandoned, $8 the condition
+  // (writeExpectationWord: "" none, "-" absent, else the sha256), $9 the lock's tries, $10 its
+  // foreign age in minutes. With a condition, the write lock (wl_take, in the held directory) is
+  // taken after the temp file is complete, the target compared, renamed over, the lock removed.
   // The target's directory is opened as fd 9 and every name in it is reached through
   // /proc/self/fd/9 (the directory as opened, wherever it is now; fd 9 is inherited by cat and mv),
   // so a directory swapped for a link mid-write cannot redirect the temp file, the rename or the
@@ -133,9 +146,10 @@ else
   _p=$(realpath "$_d") || exit 90
   [ -n "$6" ] && ! inside "$_r" "$_p" && exit 98
 fi
-# After the 7 arguments come the stat fields from the state (field 3) on: the start time (field 22) is $27.
+_ex=$8; _wt=$9; _wf=\${10}
+# After the 10 arguments come the stat fields from the state (field 3) on: the start time (field 22) is $30.
 _pid=0; _st=0
-if read -r _l </proc/self/stat 2>/dev/null; then _pid=\${_l%% *}; set -- "$@" \${_l##*) }; _st=\${27}; fi
+if read -r _l </proc/self/stat 2>/dev/null; then _pid=\${_l%% *}; set -- "$@" \${_l##*) }; _st=\${30}; fi
 _tn=$_n; [ \${#_n} -gt 60 ] && _tn=$(printf '%s' "$_n" | cut -b1-180)
 _tmp=".$_tn.tackle-$5-$_pid-$_st-$3.tmp"
 if [ -e "$_p/$_n" ]; then _m=$(stat -c %a "$_p/$_n"); _o=$(stat -c %u:%g "$_p/$_n"); else _m=$(printf %o $((0$2 & ~0$(umask)))); _o=; fi
@@ -149,13 +163,28 @@ if [ -n "$6" ]; then
   if [ "$_p" = /proc/self/fd/9 ]; then _w=$(readlink "$_p"); else _w=$(realpath "$_p"); fi
   inside "$_r" "$_w" || { rm -f "$_p/$_tmp"; exit 98; }
 fi
+_lk=
+if [ -n "$_ex" ]; then
+  _lk="$_p/$(wl_name "$_n")" || { rm -f "$_p/$_tmp"; exit 1; }
+  wl_take "$_lk" "$5" "$_pid" "$_st" "$_wt" "$_wf"; _r=$?
+  [ "$_r" = 0 ] || { rm -f "$_p/$_tmp"; [ "$_r" = 2 ] && exit 91; exit 100; }
+  if [ "$_ex" = - ]; then
+    { [ -e "$_p/$_n" ] || [ -L "$_p/$_n" ]; } && { rm -f "$_lk" "$_p/$_tmp"; exit 99; }
+  else
+    [ -f "$_p/$_n" ] || { rm -f "$_lk" "$_p/$_tmp"; exit 99; }
+    _h=$(wl_sha "$_p/$_n"); _r=$?
+    [ "$_r" = 2 ] && { rm -f "$_lk" "$_p/$_tmp"; exit 101; }
+    [ "$_r" = 0 ] && [ "$_h" = "$_ex" ] || { rm -f "$_lk" "$_p/$_tmp"; exit 99; }
+  fi
+fi
 # -T: never move into a directory (or a link to one) that took the target's name meanwhile.
 # An mv without -T fails here too and gets the same check done by hand.
 if ! mv -fT "$_p/$_tmp" "$_p/$_n" 2>/dev/null; then
-  [ -e "$_p/$_tmp" ] || exit 1
-  [ -d "$_p/$_n" ] && { rm -f "$_p/$_tmp"; exit 93; }
-  mv -f "$_p/$_tmp" "$_p/$_n" || { rm -f "$_p/$_tmp"; exit 1; }
+  [ -e "$_p/$_tmp" ] || { rm -f \${_lk:+"$_lk"}; exit 1; }
+  [ -d "$_p/$_n" ] && { rm -f \${_lk:+"$_lk"} "$_p/$_tmp"; exit 93; }
+  mv -f "$_p/$_tmp" "$_p/$_n" || { rm -f \${_lk:+"$_lk"} "$_p/$_tmp"; exit 1; }
 fi
+[ -n "$_lk" ] && rm -f "$_lk"
 sweep "$_p" "$5" "$7"
 exec 9<&-`,
   // $1 path, $2 "-p" for recursive.

@@ -15,6 +15,7 @@
  * the holder as a temp file name does (`TempFileOwner`), and a waiter that finds the holder dead
  * (`isAbandonedWriteLock`) removes the lock and tries again.
  */
+import { createHash } from "node:crypto";
 import { OperationError } from "./errors.js";
 import type { TempFileOwner } from "./temp-files.js";
 import type { WriteExpectation } from "./types.js";
@@ -32,21 +33,19 @@ export const WRITE_LOCK_WAIT_MS = 30_000;
  */
 export const WRITE_LOCK_FOREIGN_MAX_AGE_MS = 60_000;
 
-/** Longest target name (UTF-8 bytes) kept in a lock name; the name stays under NAME_MAX (255). */
-const LOCK_TARGET_MAX_BYTES = 200;
+/** Longest target name (UTF-8 bytes) a lock name spells out; longer ones are hashed. */
+export const WRITE_LOCK_TARGET_MAX_BYTES = 200;
 
 /**
- * The lock file of a write to `target` (a bare name): `.<target>.tackle-lock`, in the same
- * directory. Every writer of that file computes the same name (a long name is cut to 200 UTF-8
- * bytes, so two long names with the same start share a lock, which costs only waiting).
+ * The lock file of a write to `target` (a bare name), in the same directory:
+ * `.<target>.tackle-lock`, or for a name longer than {@link WRITE_LOCK_TARGET_MAX_BYTES} UTF-8
+ * bytes `.<first 32 hex digits of the sha256 of the name>.tackle-lock` (the lock name must stay
+ * under NAME_MAX and be computed the same way by a shell script). Every writer of that file
+ * computes the same name.
  */
 export function writeLockName(target: string): string {
-  const bytes = new TextEncoder().encode(target);
-  if (bytes.length <= LOCK_TARGET_MAX_BYTES) return `.${target}.tackle-lock`;
-  let end = LOCK_TARGET_MAX_BYTES;
-  // Never cut inside a UTF-8 sequence: back up to the start of a character.
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return `.${new TextDecoder().decode(bytes.subarray(0, end))}.tackle-lock`;
+  if (Buffer.byteLength(target, "utf8") <= WRITE_LOCK_TARGET_MAX_BYTES) return `.${target}.tackle-lock`;
+  return `.${createHash("sha256").update(target, "utf8").digest("hex").slice(0, 32)}.tackle-lock`;
 }
 
 /** True when `name` (a bare file name) is a write lock: the tools leave it out of listings. */
@@ -96,6 +95,7 @@ export function isAbandonedWriteLock(owner: TempFileOwner | undefined, facts: Wr
  *   that pid and start time; another domain or an unreadable line: unchanged for more than
  *   FOREIGN_MINUTES) and tries again, 10 ms apart, at most TRIES times. Returns 0 when taken, 1
  *   when it gave up, 2 when the directory refuses the create.
+ * - `wl_name NAME`: prints the lock name of NAME, as `writeLockName` does.
  * - `wl_sha FILE`: prints the lower-case hex sha256 of FILE (sha256sum, shasum or openssl);
  *   returns 2 when none of them exists.
  */
@@ -120,6 +120,12 @@ wl_take() {
     sleep 0.01 2>/dev/null || sleep 1
   done
   return 0
+}
+wl_name() {
+  if [ \${#1} -gt 50 ] && [ "$(printf '%s' "$1" | wc -c)" -gt ${WRITE_LOCK_TARGET_MAX_BYTES} ]; then
+    _wlm=$(printf '%s' "$1" | { wl_sha /dev/stdin; }) || return 1
+    printf '.%s.tackle-lock' "$(printf '%s' "$_wlm" | cut -c1-32)"
+  else printf '.%s.tackle-lock' "$1"; fi
 }
 wl_sha() {
   if command -v sha256sum >/dev/null 2>&1; then _wlh=$(sha256sum < "$1") || return 1

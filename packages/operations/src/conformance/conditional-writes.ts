@@ -127,7 +127,7 @@ export function describeConditionalWriteChecks(
         }
         expect(await names(at)).toEqual(["shared.txt"]);
       },
-      Math.max(60_000, rounds * 200),
+      Math.max(60_000, rounds * 600),
     );
   });
 }
