@@ -39,7 +39,9 @@ export const SCRIPT_CODE = {
  * missing (90), a parent that cannot be searched (91), a non-directory parent (92). It returns
  * normally when P itself is reachable.
  */
-const PRELUDE = WRITE_LOCK_SHELL + shellText`
+const PRELUDE =
+  WRITE_LOCK_SHELL +
+  shellText`
 why() {
   case "$1" in */) _tail=1 ;; *) _tail= ;; esac
   _rest=\${1#/}; _cur=; _parent=/

@@ -4,9 +4,11 @@ import {
   tempFileName,
   throwIfAborted,
   type WriteFileOptions,
+  writeExpectationWord,
 } from "@tackle/operations";
 import type { SFTPWrapper, Stats } from "ssh2";
-import type { SshConnection } from "./connection.js";
+import { conditionalRename } from "./conditional-rename.js";
+import type { Session, SshConnection } from "./connection.js";
 import { missingCode, refined, typeOfMode } from "./files.js";
 import { call, SFTP_STATUS, sftpError, sftpStatus, withSftp } from "./sftp-call.js";
 import { locateOpenFile, sftpWriter, sweepAbandonedTempFiles } from "./temp-files.js";
@@ -108,6 +110,12 @@ export function writeFile(
       ? Buffer.from(data, "utf8")
       : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const within = options?.within;
+  let condition: string;
+  try {
+    condition = writeExpectationWord(options?.expect, path);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return withSftp(
     connection,
     "writeFile",
@@ -130,6 +138,9 @@ export function writeFile(
       try {
         await writeThroughTemp({
           connection,
+          session,
+          condition,
+          domain: owner.domain,
           sftp,
           lost: () => session.isLost,
           dir: realDir,
@@ -150,6 +161,11 @@ export function writeFile(
 
 interface TempWrite {
   connection: SshConnection;
+  session: Session;
+  /** `writeExpectationWord` of `expect`: "" when the write is unconditional. */
+  condition: string;
+  /** The writer domain of this SFTP server, which the rename script shares (same host). */
+  domain: string;
   sftp: SFTPWrapper;
   lost: () => boolean;
   /** Canonical directory the temp file is created in, and the names in it. */
@@ -200,7 +216,8 @@ async function writeThroughTemp(write: TempWrite): Promise<void> {
     if (existing) await call((cb) => sftp.fchmod(handle, existing.mode & 0o7777, cb));
     throwIfAborted(options?.signal, "writeFile");
     const [from, to] = write.root === undefined ? [temp, target] : await placeInRoot(write, temp);
-    await call((cb) => sftp.ext_openssh_rename(from, to, cb));
+    if (write.condition === "") await call((cb) => sftp.ext_openssh_rename(from, to, cb));
+    else await conditionalRename(write.session, from, to, write.condition, write.domain);
     settled = true;
   } catch (error) {
     throw createdTempFailure(error, target);

@@ -5,6 +5,12 @@ import { createSshOperations } from "../src/index.js";
 import { startSshServer } from "./support/ssh-server.mjs";
 
 /**
+ * Rounds per writer of the concurrent-writers check: the kit's 1000 when TACKLE_CONFORMANCE_ROUNDS
+ * says so, 200 by default (each conditional write is an SFTP upload plus a remote script).
+ */
+const rounds = Number(process.env.TACKLE_CONFORMANCE_ROUNDS ?? 200);
+
+/**
  * The conformance suite, unchanged, on a real sshd. Twice: once with ripgrep on the remote PATH
  * (native `search`, found by the adapter's probe), once without (no `search`, so the tools'
  * portable fallback takes over).
@@ -21,6 +27,12 @@ for (const withRipgrep of [true, false]) {
       return {
         ops,
         root,
+        // A second connection: its own SFTP server and shells on the host, as a second process has.
+        openAnother: async () => {
+          const second = createSshOperations(server.connectOptions);
+          await second.connect();
+          return second;
+        },
         cleanup: async () => {
           await ops.dispose();
           await rm(root, { recursive: true, force: true });
@@ -28,6 +40,6 @@ for (const withRipgrep of [true, false]) {
         },
       };
     },
-    { search: withRipgrep, slowFactor: 3 },
+    { search: withRipgrep, slowFactor: 3, concurrentWriteRounds: rounds },
   );
 }

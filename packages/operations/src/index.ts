@@ -31,22 +31,6 @@ export {
   tempFileDomain,
   tempFileName,
 } from "./temp-files.js";
-export type { WriteLockFacts } from "./write-lock.js";
-export {
-  changedError,
-  formatWriteLockOwner,
-  isAbandonedWriteLock,
-  isWriteLockName,
-  parseWriteLockOwner,
-  WRITE_LOCK_FOREIGN_MAX_AGE_MS,
-  WRITE_LOCK_SHELL,
-  WRITE_LOCK_SHELL_FOREIGN_MINUTES,
-  WRITE_LOCK_SHELL_TRIES,
-  WRITE_LOCK_TARGET_MAX_BYTES,
-  WRITE_LOCK_WAIT_MS,
-  writeExpectationWord,
-  writeLockName,
-} from "./write-lock.js";
 export type { TreeListingMode } from "./tree-listing.js";
 export {
   runTreeListing,
@@ -89,3 +73,19 @@ export type {
   WriteFileOptions,
   WriteOperations,
 } from "./types.js";
+export type { WriteLockFacts } from "./write-lock.js";
+export {
+  changedError,
+  formatWriteLockOwner,
+  isAbandonedWriteLock,
+  isWriteLockName,
+  parseWriteLockOwner,
+  WRITE_LOCK_FOREIGN_MAX_AGE_MS,
+  WRITE_LOCK_SHELL,
+  WRITE_LOCK_SHELL_FOREIGN_MINUTES,
+  WRITE_LOCK_SHELL_TRIES,
+  WRITE_LOCK_TARGET_MAX_BYTES,
+  WRITE_LOCK_WAIT_MS,
+  writeExpectationWord,
+  writeLockName,
+} from "./write-lock.js";

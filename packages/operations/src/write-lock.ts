@@ -81,7 +81,8 @@ export interface WriteLockFacts {
  * unreadable) and the lock is older than {@link WRITE_LOCK_FOREIGN_MAX_AGE_MS}.
  */
 export function isAbandonedWriteLock(owner: TempFileOwner | undefined, facts: WriteLockFacts): boolean {
-  if (owner === undefined || owner.domain !== facts.domain) return facts.ageMs > WRITE_LOCK_FOREIGN_MAX_AGE_MS;
+  if (owner === undefined || owner.domain !== facts.domain)
+    return facts.ageMs > WRITE_LOCK_FOREIGN_MAX_AGE_MS;
   if (owner.start === "0") return facts.startOfPid === undefined;
   return facts.startOfPid !== owner.start;
 }
@@ -163,7 +164,9 @@ export function writeExpectationWord(expect: WriteExpectation | undefined, path:
 /** The `changed` failure of a conditional write, in one wording for every adapter. */
 export function changedError(path: string, expect: WriteExpectation): OperationError {
   const what =
-    "absent" in expect ? "exists now (it did not when it was read)" : "no longer holds the content that was read";
+    "absent" in expect
+      ? "exists now (it did not when it was read)"
+      : "no longer holds the content that was read";
   return new OperationError("changed", `writeFile: ${path} ${what}; nothing was written`, {
     operation: "writeFile",
     path,

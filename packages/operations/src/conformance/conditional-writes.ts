@@ -35,7 +35,9 @@ export function describeConditionalWriteChecks(
       await get().ops.writeFile(at("f.txt"), "two\n", { expect: { sha256: sha256("one\n") } });
       expect(text(await get().ops.readFile(at("f.txt")))).toBe("two\n");
       // The sha256 may come in upper case too.
-      await get().ops.writeFile(at("f.txt"), "three\n", { expect: { sha256: sha256("two\n").toUpperCase() } });
+      await get().ops.writeFile(at("f.txt"), "three\n", {
+        expect: { sha256: sha256("two\n").toUpperCase() },
+      });
       expect(text(await get().ops.readFile(at("f.txt")))).toBe("three\n");
       expect(await names(at)).toEqual(["f.txt"]);
     });
@@ -64,7 +66,10 @@ export function describeConditionalWriteChecks(
       const at = await scratch();
       await get().ops.writeFile(at("new.txt"), "created\n", { expect: { absent: true } });
       expect(text(await get().ops.readFile(at("new.txt")))).toBe("created\n");
-      await expectCode(get().ops.writeFile(at("new.txt"), "again\n", { expect: { absent: true } }), "changed");
+      await expectCode(
+        get().ops.writeFile(at("new.txt"), "again\n", { expect: { absent: true } }),
+        "changed",
+      );
       expect(text(await get().ops.readFile(at("new.txt")))).toBe("created\n");
       expect(await names(at)).toEqual(["new.txt"]);
     });

@@ -15,9 +15,9 @@
  * ```
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeConditionalWriteChecks } from "./conditional-writes.js";
 import type { ConformanceOptions, ConformanceSubject, MakeOperations, SuiteContext } from "./context.js";
 import { expectCode, joinPath } from "./context.js";
-import { describeConditionalWriteChecks } from "./conditional-writes.js";
 import { describeExecChecks } from "./exec.js";
 import { describeReadChecks } from "./files.js";
 import { buildFileFixture, buildLinksFixture, buildSearchFixture } from "./fixture.js";

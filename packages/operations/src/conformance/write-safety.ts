@@ -114,7 +114,11 @@ export function describeWriteSafetyChecks(
  * Writes a large file and lists its directory until the write's temp file shows up; returns the
  * owner its name records (tried with larger files if a write was over before a listing saw it).
  */
-export async function observeWriter(get: () => SuiteContext, path: string, dir: string): Promise<TempFileOwner> {
+export async function observeWriter(
+  get: () => SuiteContext,
+  path: string,
+  dir: string,
+): Promise<TempFileOwner> {
   for (let size = 16 << 20; ; size *= 2) {
     let done = false;
     const write = get()
