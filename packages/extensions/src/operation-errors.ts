@@ -113,6 +113,12 @@ function fromOperationError(error: OperationError, subject: string | undefined):
         `${what} led outside the workspace while it was being written (a directory was replaced by a link or moved). Nothing was written; check the path with ls and try again.`,
         cause,
       );
+    case "changed":
+      return new ToolError(
+        "stale_read",
+        `${what} was changed by another writer while it was being written. Nothing was written; read it again, then retry.`,
+        cause,
+      );
     case "not_supported":
       return new ToolError(
         "not_supported",

@@ -1,7 +1,8 @@
 /**
  * The file mutation queue of one environment: mutations of one file run one at a time in call
- * order, keyed by real path; an exclusive section (taken by the shell tools) waits for running
- * mutations and holds new ones.
+ * order, keyed by the environment's id and the real path, across every context of the host
+ * process; an exclusive section (taken by the shell tools) waits for this queue's running
+ * mutations and holds its new ones.
  */
 import { ToolError } from "@tackle/agent-core";
 import type { FileMutationQueue } from "@tackle/extensions";
@@ -75,16 +76,49 @@ async function runWhenReady<T>(
 }
 
 /**
+ * Completion of the last mutation registered for each file, by environment and real path
+ * (`<operations.id>\n<real path>`), for the whole host process: every queue of every context on
+ * the same environment (two adapters, two agents in one host) serialises its mutations of one
+ * file here. Kept on `globalThis` under a registered symbol, so two copies of this package in one
+ * process (two versions in one dependency tree) still share it.
+ */
+/** Queues made on an adapter without an `id` (a partial one in a test) count as their own environments. */
+let privateQueues = 0;
+
+function processFileTails(): Map<string, Promise<void>> {
+  const slot = Symbol.for("@tackle/tools:file-mutation-tails");
+  const holder = globalThis as typeof globalThis & { [key: symbol]: Map<string, Promise<void>> | undefined };
+  let tails = holder[slot];
+  if (!tails) {
+    tails = new Map();
+    holder[slot] = tails;
+  }
+  return tails;
+}
+
+/**
  * Creates a {@link FileMutationQueue} over `operations` (used to resolve keys to real paths).
  * Hosts use one per environment object: {@link getFileMutationQueue} keeps it.
  *
  * Ordering: each call takes its place synchronously when it is made. Keys resolve in parallel
  * but are registered in call order, so a slow `realpath` never lets a later call overtake.
+ *
+ * Sharing: mutations of one file wait for each other across every queue of the host process
+ * whose adapter reports the same `operations.id` (the file's identity is the environment's id
+ * plus the real path this queue's own adapter resolves). An exclusive section stays this queue's
+ * own: a command of one session does not hold another session's edits. Adapters that report the
+ * same id for different environments only serialise more than needed; two ids for one
+ * environment (an alias host name) do not share the queue, and the adapter's conditional write
+ * (`WriteFileOptions.expect`) is what still keeps their edits from being lost.
  */
-export function createFileMutationQueue(operations: RealPathOperations): FileMutationQueue {
+export function createFileMutationQueue(
+  operations: RealPathOperations & Partial<Pick<Operations, "id">>,
+): FileMutationQueue {
   const syntax = pathSyntax(operations.platform);
-  /** Completion of the last mutation registered for each key. */
-  const tails = new Map<string, Promise<void>>();
+  /** Completion of the last mutation registered for each key (shared, see processFileTails). */
+  const tails = processFileTails();
+  // Without an id there is nothing to share by: the queue keeps to itself.
+  const environment = operations.id ?? `queue:${++privateQueues}`;
   /** Completion of every mutation called so far and not yet settled (an exclusive waits for these). */
   const inFlight = new Set<Promise<void>>();
   /** Completion of the latest exclusive section (and, through its chain, of every earlier one). */
@@ -95,10 +129,10 @@ export function createFileMutationQueue(operations: RealPathOperations): FileMut
   const keyFor = async (path: string, signal: AbortSignal | undefined): Promise<string> => {
     try {
       const { real } = await resolveRealPath(operations, syntax, path, signal);
-      return operations.platform === "win32" ? real.toLowerCase() : real;
+      return `${environment}\n${operations.platform === "win32" ? real.toLowerCase() : real}`;
     } catch {
       // An unresolvable path still needs a key; the mutation itself will report the failure.
-      return path;
+      return `${environment}\n${path}`;
     }
   };
 
@@ -146,14 +180,16 @@ const queues = new WeakMap<Operations, FileMutationQueue>();
 
 /**
  * The file mutation queue of one environment object: every context made on the same
- * `Operations` object shares it, so two sessions on one adapter serialise their edits of one
- * file (a link and its target included: keys are real paths resolved by that adapter).
+ * `Operations` object shares it (and its exclusive sections). Its mutations of one file also wait
+ * for those of every other queue on an adapter with the same `operations.id` in this process
+ * (see {@link createFileMutationQueue}), so two adapters or two agents on one directory never
+ * run two edits of one file at once.
  *
- * Keyed by the object, not by `operations.id`: two adapters that report the same id (two SSH
- * connections to one host, a local adapter and a wrapper around it) are separate objects with
- * separate lifetimes, and a queue that resolved keys through whichever was seen last failed as
- * "disposed" once that one was disposed. Hosts that want two sessions on one machine to
- * serialise give both the same adapter. The queue is dropped with its adapter (weakly held).
+ * The queue object is per adapter object, not per id: two adapters that report the same id (two
+ * SSH connections to one host, a local adapter and a wrapper around it) have separate
+ * lifetimes, and each resolves its keys through its own adapter (a queue that resolved keys
+ * through whichever adapter was seen last failed as "disposed" once that one was disposed). The
+ * queue is dropped with its adapter (weakly held); the shared per-file chains empty themselves.
  */
 export function getFileMutationQueue(operations: Operations): FileMutationQueue {
   let queue = queues.get(operations);

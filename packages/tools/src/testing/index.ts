@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { defineApplyPatchConformance } from "./apply-patch.js";
 import { defineAuditConformance } from "./audit.js";
 import { defineBashConformance } from "./bash.js";
+import { DEFAULT_CONCURRENT_EDIT_ROUNDS, defineConcurrentEditConformance } from "./concurrent-edits.js";
 import { defineEditConformance } from "./edit.js";
 import {
   createConformanceEnv,
@@ -28,6 +29,7 @@ export type { PreparedPatchCase } from "./apply-patch.js";
 export { defineApplyPatchConformance, preparePatchCase } from "./apply-patch.js";
 export { defineAuditConformance } from "./audit.js";
 export { defineBashConformance } from "./bash.js";
+export { DEFAULT_CONCURRENT_EDIT_ROUNDS, defineConcurrentEditConformance } from "./concurrent-edits.js";
 export { defineEditConformance } from "./edit.js";
 export type { DirectorySwap, FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
 export {
@@ -51,6 +53,18 @@ export { defineWriteConformance } from "./write.js";
 export interface ToolsConformanceOptions {
   /** Directory in the environment under which the suite makes its fresh root. Default `/tmp`. */
   baseDir?: string;
+  /**
+   * Edits per writer in the concurrent-edit checks (two contexts each editing their own line of
+   * one file; default {@link DEFAULT_CONCURRENT_EDIT_ROUNDS}). A remote adapter may lower it to
+   * keep the suite fast; run the default at least once.
+   */
+  concurrentEditRounds?: number;
+  /**
+   * A context on a second adapter object of the same environment (a second connection), for the
+   * concurrent-edit checks: two adapters in one host. Without it the second context comes from
+   * `makeContext`.
+   */
+  makeSecondContext?: MakeToolsContext;
 }
 
 /**
@@ -80,6 +94,11 @@ export function describeToolsConformance(
     defineEditConformance(getEnv);
     defineApplyPatchConformance(getEnv);
     defineNativeToolsConformance(getEnv);
+    defineConcurrentEditConformance(
+      getEnv,
+      options.concurrentEditRounds ?? DEFAULT_CONCURRENT_EDIT_ROUNDS,
+      options.makeSecondContext,
+    );
     defineGrepConformance(getEnv);
     defineFindConformance(getEnv);
     defineLsConformance(getEnv);

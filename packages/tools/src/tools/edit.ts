@@ -5,7 +5,7 @@
  */
 
 import type { TextContent } from "@tackle/agent-core";
-import { ToolError } from "@tackle/agent-core";
+import { isToolError, ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
@@ -14,12 +14,12 @@ import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS } from "../defaults.js";
 import { encodeEditedFile } from "../edit/edited-bytes.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
-import { type EditOutcome, planEdits } from "../edit/plan.js";
+import { type EditOutcome, type EditPlan, planEdits } from "../edit/plan.js";
 import { prepareEditArguments } from "../edit/repair-arguments.js";
 import { rememberAppliedEdits, wasAppliedBefore } from "../edit/session-edits.js";
 import { formatEditSummary } from "../edit/summary.js";
 import { explainMissingPath } from "../path/near-miss.js";
-import { recheckWriteTarget, withinRoot } from "../path/recheck.js";
+import { recheckWriteTarget } from "../path/recheck.js";
 import {
   decodeText,
   encodeText,
@@ -30,6 +30,7 @@ import {
 import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
+import { type CommitAttempt, MAX_COMMIT_ATTEMPTS, writeIfUnchanged } from "./write-if-unchanged.js";
 
 const editParameters = Type.Object({
   path: Type.String({ description: "File to edit, relative to the working directory or absolute." }),
@@ -72,6 +73,11 @@ export interface EditDetails {
   hasBom: boolean;
   /** Bytes written (or that would be written on a dry run). */
   writtenBytes: number;
+  /**
+   * Times another writer changed the file between this call's read and its write, so its edits
+   * were matched again on the fresh content (0 normally; see docs/write-safety.md).
+   */
+  redone: number;
 }
 
 /** Options for {@link createEditToolDefinition}. */
@@ -147,44 +153,37 @@ export function createEditToolDefinition(
     if (stat.type === "other") throw specialFileError(target.display);
     const bytes = await ops.readFile(target.real, { signal });
     // Known when the model read the whole file before: the audit record reuses it.
-    const sha256Before = assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
-    const decoded = decodeText(bytes);
+    const sha256Read = assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
     const shell = shellToolOf(ctx);
-    // UTF-8 decoded without a replacement character is valid UTF-8, which encodes back to the
-    // same bytes; UTF-16 is proven the same way by encoding it again.
-    const roundTrips =
-      decoded.encoding === "utf8" ||
-      sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes);
-    if (decoded.lossy || !roundTrips) {
-      throw new ToolError(
-        "encoding",
-        undecodableMessage(target.display, encodingLabel(decoded.encoding), shell),
-        {
-          details: { path: target.display, encoding: decoded.encoding },
-        },
+    const prepare = (from: Uint8Array): PreparedEdit =>
+      prepareEdit(ctx, target.display, target.real, from, params, shell);
+    const dryRun = params.dryRun === true;
+    let prepared: PreparedEdit = { ...prepare(bytes), sha256Before: sha256Read };
+    let redone = 0;
+    if (prepared.plan.changed && !dryRun) {
+      const committed = await writeIfUnchanged(
+        ctx,
+        target,
+        prepared,
+        (fresh) => redoOnFresh(fresh, target.display, prepare),
+        () => busyError(target.display),
+        signal,
       );
+      prepared = committed.attempt;
+      redone = committed.redone;
     }
-    if (decoded.encoding === "utf8" && params.edits.some((edit) => hasLoneSurrogate(edit.newText))) {
-      throw new ToolError("encoding", unencodableMessage(target.display, encodingLabel(decoded.encoding)));
-    }
-    const plan = planEdits(decoded.text, params.edits, {
-      path: target.display,
-      appliedBefore: (edit) => wasAppliedBefore(ctx.reads, target.real, edit),
-      ...(shell ? { shell } : {}),
-    });
+    const { before, decoded, plan } = prepared;
     // The diff library is loaded by the first edit, not by every process that creates the tools.
     const { buildEditDiff } = await import("../edit/diff.js");
     const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
-    const data = plan.changed ? encodeEditedFile(bytes, decoded, plan) : bytes;
-    const dryRun = params.dryRun === true;
+    const data = prepared.data ?? before;
     if (plan.changed && !dryRun) {
-      await ops.writeFile(target.real, data, withinRoot(target, signal));
       // The model knows this content now: a follow-up edit must not be refused as stale.
       const sha256After = recordRead(ctx, target.real, data);
       rememberAppliedEdits(ctx.reads, target.real, plan.applied);
       recordFileChange(
         callAudit(ctx, toolCallId),
-        { path: target.real, before: bytes, after: data, sha256Before, sha256After },
+        { path: target.real, before, after: data, sha256Before: prepared.sha256Before, sha256After },
         "file",
       );
     } else {
@@ -204,6 +203,7 @@ export function createEditToolDefinition(
       encoding: decoded.encoding,
       hasBom: decoded.hasBom,
       writtenBytes: plan.changed ? data.length : 0,
+      redone,
     };
     const text = formatEditSummary({
       path: target.display,
@@ -215,8 +215,93 @@ export function createEditToolDefinition(
       maxBytes,
       bash: hasTool(ctx, "bash"),
     });
-    return { content: [{ type: "text", text } satisfies TextContent], details };
+    const note = redone > 0 ? `\n${REDONE_NOTE}` : "";
+    return { content: [{ type: "text", text: text + note } satisfies TextContent], details };
   }
+}
+
+/** Said after the summary when the edits had to be matched again on another writer's content. */
+const REDONE_NOTE =
+  "Another writer changed the file while this edit was being saved; your edits still matched its new content and were applied to it (other lines keep their change).";
+
+/** An edit decoded, planned and encoded against one version of the file. */
+interface PreparedEdit extends CommitAttempt {
+  before: Uint8Array;
+  decoded: ReturnType<typeof decodeText>;
+  plan: EditPlan;
+}
+
+/**
+ * Decodes `bytes`, plans the edits on them (the engine's `planEdits`, its matching rules) and
+ * encodes the result; throws the engine's refusal when they do not apply.
+ */
+function prepareEdit(
+  ctx: ExtensionContext,
+  display: string,
+  real: string,
+  bytes: Uint8Array,
+  params: EditParams,
+  shell: ReturnType<typeof shellToolOf>,
+): PreparedEdit {
+  const decoded = decodeText(bytes);
+  // UTF-8 decoded without a replacement character is valid UTF-8, which encodes back to the
+  // same bytes; UTF-16 is proven the same way by encoding it again.
+  const roundTrips =
+    decoded.encoding === "utf8" ||
+    sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes);
+  if (decoded.lossy || !roundTrips) {
+    throw new ToolError("encoding", undecodableMessage(display, encodingLabel(decoded.encoding), shell), {
+      details: { path: display, encoding: decoded.encoding },
+    });
+  }
+  if (decoded.encoding === "utf8" && params.edits.some((edit) => hasLoneSurrogate(edit.newText))) {
+    throw new ToolError("encoding", unencodableMessage(display, encodingLabel(decoded.encoding)));
+  }
+  const plan = planEdits(decoded.text, params.edits, {
+    path: display,
+    appliedBefore: (edit) => wasAppliedBefore(ctx.reads, real, edit),
+    ...(shell ? { shell } : {}),
+  });
+  return {
+    before: bytes,
+    decoded,
+    plan,
+    data: plan.changed ? encodeEditedFile(bytes, decoded, plan) : undefined,
+  };
+}
+
+/**
+ * The edits planned again on the content another writer left (same matching rules). When they no
+ * longer apply, a `stale_read` that carries the engine's refusal, which shows the fresh lines.
+ */
+function redoOnFresh(
+  fresh: Uint8Array | null,
+  display: string,
+  prepare: (bytes: Uint8Array) => PreparedEdit,
+): PreparedEdit {
+  if (fresh === null) {
+    throw new ToolError(
+      "stale_read",
+      `${display} was removed by another writer while this edit was being saved; nothing was written. Check with ls whether it still exists.`,
+    );
+  }
+  try {
+    return prepare(fresh);
+  } catch (error) {
+    const why = isToolError(error) ? error.message : String(error);
+    throw new ToolError(
+      "stale_read",
+      `${display} was changed by another writer while this edit was being saved, and your edits no longer apply to its new content; nothing was written. ${why} Read the file again before editing.`,
+      { details: { path: display }, cause: error },
+    );
+  }
+}
+
+function busyError(display: string): ToolError {
+  return new ToolError(
+    "stale_read",
+    `${display} kept changing while this edit was being saved (another writer wrote it ${MAX_COMMIT_ATTEMPTS} times in a row); nothing was written. Read it again, then retry the edit.`,
+  );
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

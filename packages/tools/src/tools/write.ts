@@ -11,7 +11,7 @@ import { callAudit, type ExtensionContext, type ToolDefinition } from "@tackle/e
 import { isOperationError, type Operations } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
-import { recheckWriteTarget, withinRoot } from "../path/recheck.js";
+import { recheckWriteTarget } from "../path/recheck.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import {
   decodeText,
@@ -25,6 +25,7 @@ import { unknownPlaceholders } from "../text/untrusted.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { utf8ByteLength } from "../truncate.js";
+import { writeIfUnchanged } from "./write-if-unchanged.js";
 
 const writeParameters = Type.Object({
   path: Type.String({ description: "File to write, relative to the working directory or absolute." }),
@@ -113,7 +114,18 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
             };
             if (!params.dryRun) {
               if (!existing) await ops.mkdir(syntax.dirname(target.real), { recursive: true, signal });
-              await ops.writeFile(target.real, data, withinRoot(target, signal));
+              // Only over what was read just now (or into no file): another writer's change
+              // that lands in between is refused, never overwritten unseen.
+              await writeIfUnchanged(
+                ctx,
+                target,
+                { before: existing, sha256Before, data },
+                () => {
+                  throw changedWhileWriting(target.display);
+                },
+                () => changedWhileWriting(target.display),
+                signal,
+              );
               const sha256After = recordRead(ctx, target.real, data);
               recordFileChange(
                 callAudit(ctx, toolCallId),
@@ -132,6 +144,14 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
       }
     },
   };
+}
+
+/** The refusal when another writer changed (or created) the file between this call's read and its write. */
+function changedWhileWriting(display: string): ToolError {
+  return new ToolError(
+    "stale_read",
+    `${display} was changed by another writer while this write was being saved; nothing was written. Read it again, then write.`,
+  );
 }
 
 /**
