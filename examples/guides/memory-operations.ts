@@ -2,6 +2,7 @@
 // directories, files, permission bits and symbolic links. It runs no commands (`exec` refuses
 // with not_supported) and has no native search (the tools then walk the tree with readdir).
 // It passes every file section of the conformance kit, declared with `{ exec: false }`.
+import { createHash } from "node:crypto";
 import {
   type CallOptions,
   type DirEntry,
@@ -21,7 +22,13 @@ import {
   tempFileDomain,
   tempFileName,
   type WriteFileOptions,
+  writeExpectationWord,
 } from "@tackle/operations";
+
+/** True when `node` is a file whose content has the sha256 `digest` (lower-case hex). */
+function holds(node: Node | undefined, digest: string): boolean {
+  return node?.kind === "file" && createHash("sha256").update(node.data).digest("hex") === digest;
+}
 
 type Node =
   | { kind: "file"; data: Uint8Array; mode: number; mtimeMs: number }
@@ -207,6 +214,7 @@ export function createMemoryOperations(options: MemoryOperationsOptions = {}): O
     },
     async writeFile(path, content, options?: WriteFileOptions) {
       await begin("writeFile", path, options?.signal);
+      const condition = writeExpectationWord(options?.expect, path);
       const found = lookup("writeFile", path, true);
       if (found.node?.kind === "directory") fail("is_directory", "writeFile", path, "is a directory");
       if (options?.within !== undefined) {
@@ -232,6 +240,13 @@ export function createMemoryOperations(options: MemoryOperationsOptions = {}): O
         throw error;
       }
       found.parent.entries.delete(temp);
+      // `expect`: compared with what the target holds now, with no await between the compare and
+      // the swap below, so no other call can change the file in between (a real file system
+      // needs the write lock of @tackle/operations for that).
+      const current = found.parent.entries.get(found.name);
+      if (condition === "-" ? current !== undefined : condition !== "" && !holds(current, condition)) {
+        fail("changed", "writeFile", path, "no longer holds what expect said");
+      }
       const mode = found.node?.mode ?? options?.mode ?? 0o644;
       found.parent.entries.set(found.name, { kind: "file", data, mode, mtimeMs: now() });
     },

@@ -12,7 +12,8 @@ const rounds = Number(process.env.TACKLE_CONFORMANCE_ROUNDS ?? 200);
 /** A second adapter on the session's container: its own engine client and shells, as a second host process has. */
 function another(session: SessionContainer, residentShells: boolean) {
   return createDockerOperations({
-    container: session.containerId,
+    // The same container reference as the session's, so both adapters report one id.
+    container: session.id.replace(/^docker:\/\//, ""),
     docker: { socketPath: inject("dockerSocket") },
     residentShells,
   });

@@ -12,7 +12,8 @@ let second: DockerOperations | undefined;
 beforeAll(async () => {
   ops = await startTestContainer();
   second = createDockerOperations({
-    container: ops.containerId,
+    // The same container reference, so both adapters report one id and share the host's queue.
+    container: ops.id.replace(/^docker:\/\//, ""),
     docker: { socketPath: inject("dockerSocket") },
   });
 });
