@@ -5,6 +5,7 @@ import {
   type GrepRequest,
   isOperationError,
   isTempFileName,
+  isWriteLockName,
   type Operations,
   type SearchOperations,
 } from "@tackle/operations";
@@ -111,11 +112,12 @@ function orPortable<T>(native: AsyncIterable<T>, portable: () => AsyncIterable<T
 
 /**
  * True when the tools leave a search result out: a path through `.git` (see {@link isInsideGit})
- * or the temp file of a write in progress or killed (`isTempFileName`), which is never the
- * model's file.
+ * or the temp file of a write in progress or killed (`isTempFileName`), or the write lock of a
+ * commit (`isWriteLockName`), which are never the model's files.
  */
 export function isHiddenFromTools(relativePath: string): boolean {
-  return isInsideGit(relativePath) || isTempFileName(relativePath.slice(relativePath.lastIndexOf("/") + 1));
+  const name = relativePath.slice(relativePath.lastIndexOf("/") + 1);
+  return isInsideGit(relativePath) || isTempFileName(name) || isWriteLockName(name);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
-import { type DirEntry, isOperationError, isTempFileName } from "@tackle/operations";
+import { type DirEntry, isOperationError, isTempFileName, isWriteLockName } from "@tackle/operations";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { compareCodePoints } from "../search/compare-paths.js";
@@ -100,7 +100,7 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
         }
         // Temp files of writes (in progress, or left by a killed writer) are never the model's.
         const raw = (await ctx.operations.readdir(resolved.absolute, { signal })).filter(
-          (entry) => !isTempFileName(entry.name),
+          (entry) => !isTempFileName(entry.name) && !isWriteLockName(entry.name),
         );
         raw.sort((a, b) => compareNames(a.name, b.name));
         // Same verdicts as grep and find: this directory's ignore files and every ancestor's.
