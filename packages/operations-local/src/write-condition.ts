@@ -85,13 +85,33 @@ export async function checkExpectation(
   word: string,
   path: string,
 ): Promise<void> {
-  const bytes = await readFile(pinned).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
-  const holds =
-    "absent" in expect
-      ? bytes === undefined
-      : bytes !== undefined && createHash("sha256").update(bytes).digest("hex") === word;
+  const digest = await sha256Of(pinned);
+  const holds = "absent" in expect ? digest === undefined : digest === word;
   if (!holds) throw changedError(path, expect);
+}
+
+/** Chunk size of the compare's read: the target is hashed as it streams, never held whole. */
+const HASH_CHUNK_BYTES = 1024 * 1024;
+
+/** Hex sha256 of the file at `path`, or `undefined` when there is none. */
+async function sha256Of(path: string): Promise<string | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    },
+  );
+  if (!handle) return undefined;
+  try {
+    const hash = createHash("sha256");
+    const buffer = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+    return hash.digest("hex");
+  } finally {
+    await handle.close();
+  }
 }
