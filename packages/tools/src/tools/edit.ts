@@ -5,32 +5,25 @@
  */
 
 import type { TextContent } from "@tackle/agent-core";
-import { isToolError, ToolError } from "@tackle/agent-core";
+import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS } from "../defaults.js";
-import { encodeEditedFile } from "../edit/edited-bytes.js";
-import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
-import { type EditOutcome, type EditPlan, planEdits } from "../edit/plan.js";
+import type { EditOutcome } from "../edit/plan.js";
 import { prepareEditArguments } from "../edit/repair-arguments.js";
-import { rememberAppliedEdits, wasAppliedBefore } from "../edit/session-edits.js";
+import { rememberAppliedEdits } from "../edit/session-edits.js";
 import { formatEditSummary } from "../edit/summary.js";
 import { explainMissingPath } from "../path/near-miss.js";
 import { recheckWriteTarget } from "../path/recheck.js";
-import {
-  decodeText,
-  encodeText,
-  encodingLabel,
-  hasLoneSurrogate,
-  type TextEncodingName,
-} from "../text/encoding.js";
+import type { TextEncodingName } from "../text/encoding.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
-import { type CommitAttempt, MAX_COMMIT_ATTEMPTS, writeIfUnchanged } from "./write-if-unchanged.js";
+import { busyError, type PreparedEdit, prepareEdit, redoOnFresh } from "./edit-attempt.js";
+import { writeIfUnchanged } from "./write-if-unchanged.js";
 
 const editParameters = Type.Object({
   path: Type.String({ description: "File to edit, relative to the working directory or absolute." }),
@@ -165,7 +158,7 @@ export function createEditToolDefinition(
         ctx,
         target,
         prepared,
-        (fresh) => redoOnFresh(fresh, target.display, prepare),
+        (fresh) => redoOnFresh(fresh, target.display, prepare, prepared.plan.outcomes),
         () => busyError(target.display),
         signal,
       );
@@ -223,90 +216,6 @@ export function createEditToolDefinition(
 /** Said after the summary when the edits had to be matched again on another writer's content. */
 const REDONE_NOTE =
   "Another writer changed the file while this edit was being saved; your edits still matched its new content and were applied to it (other lines keep their change).";
-
-/** An edit decoded, planned and encoded against one version of the file. */
-interface PreparedEdit extends CommitAttempt {
-  before: Uint8Array;
-  decoded: ReturnType<typeof decodeText>;
-  plan: EditPlan;
-}
-
-/**
- * Decodes `bytes`, plans the edits on them (the engine's `planEdits`, its matching rules) and
- * encodes the result; throws the engine's refusal when they do not apply.
- */
-function prepareEdit(
-  ctx: ExtensionContext,
-  display: string,
-  real: string,
-  bytes: Uint8Array,
-  params: EditParams,
-  shell: ReturnType<typeof shellToolOf>,
-): PreparedEdit {
-  const decoded = decodeText(bytes);
-  // UTF-8 decoded without a replacement character is valid UTF-8, which encodes back to the
-  // same bytes; UTF-16 is proven the same way by encoding it again.
-  const roundTrips =
-    decoded.encoding === "utf8" ||
-    sameBytes(encodeText(decoded.text, decoded.encoding, decoded.hasBom), bytes);
-  if (decoded.lossy || !roundTrips) {
-    throw new ToolError("encoding", undecodableMessage(display, encodingLabel(decoded.encoding), shell), {
-      details: { path: display, encoding: decoded.encoding },
-    });
-  }
-  if (decoded.encoding === "utf8" && params.edits.some((edit) => hasLoneSurrogate(edit.newText))) {
-    throw new ToolError("encoding", unencodableMessage(display, encodingLabel(decoded.encoding)));
-  }
-  const plan = planEdits(decoded.text, params.edits, {
-    path: display,
-    appliedBefore: (edit) => wasAppliedBefore(ctx.reads, real, edit),
-    ...(shell ? { shell } : {}),
-  });
-  return {
-    before: bytes,
-    decoded,
-    plan,
-    data: plan.changed ? encodeEditedFile(bytes, decoded, plan) : undefined,
-  };
-}
-
-/**
- * The edits planned again on the content another writer left (same matching rules). When they no
- * longer apply, a `stale_read` that carries the engine's refusal, which shows the fresh lines.
- */
-function redoOnFresh(
-  fresh: Uint8Array | null,
-  display: string,
-  prepare: (bytes: Uint8Array) => PreparedEdit,
-): PreparedEdit {
-  if (fresh === null) {
-    throw new ToolError(
-      "stale_read",
-      `${display} was removed by another writer while this edit was being saved; nothing was written. Check with ls whether it still exists.`,
-    );
-  }
-  try {
-    return prepare(fresh);
-  } catch (error) {
-    const why = isToolError(error) ? error.message : String(error);
-    throw new ToolError(
-      "stale_read",
-      `${display} was changed by another writer while this edit was being saved, and your edits no longer apply to its new content; nothing was written. ${why} Read the file again before editing.`,
-      { details: { path: display }, cause: error },
-    );
-  }
-}
-
-function busyError(display: string): ToolError {
-  return new ToolError(
-    "stale_read",
-    `${display} kept changing while this edit was being saved (another writer wrote it ${MAX_COMMIT_ATTEMPTS} times in a row); nothing was written. Read it again, then retry the edit.`,
-  );
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
-}
 
 async function notFound(ctx: ExtensionContext, resolved: ResolvedPath, signal: AbortSignal | undefined) {
   const hint = await explainMissingPath(ctx, resolved.absolute, signal);
