@@ -52,6 +52,39 @@ describe("file mutation queue", () => {
     expect(overlap).toBe(false);
   });
 
+  it("queues of two adapter objects with one id share each file's place in line; other ids do not wait", async () => {
+    // Two local adapters (two contexts, two agents in one host): one file, reached by a link in one.
+    const first = createFileMutationQueue(createLocalOperations());
+    const second = createFileMutationQueue(createLocalOperations());
+    const elsewhere = createFileMutationQueue({ ...createLocalOperations(), id: "local-other" });
+    const events: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const a = first.withFileMutation(join(dir, "a.txt"), async () => {
+      events.push("first:start");
+      started();
+      await held;
+      events.push("first:end");
+    });
+    await running;
+    const b = second.withFileMutation(join(dir, "alias.txt"), async () => {
+      events.push("second");
+    });
+    // A queue of another environment id does not wait for the held file.
+    await elsewhere.withFileMutation(join(dir, "a.txt"), async () => {
+      events.push("elsewhere");
+    });
+    release();
+    await Promise.all([a, b]);
+    expect(events).toEqual(["first:start", "elsewhere", "first:end", "second"]);
+  });
+
   it("keys by real path: a link and its target share a queue", async () => {
     const queue = createFileMutationQueue(local);
     const events: string[] = [];
