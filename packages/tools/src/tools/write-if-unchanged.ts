@@ -19,7 +19,10 @@ export const MAX_COMMIT_ATTEMPTS = 8;
 export interface CommitAttempt {
   /** The file's bytes as read, or `null` when it did not exist. */
   before: Uint8Array | null;
-  /** sha256 of `before` when already known (the read ledger computed it), so it is not hashed twice. */
+  /**
+   * sha256 of `before` when already known (the read ledger computed it), so it is not hashed
+   * twice; the commit fills it in otherwise, for the caller's audit record.
+   */
   sha256Before?: string | undefined;
   /** What to write; `undefined` when nothing needs writing any more (the change is already there). */
   data: Uint8Array | undefined;
@@ -51,10 +54,12 @@ export async function writeIfUnchanged<T extends CommitAttempt>(
   let attempt = first;
   for (let redone = 0; ; redone++) {
     if (attempt.data === undefined) return { attempt, redone };
+    // Kept on the attempt: the caller's audit record needs the same hash, not a second pass.
+    if (attempt.before !== null) attempt.sha256Before ??= sha256Hex(attempt.before);
     const expect: WriteExpectation =
-      attempt.before === null
+      attempt.before === null || attempt.sha256Before === undefined
         ? { absent: true }
-        : { sha256: attempt.sha256Before ?? sha256Hex(attempt.before) };
+        : { sha256: attempt.sha256Before };
     try {
       await ops.writeFile(target.real, attempt.data, { ...withinRoot(target, signal), expect });
       return { attempt, redone };

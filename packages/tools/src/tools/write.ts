@@ -116,10 +116,11 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
               if (!existing) await ops.mkdir(syntax.dirname(target.real), { recursive: true, signal });
               // Only over what was read just now (or into no file): another writer's change
               // that lands in between is refused, never overwritten unseen.
+              const attempt = { before: existing, sha256Before, data };
               await writeIfUnchanged(
                 ctx,
                 target,
-                { before: existing, sha256Before, data },
+                attempt,
                 () => {
                   throw changedWhileWriting(target.display);
                 },
@@ -129,7 +130,13 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
               const sha256After = recordRead(ctx, target.real, data);
               recordFileChange(
                 callAudit(ctx, toolCallId),
-                { path: target.real, before: existing, after: data, sha256Before, sha256After },
+                {
+                  path: target.real,
+                  before: existing,
+                  after: data,
+                  sha256Before: attempt.sha256Before,
+                  sha256After,
+                },
                 "file",
               );
             } else {
