@@ -7,11 +7,18 @@
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
-import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
+import {
+  type ChangeFeedback,
+  callAudit,
+  type ExtensionContext,
+  type ResolvedPath,
+  type ToolDefinition,
+} from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS } from "../defaults.js";
+import { type ChangeReport, reportAfterChange } from "../diagnostics/after-change.js";
 import { encodeEditedFile } from "../edit/edited-bytes.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
 import { type EditOutcome, planEdits } from "../edit/plan.js";
@@ -72,6 +79,8 @@ export interface EditDetails {
   hasBom: boolean;
   /** Bytes written (or that would be written on a dry run). */
   writtenBytes: number;
+  /** The syntax check and diagnostics after the change (absent when nothing was written). */
+  feedback?: ChangeFeedback;
 }
 
 /** Options for {@link createEditToolDefinition}. */
@@ -177,6 +186,7 @@ export function createEditToolDefinition(
     const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
     const data = plan.changed ? encodeEditedFile(bytes, decoded, plan) : bytes;
     const dryRun = params.dryRun === true;
+    let report: ChangeReport | undefined;
     if (plan.changed && !dryRun) {
       await ops.writeFile(target.real, data, withinRoot(target, signal));
       // The model knows this content now: a follow-up edit must not be refused as stale.
@@ -187,6 +197,8 @@ export function createEditToolDefinition(
         { path: target.real, before: bytes, after: data, sha256Before, sha256After },
         "file",
       );
+      const change = { toolCallId, toolName: "edit", path: target.real, display: target.display };
+      report = await reportAfterChange(ctx, { ...change, before: bytes, after: data, signal });
     } else {
       const why = dryRun ? "dry run: nothing written" : "every edit was already applied";
       recordNoChange(callAudit(ctx, toolCallId), "file", why);
@@ -204,6 +216,7 @@ export function createEditToolDefinition(
       encoding: decoded.encoding,
       hasBom: decoded.hasBom,
       writtenBytes: plan.changed ? data.length : 0,
+      ...(report ? { feedback: report.feedback } : {}),
     };
     const text = formatEditSummary({
       path: target.display,
@@ -215,7 +228,8 @@ export function createEditToolDefinition(
       maxBytes,
       bash: hasTool(ctx, "bash"),
     });
-    return { content: [{ type: "text", text } satisfies TextContent], details };
+    const withFeedback = report?.text ? `${text}\n\n${report.text}` : text;
+    return { content: [{ type: "text", text: withFeedback } satisfies TextContent], details };
   }
 }
 

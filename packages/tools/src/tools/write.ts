@@ -7,10 +7,16 @@
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
-import { callAudit, type ExtensionContext, type ToolDefinition } from "@tackle/extensions";
+import {
+  type ChangeFeedback,
+  callAudit,
+  type ExtensionContext,
+  type ToolDefinition,
+} from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
+import { reportAfterChange } from "../diagnostics/after-change.js";
 import { recheckWriteTarget, withinRoot } from "../path/recheck.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import {
@@ -51,6 +57,8 @@ export interface WriteDetails {
   encoding: TextEncodingName;
   hasBom: boolean;
   lineEnding: "lf" | "crlf";
+  /** The syntax check and diagnostics after the change (absent on a dry run). */
+  feedback?: ChangeFeedback;
 }
 
 /** Creates the write tool. Its environment comes from the context of each call. */
@@ -120,6 +128,16 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
                 { path: target.real, before: existing, after: data, sha256Before, sha256After },
                 "file",
               );
+              const change = { toolCallId, toolName: "write", path: target.real, display: target.display };
+              const report = await reportAfterChange(ctx, {
+                ...change,
+                before: existing,
+                after: data,
+                signal,
+              });
+              details.feedback = report.feedback;
+              const text = report.text ? `${summary(details)}\n\n${report.text}` : summary(details);
+              return { content: [{ type: "text", text } satisfies TextContent], details };
             } else {
               recordNoChange(callAudit(ctx, toolCallId), "file", "dry run: nothing written");
             }
