@@ -178,7 +178,8 @@ export function formatAuditRecord(record: AuditCallRecord): string {
     ),
   );
   // Only calls that changed a file of a known language have this piece.
-  if (record.diagnostics.length > 0) blocks.push(piece("7 Diagnostics", record.diagnostics.map(diagnosticsLine)));
+  if (record.diagnostics.length > 0)
+    blocks.push(piece("7 Diagnostics", record.diagnostics.map(diagnosticsLine)));
   return blocks.join("\n");
 }
 

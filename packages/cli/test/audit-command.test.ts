@@ -110,7 +110,9 @@ describe("tackle audit", () => {
     expect(edit.stdout).toContain("Warning: config.json no longer parses as JSON.");
     const show = await tackle(["audit", "show", "last", "--audit", auditFile]);
     expect(show.stdout).toContain("7 Diagnostics");
-    expect(show.stdout).toContain(`${fs.realpathSync(cwd)}/config.json: syntax broken (json, line 1: comma expected)`);
+    expect(show.stdout).toContain(
+      `${fs.realpathSync(cwd)}/config.json: syntax broken (json, line 1: comma expected)`,
+    );
   });
 
   it("filters with --since and refuses a bad one, a missing id and an unknown action", async () => {

@@ -65,6 +65,8 @@ export interface SyntaxFeedback {
   problems?: { line: number; column: number; message: string }[];
   /** Why `unavailable`. */
   reason?: string;
+  /** Time the check took, in ms (present when a parser ran). */
+  elapsedMs?: number;
 }
 
 /** What the session's diagnostics providers said about one change. */

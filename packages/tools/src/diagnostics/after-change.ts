@@ -57,7 +57,7 @@ export async function reportAfterChange(
       ? { status: "off" }
       : await syntaxFeedback(
           change.path,
-          change.before === null ? null : decodeText(change.before).text,
+          () => (change.before === null ? null : decodeText(change.before).text),
           after,
           `${ctx.operations.id}\0${change.path}`,
         ).catch((error: unknown) => ({ status: "unavailable" as const, reason: messageOf(error) }));

@@ -17,7 +17,8 @@ export const MAX_SYNTAX_CHECK_CHARS = 1024 * 1024;
  */
 export async function syntaxFeedback(
   path: string,
-  before: string | null,
+  /** The text before the change, decoded only when needed; null: the file is new. */
+  before: () => string | null,
   after: string,
   /** Identifies the file in the parse cache (its environment and real path). */
   cacheKey: string,
@@ -26,11 +27,13 @@ export async function syntaxFeedback(
     const language = syntaxLanguageOf(path);
     return language ? { status: "too_large", language: language.id } : { status: "unsupported" };
   }
+  const started = performance.now();
   const now = await checkSyntax(path, after, { cacheKey, remember: true });
   const language = now.language !== undefined ? { language: now.language } : {};
+  const elapsed = () => ({ elapsedMs: Math.round((performance.now() - started) * 100) / 100 });
   switch (now.status) {
     case "parses":
-      return { status: "parses", ...language };
+      return { status: "parses", ...language, ...elapsed() };
     case "unsupported":
       return { status: "unsupported" };
     case "unavailable":
@@ -40,9 +43,14 @@ export async function syntaxFeedback(
         ...(now.reason !== undefined ? { reason: now.reason } : {}),
       };
     case "errors": {
-      const parsedBefore =
-        before === null || (await checkSyntax(path, before, { cacheKey })).status === "parses";
-      return { status: parsedBefore ? "broken" : "still_broken", ...language, problems: now.problems };
+      const text = before();
+      const parsedBefore = text === null || (await checkSyntax(path, text, { cacheKey })).status === "parses";
+      return {
+        status: parsedBefore ? "broken" : "still_broken",
+        ...language,
+        problems: now.problems,
+        ...elapsed(),
+      };
     }
   }
 }
