@@ -24,6 +24,7 @@ describe("expandRedactedPlaceholders", () => {
       oldText: `API_KEY=${KEY}\nDEBUG=1`,
       newText: `# rotated monthly\nAPI_KEY=${KEY}\nDEBUG=0`,
       expanded: 2,
+      revealed: [{ value: KEY, kind: "assignment" }],
     });
   });
 
@@ -33,9 +34,12 @@ describe("expandRedactedPlaceholders", () => {
       oldText: "DEBUG=1",
       newText: "DEBUG=0",
       expanded: 0,
+      revealed: [],
     });
     const doc = "Output shows [REDACTED:jwt].\n";
-    expect(expandRedactedPlaceholders(doc, "shows [REDACTED:jwt].", "shows [REDACTED:jwt] now.", "output")).toMatchObject({
+    expect(
+      expandRedactedPlaceholders(doc, "shows [REDACTED:jwt].", "shows [REDACTED:jwt] now.", "output"),
+    ).toMatchObject({
       ok: true,
       expanded: 0,
     });
@@ -61,7 +65,9 @@ describe("expandRedactedPlaceholders", () => {
       placeholders: ["[REDACTED:assignment]"],
     });
     const twice = `API_KEY=${KEY}\nAPI_KEY=Qw8eR1tY4uI7oP0aS3dF\n`;
-    expect(expandRedactedPlaceholders(twice, "API_KEY=[REDACTED:assignment]", "API_KEY=new", "config")).toMatchObject({
+    expect(
+      expandRedactedPlaceholders(twice, "API_KEY=[REDACTED:assignment]", "API_KEY=new", "config"),
+    ).toMatchObject({
       ok: false,
       refusal: "ambiguous",
     });
@@ -73,7 +79,9 @@ describe("expandRedactedPlaceholders", () => {
   });
 
   it("refuses a placeholder in newText that no placeholder of oldText stands for", () => {
-    expect(expandRedactedPlaceholders(ENV, "DEBUG=1", "DEBUG=1\nAPI_KEY=[REDACTED:assignment]", "config")).toEqual({
+    expect(
+      expandRedactedPlaceholders(ENV, "DEBUG=1", "DEBUG=1\nAPI_KEY=[REDACTED:assignment]", "config"),
+    ).toEqual({
       ok: false,
       refusal: "unmatched_in_new",
       field: "newText",
@@ -86,9 +94,19 @@ describe("expandRedactedPlaceholders", () => {
 
   it("edits around a private key's hidden body lines", () => {
     const body = ["b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA", "AAAAAA=="];
-    const file = ["deploy_key: |", "  -----BEGIN OPENSSH PRIVATE KEY-----", ...body.map((l) => `  ${l}`), "  -----END OPENSSH PRIVATE KEY-----", ""].join("\n");
+    const file = [
+      "deploy_key: |",
+      "  -----BEGIN OPENSSH PRIVATE KEY-----",
+      ...body.map((l) => `  ${l}`),
+      "  -----END OPENSSH PRIVATE KEY-----",
+      "",
+    ].join("\n");
     const shown = redactSecrets(file, "config").split("\n").slice(0, 5).join("\n");
     const out = expandRedactedPlaceholders(file, shown, shown.replace("deploy_key", "ssh_key"), "config");
-    expect(out).toMatchObject({ ok: true, oldText: file.slice(0, -1), newText: file.slice(0, -1).replace("deploy_key", "ssh_key") });
+    expect(out).toMatchObject({
+      ok: true,
+      oldText: file.slice(0, -1),
+      newText: file.slice(0, -1).replace("deploy_key", "ssh_key"),
+    });
   });
 });

@@ -2,7 +2,8 @@ import type { PlaceholderRefusal } from "./placeholders.js";
 
 /**
  * What edit says when `[REDACTED:<kind>]` placeholders in an edit cannot stand for hidden values
- * (see `expandRedactedPlaceholders`): which edit and field, the placeholders, why, and the next step.
+ * (see `expandRedactedPlaceholders`): which edit and field, the placeholders, why, and the next step
+ * (`shell`, the shell tool the model has, as the fallback).
  */
 export function placeholderRefusalMessage(
   index: number,
@@ -10,6 +11,7 @@ export function placeholderRefusalMessage(
   refusal: PlaceholderRefusal,
   field: "oldText" | "newText",
   placeholders: readonly string[],
+  shell?: string,
 ): string {
   const label = `edits[${index}].${field}`;
   const list = placeholders.join(", ");
@@ -18,18 +20,19 @@ export function placeholderRefusalMessage(
       return (
         `${label} contains ${list}: a secret that read or grep hid. With the hidden value put back, oldText is not in ${path}: ` +
         "around a placeholder oldText must match the file character for character, whole words. Nothing was written. " +
-        "Copy the lines again from a fresh read of the file, placeholders included, then retry."
+        `Copy the lines again from a fresh read of the file, placeholders included, then retry${shell ? `, or change that line with ${shell}` : ""}.`
       );
     case "ambiguous":
       return (
         `${label} contains ${list}: with the hidden values put back, oldText matches more than one place in ${path}. ` +
-        "Nothing was written. Add surrounding lines to oldText so it matches once, then retry."
+        `Nothing was written. Add surrounding lines to oldText so it matches once, then retry${shell ? `, or change that line with ${shell}` : ""}.`
       );
     case "unmatched_in_new":
       return (
         `${label} contains ${list}, which stands for no placeholder of the same kind in oldText: a placeholder in newText ` +
         `only writes back the secret its twin in oldText matched. Nothing was written to ${path}. ` +
-        "Put the line that holds the secret, with its placeholder, in oldText too, or leave the placeholder out of newText."
+        "Put the line that holds the secret, with its placeholder, in oldText too, or leave the placeholder out of newText" +
+        `${shell ? `, or change them with ${shell}` : ""}.`
       );
   }
 }

@@ -4,6 +4,7 @@
  * newText writes that value back. The model never sees the secret, and a placeholder is never
  * written into the file.
  */
+import { ToolError } from "@tackle/agent-core";
 import { lineRedactorFor } from "./engine.js";
 import type { SecretSpan } from "./formats.js";
 import { placeholderKind, REDACTED_PLACEHOLDER } from "./kinds.js";
@@ -190,4 +191,17 @@ function restoreNewText(
 
 function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
+}
+
+/** `error` with every revealed value hidden again in its message and details. */
+export function hideRevealedInError(error: ToolError, revealed: readonly RevealedSecret[]): ToolError {
+  const details =
+    error.details === undefined
+      ? undefined
+      : JSON.parse(hideRevealed(JSON.stringify(error.details), revealed));
+  return new ToolError(
+    error.code,
+    hideRevealed(error.message, revealed),
+    details === undefined ? {} : { details },
+  );
 }

@@ -145,13 +145,9 @@ function lines(count: number): string {
 /**
  * One short notice saying what was removed or redacted and the next step, or undefined when
  * nothing was. `rawHint` names how to see the raw bytes (e.g. "bash with cat -v src/a.ts shows
- * them"); pass it, and `bash: true`, only when the model has bash (see `hasTool`).
+ * them"); pass it only when the model has bash (see `hasTool`).
  */
-export function sanitizeNotice(
-  safe: SafeLines,
-  rawHint: string | undefined,
-  tools: { bash: boolean },
-): string | undefined {
+export function sanitizeNotice(safe: SafeLines, rawHint: string | undefined): string | undefined {
   const parts: string[] = [];
   if (safe.controlLines > 0) {
     parts.push(
@@ -160,7 +156,7 @@ export function sanitizeNotice(
   }
   if (safe.redactedLines > 0) {
     parts.push(
-      `Secrets redacted on ${lines(safe.redactedLines)} (${safe.redactedKinds.join(", ")}), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText${tools.bash ? ", or change that line with bash" : ""}.`,
+      `Secrets redacted on ${lines(safe.redactedLines)} (${safe.redactedKinds.join(", ")}), shown as [REDACTED:kind]; to edit such a line, copy it with its placeholder into oldText, and repeat the placeholder in newText to keep the secret.`,
     );
   }
   return parts.length > 0 ? parts.join(" ") : undefined;

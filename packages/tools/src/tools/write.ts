@@ -166,7 +166,11 @@ function assertNoPlaceholders(
   if (placeholders.length === 0) return;
   const shell = shellToolOf(ctx);
   const steps = [
-    ...(hasTool(ctx, "edit") ? ["Change the other lines with edit (leaving the secret's line out)"] : []),
+    ...(hasTool(ctx, "edit")
+      ? [
+          "Change the lines with edit instead (a placeholder copied into oldText and newText keeps its secret)",
+        ]
+      : []),
     ...(shell ? [`use ${shell}`] : []),
   ];
   const next =
