@@ -51,6 +51,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "apply_patch (V4A)", link: "/tools-apply-patch" },
       { text: "OpenAI apply_patch and shell", link: "/tools-native-openai" },
       { text: "Anthropic text editor and bash", link: "/tools-native-anthropic" },
+      { text: "Feedback after a change", link: "/tools-feedback" },
       { text: "Grep and find", link: "/tools-search" },
       { text: "Bash and PowerShell", link: "/tools-shell" },
       { text: "Redaction", link: "/redaction" },

@@ -14,6 +14,7 @@ export type { ToolCallAuditOptions } from "./audit/call-audit.js";
 export { changedFields, outcomeStatus } from "./audit/call-audit.js";
 export type {
   AuditDecision,
+  AuditDiagnostics,
   AuditEnd,
   AuditEnvironment,
   AuditEvent,

@@ -177,7 +177,23 @@ export function formatAuditRecord(record: AuditCallRecord): string {
       record.sideEffects.length > 0 ? record.sideEffects.flatMap(sideEffectLines) : ["none recorded"],
     ),
   );
+  // Only calls that changed a file of a known language have this piece.
+  if (record.diagnostics.length > 0)
+    blocks.push(piece("7 Diagnostics", record.diagnostics.map(diagnosticsLine)));
   return blocks.join("\n");
+}
+
+/** `src/a.ts: syntax broken (typescript, line 9: missing ")"); pyright 2 errors, 0 warnings in 840 ms`. */
+function diagnosticsLine(event: AuditCallRecord["diagnostics"][number]): string {
+  const first = event.syntax.problems?.[0];
+  const where = first ? `, line ${first.line}: ${first.message}` : "";
+  const syntax = `syntax ${event.syntax.status.replace("_", " ")} (${event.syntax.language ?? "unknown language"}${where})`;
+  const server = event.server
+    ? event.server.status === "skipped"
+      ? `; ${event.server.provider} skipped (${event.server.reason ?? "no reason"}) after ${event.server.elapsedMs} ms`
+      : `; ${event.server.provider} ${event.server.errors} errors, ${event.server.warnings} warnings in ${event.server.elapsedMs} ms`
+    : "";
+  return `${event.path}: ${syntax}${server}`;
 }
 
 function outputLines(record: AuditCallRecord): string[] {

@@ -94,6 +94,27 @@ describe("tackle audit", () => {
     expect(JSON.parse(last.stdout)).toMatchObject({ callId: bashId, tool: "bash", ended: true });
   });
 
+  it("shows what the syntax check said about a file the call changed", async () => {
+    const cwd = workspace.dir;
+    fs.writeFileSync(path.join(cwd, "config.json"), '{ "a": 1, "b": 2 }\n');
+    const edit = await tackle([
+      "tool",
+      "edit",
+      '{"path":"config.json","edits":[{"oldText":"\\"a\\": 1,","newText":"\\"a\\": 1"}]}',
+      "--cwd",
+      cwd,
+      "--audit",
+      auditFile,
+    ]);
+    expect(edit.code).toBe(EXIT.ok);
+    expect(edit.stdout).toContain("Warning: config.json no longer parses as JSON.");
+    const show = await tackle(["audit", "show", "last", "--audit", auditFile]);
+    expect(show.stdout).toContain("7 Diagnostics");
+    expect(show.stdout).toContain(
+      `${fs.realpathSync(cwd)}/config.json: syntax broken (json, line 1: comma expected)`,
+    );
+  });
+
   it("filters with --since and refuses a bad one, a missing id and an unknown action", async () => {
     await tackle(["tool", "ls", "{}", "--cwd", workspace.dir, "--audit", auditFile]);
     expect(

@@ -1,5 +1,6 @@
 import type { AuditSink } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
+import type { DiagnosticsSettings } from "./diagnostics.js";
 
 /** How paths outside the workspace roots are treated. */
 export type OutsideWorkspacePolicy = "deny" | "read-only" | "allow";
@@ -174,6 +175,12 @@ export interface ExtensionContext {
    * processes, output, changes) to the record of each call. Absent: nothing is recorded.
    */
   audit?: AuditSink;
+  /**
+   * Feedback after a file tool changes a file: the syntax check (on unless `syntax: false`),
+   * opt-in diagnostics providers (language servers), their time budget, and an event for UIs.
+   * Absent: the syntax check only.
+   */
+  diagnostics?: DiagnosticsSettings;
   /** Free-form host services (e.g. the shell job registry), keyed by name. */
   services?: Record<string, unknown>;
 }

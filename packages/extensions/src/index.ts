@@ -19,6 +19,19 @@ export { createHeadlessUI, isHeadlessUI, silentLogger } from "./defaults.js";
 export type { ToolDefinitionInput } from "./define-tool.js";
 export { defineTool } from "./define-tool.js";
 export type {
+  ChangeFeedback,
+  Diagnostic,
+  DiagnosticSeverity,
+  DiagnosticsEvent,
+  DiagnosticsProvider,
+  DiagnosticsRequest,
+  DiagnosticsSettings,
+  FeedbackCode,
+  ServerFeedback,
+  SyntaxFeedback,
+} from "./diagnostics.js";
+export { DIAGNOSTICS_DEFAULTS } from "./diagnostics.js";
+export type {
   Extension,
   ExtensionAPI,
   ExtensionCommand,

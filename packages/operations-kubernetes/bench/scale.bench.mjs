@@ -13,7 +13,13 @@ import { posix } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createBenchReport } from "../../../scripts/bench/report.mjs";
-import { reportScaleRun, runSessionCycles, scaleSessions, scaleWorkspaceFiles, waitFor } from "../../../scripts/bench/scale.mjs";
+import {
+  reportScaleRun,
+  runSessionCycles,
+  scaleSessions,
+  scaleWorkspaceFiles,
+  waitFor,
+} from "../../../scripts/bench/scale.mjs";
 import { percentile } from "../../../scripts/bench/stats.mjs";
 
 const SESSIONS = scaleSessions([1, 8, 32]);
@@ -34,14 +40,30 @@ if (process.argv[2] === "--child") {
     const { result, left, connectionsLeft, pods, raw } = JSON.parse(run.stdout.trim().split("\n").pop());
     const params = { n, pods, cycles: CYCLES };
     const quiet = { quiet: true };
-    report.measure({ case: "k8s-raw-exec", metric: "calls-per-s", unit: "1/s", value: raw.callsPerSecond, params }, quiet);
+    report.measure(
+      { case: "k8s-raw-exec", metric: "calls-per-s", unit: "1/s", value: raw.callsPerSecond, params },
+      quiet,
+    );
     report.measure({ case: "k8s-raw-exec", metric: "p99", unit: "ms", value: raw.p99, params }, quiet);
     report.measure(
-      { case: "k8s", metric: "vs-raw-exec", unit: "x", value: result.callsPerSecond / raw.callsPerSecond, params },
+      {
+        case: "k8s",
+        metric: "vs-raw-exec",
+        unit: "x",
+        value: result.callsPerSecond / raw.callsPerSecond,
+        params,
+      },
       quiet,
     );
     report.measure(
-      { case: "k8s", metric: "connections-left", unit: "count", value: connectionsLeft, params, target: { op: "<=", value: 0, of: "value" } },
+      {
+        case: "k8s",
+        metric: "connections-left",
+        unit: "count",
+        value: connectionsLeft,
+        params,
+        target: { op: "<=", value: 0, of: "value" },
+      },
       quiet,
     );
     report.note(
@@ -116,8 +138,17 @@ async function child(n) {
           const started = performance.now();
           await new Promise((resolve, reject) => {
             exec
-              .exec(NAMESPACE, pods[i % podCount].name, "main", ["cat", `${WORK}/s${i}/README.md`], sink(), sink(), null, false, (status) =>
-                status.status === "Success" ? resolve() : reject(new Error(JSON.stringify(status))),
+              .exec(
+                NAMESPACE,
+                pods[i % podCount].name,
+                "main",
+                ["cat", `${WORK}/s${i}/README.md`],
+                sink(),
+                sink(),
+                null,
+                false,
+                (status) =>
+                  status.status === "Success" ? resolve() : reject(new Error(JSON.stringify(status))),
               )
               .catch(reject);
           });
@@ -136,7 +167,10 @@ async function child(n) {
     const inPods = async () => {
       let count = 0;
       for (const { container } of pods) {
-        const probe = await container.exec({ Cmd: ["sh", "-c", "ps -o pid,args | tail -n +2"], AttachStdout: true });
+        const probe = await container.exec({
+          Cmd: ["sh", "-c", "ps -o pid,args | tail -n +2"],
+          AttachStdout: true,
+        });
         const stream = await probe.start({ hijack: true, stdin: false });
         const chunks = [];
         await new Promise((resolve) => {
@@ -144,7 +178,10 @@ async function child(n) {
           stream.on("end", resolve);
         });
         const lines = Buffer.concat(chunks).toString("utf8").trim().split("\n");
-        count += lines.filter((line) => !/docker-init|while :; do sleep 3600|sleep 3600|ps -o pid,args|tail -n \+2|sh -c ps/.test(line)).length;
+        count += lines.filter(
+          (line) =>
+            !/docker-init|while :; do sleep 3600|sleep 3600|ps -o pid,args|tail -n \+2|sh -c ps/.test(line),
+        ).length;
       }
       return count;
     };

@@ -28,9 +28,10 @@ hit TERM "$2"; sleep "$(($3 / 1000)).$(($3 % 1000 / 100))"; hit KILL "$2"
 /**
  * The command wrapper, POSIX sh (busybox ash runs it):
  * `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS COPY_WAIT HEAD TAIL CAPPER
- * ASSEMBLE FORMAT WATCHDOG [ENV...]` (COPY_WAIT in seconds; HEAD, TAIL, CAPPER, ASSEMBLE and
- * FORMAT are the output budget's, "" for none; ENV: `env` arguments, `-u NAME` and `NAME=VALUE`,
- * since pod exec takes no environment, working directory or user).
+ * ASSEMBLE FORMAT WATCHDOG COMMAND_BYTES [ENV...]` (COPY_WAIT in seconds; HEAD, TAIL, CAPPER,
+ * ASSEMBLE and FORMAT are the output budget's, "" for none; COMMAND_BYTES: "" when COMMAND is
+ * the command, else the command is that many bytes on stdin; ENV: `env` arguments, `-u NAME`
+ * and `NAME=VALUE`, since pod exec takes no environment, working directory or user).
  * - A setup failure (cwd, shell) is a marker line on stderr, `\0tackle:err:<class>\n`, not an
  *   exit code (that belongs to the command); otherwise `\0tackle:ok\n` comes first on stderr.
  * - The command runs under `setsid` as a background child that is no group leader (the wrapper
@@ -49,7 +50,9 @@ hit TERM "$2"; sleep "$(($3 / 1000)).$(($3 % 1000 / 100))"; hit KILL "$2"
  */
 export const WRAPPER_SCRIPT = shellText`
 _count=; _cap=; _drop=; _cut=; _ctl=$1; _sh=$2; _cmd=$3; _out=$4; _stream=$5; _cwd=$6; _grace=$7
-_wait=$8; _head=$9; _tail=\${10}; _capper=\${11}; _assemble=\${12}; _fmt=\${13}; _wd=\${14}; shift 14
+_wait=$8; _head=$9; _tail=\${10}; _capper=\${11}; _assemble=\${12}; _fmt=\${13}; _wd=\${14}; _cmdlen=\${15}; shift 15
+# A long command comes on stdin (the URL of an exec has a length limit): exactly its bytes.
+if [ -n "$_cmdlen" ]; then _cmd=$(dd bs=65536 count="$_cmdlen" iflag=count_bytes,fullblock 2>/dev/null; echo x); _cmd=\${_cmd%x}; fi
 _tok=\${_ctl##*-}
 if ! cd "$_cwd" 2>/dev/null; then
   if [ ! -e "$_cwd" ]; then _c=not_found; elif [ ! -d "$_cwd" ]; then _c=not_directory; else _c=permission_denied; fi

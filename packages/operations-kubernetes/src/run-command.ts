@@ -27,6 +27,12 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
  * relays and the capper (`COPY_WAIT_MS` each) and the assembly, with room to spare.
  */
 const STREAM_DRAIN_MS = 2000 + 2 * COPY_WAIT_MS + 2000;
+/**
+ * Commands longer than this (UTF-8 bytes) go to the wrapper on stdin instead of in its argv: the
+ * argv travels in the exec request's URL, and API servers and proxies cap URL lengths (Node's
+ * HTTP parser at 16 KiB, Go's net/http at 1 MiB of headers).
+ */
+export const COMMAND_IN_URL_BYTES = 2048;
 const SETUP_CODES = new Set<OperationErrorCode>([
   "not_found",
   "not_directory",
@@ -73,6 +79,8 @@ export async function runCommand(
           OUTPUT_ASSEMBLE_SCRIPT,
           outputCutMarkerFormat(limit),
         ];
+  const commandBytes = Buffer.from(command, "utf8");
+  const viaStdin = commandBytes.length > COMMAND_IN_URL_BYTES;
   const process = await client.start(
     [
       "sh",
@@ -81,7 +89,7 @@ export async function runCommand(
       "sh",
       control,
       options.shell,
-      command,
+      viaStdin ? "" : command,
       options.outputPath ?? "",
       streamChunks ? "1" : "",
       options.cwd,
@@ -89,11 +97,13 @@ export async function runCommand(
       String(COPY_WAIT_MS / 1000),
       ...budget,
       WATCHDOG_SCRIPT,
+      viaStdin ? String(commandBytes.length) : "",
       ...envArgs,
     ],
     // stdin stays open and unused while the command runs: the watchdog in the pod reads it.
     { stdin: true, operation: "exec", path: options.cwd },
   );
+  if (viaStdin) process.write(commandBytes);
   let stopReason: "timed-out" | "cancelled" | undefined;
   let stopping: Promise<ExecCleanup> | undefined;
   let spawnedPid: number | undefined;

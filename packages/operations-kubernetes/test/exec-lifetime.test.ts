@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { COMMAND_IN_URL_BYTES } from "../src/run-command.js";
 import type { LocalPod } from "./support/local-api-server.js";
 import { startTestCluster, type TestCluster } from "./support/test-cluster.js";
 
@@ -94,3 +95,32 @@ for (const v5 of [true, false]) {
     });
   });
 }
+
+describe("a command longer than an exec URL may carry", () => {
+  let cluster: TestCluster;
+  beforeAll(async () => {
+    cluster = await startTestCluster();
+    await cluster.addPod("long-0");
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it("goes to the wrapper on stdin, byte-exact, and runs", async () => {
+    const ops = cluster.operations({ pod: "long-0" });
+    // 90 KB of command: far past any URL limit, under the kernel's 128 KiB for one argument
+    // (the command reaches sh -c as one); multi-byte characters and quotes in it.
+    const payload = "é'\"$x".repeat(10_000);
+    const command = `printf '%s' '${payload.replaceAll("'", "'\\''")}' | wc -c`;
+    expect(Buffer.byteLength(command)).toBeGreaterThan(COMMAND_IN_URL_BYTES * 30);
+    const chunks: string[] = [];
+    const result = await ops.exec(command, {
+      shell: "sh",
+      cwd: "/",
+      onChunk: (c) => chunks.push(Buffer.from(c.bytes).toString()),
+    });
+    expect(result).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(chunks.join("").trim()).toBe(String(Buffer.byteLength(payload)));
+    await ops.dispose();
+  });
+});

@@ -177,7 +177,7 @@ describe("tools named in model-facing text", () => {
     expect(oldPlaceholder).toContain("or change that line with bash.");
     expect(newPlaceholder).toContain("or change them with bash.");
     expect(writePlaceholder).toContain(
-      "Change the other lines with edit (leaving the secret's line out), or use bash.",
+      "Change the lines with edit instead (a placeholder copied into oldText and newText keeps its secret), or use bash.",
     );
     // A set naming a tool that does not exist is a host's typo: refused at creation.
     expect(() => createTool("edit", { context, set: ["bsh" as "bash"] })).toThrow(/unknown tool name "bsh"/);

@@ -136,7 +136,7 @@ describe("read, grep, find and ls show untrusted text safely", () => {
     expect(text).toContain("5\tAPI_KEY=[REDACTED:assignment]");
     expect(text).toContain("2\tREGION=eu-west-1");
     expect(text).toContain(
-      "[Secrets redacted on 3 lines (assignment, aws-access-key, github-token), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText, or change that line with bash.]",
+      "[Secrets redacted on 3 lines (assignment, aws-access-key, github-token), shown as [REDACTED:kind]; to edit such a line, copy it with its placeholder into oldText, and repeat the placeholder in newText to keep the secret.]",
     );
     const details = JSON.stringify(out.details);
     for (const secret of SECRETS) expect(details).not.toContain(secret);
@@ -183,18 +183,63 @@ describe("read, grep, find and ls show untrusted text safely", () => {
   });
 });
 
-describe("edit and write refuse redaction placeholders", () => {
-  it("edit answers redacted_text for a placeholder copied into oldText, and leaves the file unchanged", async () => {
+describe("edit matches redaction placeholders to hidden values; write refuses them", () => {
+  it("edit changes a line copied from read with its placeholder, keeping the secret, and never shows it", async () => {
     const read = textOf(await invokeTool(tools.read(), { path: ".env" }));
     const copied = read.split("\n").find((line) => line.startsWith("5\t")) as string;
+    expect(copied).toBe("5\tAPI_KEY=[REDACTED:assignment]");
     const out = await invokeTool(tools.edit(), {
       path: ".env",
-      edits: [{ oldText: copied.slice(2), newText: "API_KEY=rotated" }],
+      edits: [{ oldText: copied.slice(2), newText: "# rotated monthly\nAPI_KEY=[REDACTED:assignment]" }],
+      dryRun: true,
+    });
+    expect(out.isError).toBe(false);
+    expect(textOf(out)).toContain("+# rotated monthly");
+    expect(textOf(out)).toContain(" API_KEY=[REDACTED:assignment]");
+    expect(textOf(out)).not.toContain(API);
+    const written = await invokeTool(tools.edit(), {
+      path: ".env",
+      edits: [
+        {
+          oldText: "API_KEY=[REDACTED:assignment]\nDEBUG=1",
+          newText: "API_KEY=[REDACTED:assignment]\nDEBUG=2",
+        },
+      ],
+    });
+    expect(written.isError).toBe(false);
+    expect(await readFile(join(dir, ".env"), "utf8")).toBe(ENV.replace("DEBUG=1", "DEBUG=2"));
+    await writeFile(join(dir, ".env"), ENV);
+  });
+
+  it("edit refuses a placeholder whose surroundings are not the file's, without showing the secret", async () => {
+    await invokeTool(tools.read(), { path: ".env" });
+    const out = await invokeTool(tools.edit(), {
+      path: ".env",
+      edits: [{ oldText: "API_KEY = [REDACTED:assignment]", newText: "API_KEY=rotated" }],
     });
     expect(out).toMatchObject({ isError: true, errorCode: "redacted_text" });
     expect(textOf(out)).toBe(
-      "edits[0].oldText contains [REDACTED:assignment]: a secret that read or grep redacted. .env holds the real secret there, so oldText cannot match it. Nothing was written. Send a smaller oldText that leaves that line out, or change that line with bash.",
+      "edits[0].oldText contains [REDACTED:assignment]: a secret that read or grep hid. With the hidden value put back, oldText is not in .env: around a placeholder oldText must match the file character for character, whole words. Nothing was written. Copy the lines again from a fresh read of the file, placeholders included, then retry, or change that line with bash.",
     );
+    expect(await readFile(join(dir, ".env"), "utf8")).toBe(ENV);
+  });
+
+  it("a refusal after a placeholder was expanded does not show the secret", async () => {
+    await invokeTool(tools.read(), { path: ".env" });
+    // The placeholder expands; the elision in newText is then refused, quoting oldText's lines.
+    const out = await invokeTool(tools.edit(), {
+      path: ".env",
+      edits: [
+        {
+          oldText: "GH=[REDACTED:github-token]\nAPI_KEY=[REDACTED:assignment]\nDEBUG=1",
+          newText: "// ... existing code ...\nDEBUG=2",
+        },
+      ],
+    });
+    expect(out.isError).toBe(true);
+    expect(textOf(out)).toContain("[REDACTED:assignment]");
+    for (const secret of SECRETS) expect(textOf(out)).not.toContain(secret);
+    for (const secret of SECRETS) expect(JSON.stringify(out.details ?? {})).not.toContain(secret);
     expect(await readFile(join(dir, ".env"), "utf8")).toBe(ENV);
   });
 
@@ -256,7 +301,7 @@ describe("edit and write refuse redaction placeholders", () => {
     const out = await invokeTool(tools.write(), { path: ".env", content: redacted });
     expect(out).toMatchObject({ isError: true, errorCode: "redacted_text" });
     expect(textOf(out)).toBe(
-      "content contains [REDACTED:assignment]: a placeholder for a secret that read or grep redacted, which would replace the real value. Nothing was written to .env. Change the other lines with edit (leaving the secret's line out), or use bash.",
+      "content contains [REDACTED:assignment]: a placeholder for a secret that read or grep redacted, which would replace the real value. Nothing was written to .env. Change the lines with edit instead (a placeholder copied into oldText and newText keeps its secret), or use bash.",
     );
     expect(await readFile(join(dir, ".env"), "utf8")).toBe(before);
     const fresh = await invokeTool(tools.write(), {

@@ -1,5 +1,6 @@
 import type {
   AuditDecision,
+  AuditDiagnostics,
   AuditEnd,
   AuditEvent,
   AuditIntent,
@@ -24,6 +25,8 @@ export interface AuditCallRecord {
   /** How its process ended (shell tools; for a background job, when the job ends). */
   processEnd?: AuditEnd;
   sideEffects: AuditSideEffect[];
+  /** What the syntax check and language servers said about the files the call changed. */
+  diagnostics: AuditDiagnostics[];
   /** False when no `end` of the call was recorded: the host stopped (or is still running it). */
   ended: boolean;
   firstAt: string;
@@ -46,6 +49,7 @@ export function assembleAuditRecords(events: Iterable<AuditEvent>): AuditCallRec
         callId: event.callId,
         decisions: [],
         sideEffects: [],
+        diagnostics: [],
         ended: false,
         firstAt: event.at,
         lastAt: event.at,
@@ -94,6 +98,9 @@ function add(record: AuditCallRecord, event: AuditEvent): void {
       break;
     case "side-effect":
       record.sideEffects.push(event);
+      break;
+    case "diagnostics":
+      record.diagnostics.push(event);
       break;
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The audit trail's vocabulary: what one tool call leaves behind as evidence, as events keyed by
- * its `toolCallId`. Six kinds, one per question a person asks afterwards: what was asked
+ * its `toolCallId`. Seven kinds, one per question a person asks afterwards: what was asked
  * (`intent`), what allowed or stopped it (`decision`), what was started (`spawn`), what came out
- * and when (`output`), how it ended (`end`), what it changed (`side-effect`).
+ * and when (`output`), how it ended (`end`), what it changed (`side-effect`), what the
+ * environment said about a changed file (`diagnostics`).
  *
  * Events are plain JSON (one line each in a JSONL file), so every field is a string, number,
  * boolean, array or object; times are ISO 8601 strings, durations milliseconds.
@@ -11,8 +12,15 @@
 /** Version of the event format; readers skip events of a version they do not know. */
 export const AUDIT_EVENT_VERSION = 1;
 
-/** The six pieces of evidence. */
-export type AuditEventKind = "intent" | "decision" | "spawn" | "output" | "end" | "side-effect";
+/** The seven pieces of evidence. */
+export type AuditEventKind =
+  | "intent"
+  | "decision"
+  | "spawn"
+  | "output"
+  | "end"
+  | "side-effect"
+  | "diagnostics";
 
 /** Who asked for a call: the model (an agent turn, an MCP client) or a person (`tackle tool`). */
 export type RequestedBy = "model" | "user";
@@ -219,8 +227,40 @@ export interface AuditSideEffect extends AuditEventBase {
   note?: string;
 }
 
+/**
+ * What the environment said about a file the call changed: its syntax check and, when the
+ * session asks for them, a language server's diagnostics (counts and the first few).
+ */
+export interface AuditDiagnostics extends AuditEventBase {
+  kind: "diagnostics";
+  path: string;
+  /** Warnings the call's result carried (`syntax_broken`, `diagnostics_errors`, `diagnostics_skipped`). */
+  codes: string[];
+  syntax: {
+    status: string;
+    language?: string;
+    problems?: { line: number; column: number; message: string }[];
+  };
+  server?: {
+    status: string;
+    provider: string;
+    elapsedMs: number;
+    errors: number;
+    warnings: number;
+    items: { path: string; line: number; column: number; severity: string; message: string; code?: string }[];
+    reason?: string;
+  };
+}
+
 /** Any audit event. */
-export type AuditEvent = AuditIntent | AuditDecision | AuditSpawn | AuditOutput | AuditEnd | AuditSideEffect;
+export type AuditEvent =
+  | AuditIntent
+  | AuditDecision
+  | AuditSpawn
+  | AuditOutput
+  | AuditEnd
+  | AuditSideEffect
+  | AuditDiagnostics;
 
 /** An event as an emitter writes it: the recorder fills in `v`, `callId`, `sessionId` and `at`. */
 export type AuditEventInput =
@@ -229,4 +269,5 @@ export type AuditEventInput =
   | (Omit<AuditSpawn, keyof AuditEventBase | "kind"> & { kind: "spawn"; source: string })
   | (Omit<AuditOutput, keyof AuditEventBase | "kind"> & { kind: "output"; source: string })
   | (Omit<AuditEnd, keyof AuditEventBase | "kind"> & { kind: "end"; source: string })
-  | (Omit<AuditSideEffect, keyof AuditEventBase | "kind"> & { kind: "side-effect"; source: string });
+  | (Omit<AuditSideEffect, keyof AuditEventBase | "kind"> & { kind: "side-effect"; source: string })
+  | (Omit<AuditDiagnostics, keyof AuditEventBase | "kind"> & { kind: "diagnostics"; source: string });

@@ -153,6 +153,37 @@ const SHAPES: Readonly<Record<string, Shape>> = {
     "blindSpots?": "string",
     "note?": "string",
   },
+  diagnostics: {
+    path: "string",
+    codes: "string[]",
+    syntax: {
+      shape: {
+        status: "string",
+        "language?": "string",
+        "problems?": { arrayOf: { line: "number", column: "number", message: "string" } },
+      },
+    },
+    "server?": {
+      shape: {
+        status: "string",
+        provider: "string",
+        elapsedMs: "number",
+        errors: "number",
+        warnings: "number",
+        items: {
+          arrayOf: {
+            path: "string",
+            line: "number",
+            column: "number",
+            severity: "string",
+            message: "string",
+            "code?": "string",
+          },
+        },
+        "reason?": "string",
+      },
+    },
+  },
 };
 
 /**

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { type AuditSink, ToolError } from "@tackle/agent-core";
 import type {
   ArtifactStore,
+  DiagnosticsSettings,
   ExtensionContext,
   FileMutationQueue,
   Logger,
@@ -67,6 +68,12 @@ export interface ToolContextOptions {
    * a call's intent and end join the tools' own evidence.
    */
   audit?: AuditSink;
+  /**
+   * Feedback after file changes: the syntax check (on by default; `syntax: false` turns it off)
+   * and opt-in diagnostics providers such as `createLanguageServerDiagnostics(...)`, which
+   * `dispose()` ends. Default: the syntax check only.
+   */
+  diagnostics?: DiagnosticsSettings;
 }
 
 /** A context made by {@link createToolContext}: what tools run with, and the end of its session. */
@@ -159,6 +166,7 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
   };
   if (options.services) context.services = options.services;
   if (options.audit) context.audit = withAuditRedaction(options.audit);
+  if (options.diagnostics) context.diagnostics = options.diagnostics;
   // Reads are checked (not just calls): tools keep the context for the whole call.
   return new Proxy(context, {
     get(target, property, receiver) {

@@ -12,7 +12,8 @@ export interface DisposeToolContextOptions {
 
 /**
  * Ends what a tool context owns: background jobs not marked `keepAlive` (their records stay on
- * disk, so a later host still lists them) and, unless asked otherwise, the session's artifacts.
+ * disk, so a later host still lists them), its diagnostics providers (language servers) and,
+ * unless asked otherwise, the session's artifacts.
  * The environment (`ctx.operations`) is not disposed: it may serve other contexts.
  *
  * A context from `createToolContext` does this with its own `dispose()` (which also refuses
@@ -31,6 +32,9 @@ export async function disposeToolContext(
   const failures: unknown[] = [];
   const jobs = existingShellJobs(ctx);
   if (jobs) await jobs.dispose().catch((error: unknown) => failures.push(error));
+  for (const provider of ctx.diagnostics?.providers ?? []) {
+    await provider.dispose().catch((error: unknown) => failures.push(error));
+  }
   if (!options.keepArtifacts) await ctx.artifacts.dispose().catch((error: unknown) => failures.push(error));
   if (failures.length > 0) {
     throw new AggregateError(failures, `disposing the tool context of session ${ctx.session.id} failed`);

@@ -198,33 +198,3 @@ export function unencodableMessage(path: string, encoding: string): string {
     `Nothing was written. Use only characters ${encoding} can represent in newText.`
   );
 }
-
-function placeholderList(placeholders: readonly string[]): string {
-  return placeholders.join(", ");
-}
-
-export function redactedOldTextMessage(
-  index: number,
-  path: string,
-  placeholders: readonly string[],
-  shell: string | undefined,
-): string {
-  return (
-    `${editLabel(index)}.oldText contains ${placeholderList(placeholders)}: a secret that read or grep redacted. ` +
-    `${path} holds the real secret there, so oldText cannot match it. Nothing was written. ` +
-    `Send a smaller oldText that leaves that line out${shell ? `, or change that line with ${shell}` : ""}.`
-  );
-}
-
-export function redactedNewTextMessage(
-  index: number,
-  path: string,
-  placeholders: readonly string[],
-  shell: string | undefined,
-): string {
-  return (
-    `${editLabel(index)}.newText contains ${placeholderList(placeholders)}: a placeholder for a redacted secret, ` +
-    `which would be written into ${path} instead of the secret. Nothing was written. ` +
-    `Leave lines with a placeholder out of the edit${shell ? `, or change them with ${shell}` : ""}.`
-  );
-}

@@ -1,5 +1,12 @@
 import { isToolError, ToolError } from "@tackle/agent-core";
-import { stripToolOutputMarker, unknownPlaceholders } from "../text/untrusted.js";
+import { placeholderRefusalMessage } from "../redaction/placeholder-messages.js";
+import {
+  expandRedactedPlaceholders,
+  hideRevealedInError,
+  type RevealedSecret,
+} from "../redaction/placeholders.js";
+import { redactionSourceOf } from "../redaction/source.js";
+import { stripToolOutputMarker } from "../text/untrusted.js";
 import { hasSharedContext, insideNewText } from "./already-applied.js";
 import { findClosestRegion } from "./closest.js";
 import {
@@ -24,8 +31,6 @@ import {
   noMatchMessage,
   overlapMessage,
   placeholderMessage,
-  redactedNewTextMessage,
-  redactedOldTextMessage,
 } from "./messages.js";
 import type { FuzzyKind } from "./normalize.js";
 import type { Reading } from "./readings.js";
@@ -122,19 +127,32 @@ const toLf = (text: string) => (text.includes("\r") ? text.replace(/\r\n/g, "\n"
  * applied in order (each outcome's `reading` is then `sequential`).
  */
 export function planEdits(text: string, edits: readonly EditRequest[], options: PlanOptions): EditPlan {
+  // Secrets that `[REDACTED:kind]` placeholders stood for: no refusal may show them.
+  const revealed: RevealedSecret[] = [];
+  const againstOriginal = (t: string, e: readonly EditRequest[], o: PlanOptions) =>
+    planAgainstOriginal(t, e, o, revealed);
   try {
-    return planAgainstOriginal(text, edits, options);
+    try {
+      return againstOriginal(text, edits, options);
+    } catch (error) {
+      // A later edit written against the result of an earlier one: apply in order, if that works.
+      if (edits.length < 2 || !isToolError(error, "no_match")) throw error;
+      const inOrder = planInOrder(text, edits, options, againstOriginal);
+      if (!inOrder) throw error;
+      return inOrder;
+    }
   } catch (error) {
-    // A later edit written against the result of an earlier one: apply in order, if that works.
-    if (edits.length < 2 || !isToolError(error, "no_match")) throw error;
-    const inOrder = planInOrder(text, edits, options, planAgainstOriginal);
-    if (!inOrder) throw error;
-    return inOrder;
+    throw revealed.length > 0 && isToolError(error) ? hideRevealedInError(error, revealed) : error;
   }
 }
 
 /** {@link planEdits} with every edit matched against the original text. */
-function planAgainstOriginal(text: string, edits: readonly EditRequest[], options: PlanOptions): EditPlan {
+function planAgainstOriginal(
+  text: string,
+  edits: readonly EditRequest[],
+  options: PlanOptions,
+  revealed: RevealedSecret[],
+): EditPlan {
   const document = createEditDocument(text);
   const { lf } = document;
   const counter = new LineCounter(lf);
@@ -149,7 +167,9 @@ function planAgainstOriginal(text: string, edits: readonly EditRequest[], option
   const alreadyApplied = (i: number, evidence: AlreadyAppliedEvidence, lines: number[]) =>
     outcomes.push({ index: i, status: "already_applied", evidence, fuzzyKinds: [], occurrences: 0, lines });
 
-  const texts = edits.map((edit) => unwrapCopied(lf, toLf(edit.oldText), toLf(edit.newText)));
+  const texts = edits.map((edit, i) =>
+    revealPlaceholders(lf, i, unwrapCopied(lf, toLf(edit.oldText), toLf(edit.newText)), options, revealed),
+  );
   // Every edit's exact places in one pass over the file; the checks below still run edit by edit.
   const exactStarts = findExactAll(
     lf,
@@ -167,7 +187,6 @@ function planAgainstOriginal(text: string, edits: readonly EditRequest[], option
       });
     }
     const newText = elided.newText;
-    assertNoPlaceholders(lf, i, oldText, newText, options);
     const matched = matchEdit(lf, fuzzyIndex, oldText, newText, exactStarts[i] as number[]);
     if (!isMatched(matched)) {
       const found = findNewText(lf, fuzzyIndex, newText);
@@ -278,28 +297,31 @@ function unwrapCopied(lf: string, oldText: string, newText: string): { oldText: 
 }
 
 /**
- * Refuses redaction placeholders the file does not itself contain: copied from redacted read or
- * grep output, they can never match (oldText), and must never be written over a secret (newText).
+ * Puts back the secrets that `[REDACTED:<kind>]` placeholders copied from redacted output stand
+ * for (see `expandRedactedPlaceholders`), so a line holding a secret can be edited unseen; refuses
+ * with `redacted_text` when a placeholder stands for no unique hidden value. `revealed` collects
+ * the values, so no message shows them.
  */
-function assertNoPlaceholders(
+function revealPlaceholders(
   lf: string,
   i: number,
-  oldText: string,
-  newText: string,
+  texts: EditTexts,
   { path, shell }: PlanOptions,
-): void {
-  const inOld = unknownPlaceholders(oldText, lf);
-  if (inOld.length > 0) {
-    throw new ToolError("redacted_text", redactedOldTextMessage(i, path, inOld, shell), {
-      details: { edit: i, field: "oldText", placeholders: inOld },
-    });
+  revealed: RevealedSecret[],
+): EditTexts {
+  const expanded = expandRedactedPlaceholders(lf, texts.oldText, texts.newText, redactionSourceOf(path));
+  if (!expanded.ok) {
+    const { refusal, field, placeholders } = expanded;
+    throw new ToolError(
+      "redacted_text",
+      placeholderRefusalMessage(i, path, refusal, field, placeholders, shell),
+      {
+        details: { edit: i, field, reason: refusal, placeholders },
+      },
+    );
   }
-  const inNew = unknownPlaceholders(newText, lf);
-  if (inNew.length > 0) {
-    throw new ToolError("redacted_text", redactedNewTextMessage(i, path, inNew, shell), {
-      details: { edit: i, field: "newText", placeholders: inNew },
-    });
-  }
+  revealed.push(...expanded.revealed);
+  return { oldText: expanded.oldText, newText: expanded.newText };
 }
 
 /** Starts of newText in the file (on token boundaries): exact places, else fuzzy ones; none for a blank newText. */

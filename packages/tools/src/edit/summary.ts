@@ -4,7 +4,8 @@
  * matches), cut to the shared output limits.
  */
 import { formatBytes } from "../defaults.js";
-import { sanitizeLines, sanitizeNotice } from "../text/untrusted.js";
+import { type RedactionSource, redactionSourceOf } from "../redaction/source.js";
+import { sanitizeDiffLines, sanitizeNotice } from "../text/untrusted.js";
 import { truncateHead } from "../truncate.js";
 import type { EditDiff } from "./diff.js";
 import { alreadyAppliedNote, editLabel, elisionNote } from "./messages.js";
@@ -71,14 +72,22 @@ export function formatEditSummary(input: EditSummaryInput): string {
   // Another reading than the one sent is shown too: the model should see what it led to.
   const reread = applied.some((outcome) => outcome.reading !== undefined);
   if (input.dryRun || fuzzy || reread)
-    lines.push(cutDiff(input.diff.patch, input.maxLines, input.maxBytes, input.bash));
+    lines.push(
+      cutDiff(input.diff.patch, redactionSourceOf(input.path), input.maxLines, input.maxBytes, input.bash),
+    );
   return lines.join("\n");
 }
 
 /** The diff the model sees: file text, so made safe like read output, then cut. */
-function cutDiff(patch: string, maxLines: number, maxBytes: number, bash: boolean): string {
-  const safe = sanitizeLines(patch.trimEnd().split("\n"));
-  const notice = sanitizeNotice(safe, bash ? "bash with cat -v on the file shows them" : undefined, { bash });
+function cutDiff(
+  patch: string,
+  source: RedactionSource,
+  maxLines: number,
+  maxBytes: number,
+  bash: boolean,
+): string {
+  const safe = sanitizeDiffLines(patch.trimEnd().split("\n"), source);
+  const notice = sanitizeNotice(safe, bash ? "bash with cat -v on the file shows them" : undefined);
   const cut = truncateHead(safe.lines.join("\n"), { maxLines, maxBytes });
   const shown = notice ? `${cut.content}\n[${notice}]` : cut.content;
   if (!cut.truncated) return shown;

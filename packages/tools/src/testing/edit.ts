@@ -187,14 +187,29 @@ export function defineEditConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(textOf(near)).toMatch(/Did you mean \S*config\.json\?/);
     });
 
-    it("refuses a redaction placeholder copied into oldText with redacted_text and writes nothing", async () => {
+    it("matches a redaction placeholder in oldText to the hidden value and writes it back from newText", async () => {
       const file = await setup(".env", "HOST=a\nAPI_KEY=hunter2-secret\n");
       await file.env.run(read, { path: file.path });
       const outcome = await file.run({
-        edits: [{ oldText: "API_KEY=[REDACTED:assignment]", newText: "API_KEY=new" }],
+        edits: [
+          {
+            oldText: "HOST=a\nAPI_KEY=[REDACTED:assignment]",
+            newText: "HOST=b\nAPI_KEY=[REDACTED:assignment]",
+          },
+        ],
+      });
+      expect(codeOf(outcome)).toBeUndefined();
+      expect(textOf(outcome)).not.toContain("hunter2-secret");
+      expect(await file.text()).toBe("HOST=b\nAPI_KEY=hunter2-secret\n");
+    });
+
+    it("refuses a placeholder in newText that stands for no hidden value in oldText, and writes nothing", async () => {
+      const file = await setup(".env", "HOST=a\nAPI_KEY=hunter2-secret\n");
+      await file.env.run(read, { path: file.path });
+      const outcome = await file.run({
+        edits: [{ oldText: "HOST=a", newText: "HOST=a\nOTHER_KEY=[REDACTED:assignment]" }],
       });
       expect(codeOf(outcome)).toBe("redacted_text");
-      expect(textOf(outcome)).toContain("Send a smaller oldText that leaves that line out");
       expect(await file.text()).toBe("HOST=a\nAPI_KEY=hunter2-secret\n");
     });
   });

@@ -212,7 +212,7 @@ export function defineGrepConformance(getEnv: () => ToolsConformanceEnv): void {
       expect(textOf(out)).toBe(
         '<tool-output source="grep">\n' +
           `${rel}:1: HOST=a\n${rel}:2: API_TOKEN=[REDACTED:assignment]\n</tool-output>\n\n` +
-          "[Secrets redacted on 1 line (assignment), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText, or change that line with bash.]",
+          "[Secrets redacted on 1 line (assignment), shown as [REDACTED:kind]; to edit such a line, copy it with its placeholder into oldText, and repeat the placeholder in newText to keep the secret.]",
       );
       expect(JSON.stringify(out.details)).not.toContain("hunter2");
     });

@@ -262,7 +262,7 @@ export function defineReadConformance(getEnv: () => ToolsConformanceEnv): void {
           "</tool-output>",
           "",
           "[Control characters and escape sequences removed from 1 line; bash with cat -v read/untrusted.env shows them. " +
-            "Secrets redacted on 2 lines (assignment, aws-access-key), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText, or change that line with bash.]",
+            "Secrets redacted on 2 lines (assignment, aws-access-key), shown as [REDACTED:kind]; to edit such a line, copy it with its placeholder into oldText, and repeat the placeholder in newText to keep the secret.]",
         ].join("\n"),
       );
       expect(JSON.stringify(out.details)).not.toContain(aws);

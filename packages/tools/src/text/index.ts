@@ -7,6 +7,8 @@ export { formatBytes } from "../defaults.js";
 export { redactSecrets } from "../redaction/engine.js";
 export type { RedactionKind } from "../redaction/kinds.js";
 export { REDACTION_KINDS } from "../redaction/kinds.js";
+export type { PlaceholderExpansion, PlaceholderRefusal, RevealedSecret } from "../redaction/placeholders.js";
+export { expandRedactedPlaceholders } from "../redaction/placeholders.js";
 export type { RedactionSource } from "../redaction/source.js";
 export { redactionSourceOf } from "../redaction/source.js";
 export { collapseCarriageReturns, markToolOutput, sanitizeOutput, stripControl } from "../shell/sanitize.js";

@@ -3,7 +3,8 @@
  * untrusted data. It composes the shell's own functions (`stripControl`, `markToolOutput`) and the
  * redaction engine every tool uses, so both kinds of tool remove, redact and mark the same way.
  */
-import { applySpans, lineRedactorFor } from "../redaction/engine.js";
+import { applySpans, LineRedactor, lineRedactorFor } from "../redaction/engine.js";
+import type { SecretSpan } from "../redaction/formats.js";
 import { REDACTED_PLACEHOLDER } from "../redaction/kinds.js";
 import type { RedactionSource } from "../redaction/source.js";
 import { markToolOutput, stripControl } from "../shell/sanitize.js";
@@ -78,6 +79,45 @@ export function sanitizeLines(
   return { lines: out, controlLines, redactedLines, redactedKinds: [...kinds].sort() };
 }
 
+/**
+ * {@link sanitizeLines} for a unified diff of a file whose text is `source`: each line is
+ * redacted without its `+`/`-`/space prefix, the old side (`-` and context lines) and the new side
+ * (`+` and context lines) each with its own private key state, so a removed key body is hidden
+ * like an added one. Header lines (`---`, `+++`, `@@`) are redacted as output.
+ */
+export function sanitizeDiffLines(lines: readonly string[], source: RedactionSource): SafeLines {
+  const stripped = lines.map(stripLine);
+  const oldSide = new LineRedactor(source);
+  const newSide = new LineRedactor(source);
+  const out: string[] = new Array(lines.length);
+  const kinds = new Set<string>();
+  let controlLines = 0;
+  let redactedLines = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = stripped[i] as string;
+    if (line !== lines[i]) controlLines++;
+    const prefix = line[0];
+    const header = line.startsWith("---") || line.startsWith("+++") || line.startsWith("@@");
+    let spans: SecretSpan[];
+    if (header || (prefix !== "+" && prefix !== "-" && prefix !== " ")) {
+      spans = new LineRedactor("output").spans(line);
+    } else {
+      const body = line.slice(1);
+      const oldSpans = prefix === "+" ? [] : oldSide.spans(body);
+      const newSpans = prefix === "-" ? [] : newSide.spans(body);
+      spans = (prefix === "+" ? newSpans : oldSpans).map((span) => ({
+        ...span,
+        start: span.start + 1,
+        end: span.end + 1,
+      }));
+    }
+    if (spans.length > 0) redactedLines++;
+    for (const span of spans) kinds.add(span.kind);
+    out[i] = applySpans(line, spans);
+  }
+  return { lines: out, controlLines, redactedLines, redactedKinds: [...kinds].sort() };
+}
+
 /** Two sanitisations as one: lines of `a` then lines of `b`, counts added, kinds merged. */
 export function mergeSafeLines(a: SafeLines, b: SafeLines): SafeLines {
   return {
@@ -105,13 +145,9 @@ function lines(count: number): string {
 /**
  * One short notice saying what was removed or redacted and the next step, or undefined when
  * nothing was. `rawHint` names how to see the raw bytes (e.g. "bash with cat -v src/a.ts shows
- * them"); pass it, and `bash: true`, only when the model has bash (see `hasTool`).
+ * them"); pass it only when the model has bash (see `hasTool`).
  */
-export function sanitizeNotice(
-  safe: SafeLines,
-  rawHint: string | undefined,
-  tools: { bash: boolean },
-): string | undefined {
+export function sanitizeNotice(safe: SafeLines, rawHint: string | undefined): string | undefined {
   const parts: string[] = [];
   if (safe.controlLines > 0) {
     parts.push(
@@ -120,7 +156,7 @@ export function sanitizeNotice(
   }
   if (safe.redactedLines > 0) {
     parts.push(
-      `Secrets redacted on ${lines(safe.redactedLines)} (${safe.redactedKinds.join(", ")}), shown as [REDACTED:kind]; edit cannot match a placeholder: keep it out of oldText${tools.bash ? ", or change that line with bash" : ""}.`,
+      `Secrets redacted on ${lines(safe.redactedLines)} (${safe.redactedKinds.join(", ")}), shown as [REDACTED:kind]; to edit such a line, copy it with its placeholder into oldText, and repeat the placeholder in newText to keep the secret.`,
     );
   }
   return parts.length > 0 ? parts.join(" ") : undefined;

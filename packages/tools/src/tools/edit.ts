@@ -7,11 +7,18 @@
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
-import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
+import {
+  type ChangeFeedback,
+  callAudit,
+  type ExtensionContext,
+  type ResolvedPath,
+  type ToolDefinition,
+} from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { DEFAULTS } from "../defaults.js";
+import { type ChangeReport, reportAfterChange } from "../diagnostics/after-change.js";
 import type { EditOutcome } from "../edit/plan.js";
 import { prepareEditArguments } from "../edit/repair-arguments.js";
 import { rememberAppliedEdits } from "../edit/session-edits.js";
@@ -71,6 +78,8 @@ export interface EditDetails {
    * were matched again on the fresh content (0 normally; see docs/write-safety.md).
    */
   redone: number;
+  /** The syntax check and diagnostics after the change (absent when nothing was written). */
+  feedback?: ChangeFeedback;
 }
 
 /** Options for {@link createEditToolDefinition}. */
@@ -170,6 +179,7 @@ export function createEditToolDefinition(
     const { buildEditDiff } = await import("../edit/diff.js");
     const diff = buildEditDiff(target.display, plan.document.lf, plan.replacements);
     const data = prepared.data ?? before;
+    let report: ChangeReport | undefined;
     if (plan.changed && !dryRun) {
       // The model knows this content now: a follow-up edit must not be refused as stale.
       const sha256After = recordRead(ctx, target.real, data);
@@ -179,6 +189,8 @@ export function createEditToolDefinition(
         { path: target.real, before, after: data, sha256Before: prepared.sha256Before, sha256After },
         "file",
       );
+      const change = { toolCallId, toolName: "edit", path: target.real, display: target.display };
+      report = await reportAfterChange(ctx, { ...change, before, after: data, signal });
     } else {
       const why = dryRun ? "dry run: nothing written" : "every edit was already applied";
       recordNoChange(callAudit(ctx, toolCallId), "file", why);
@@ -197,6 +209,7 @@ export function createEditToolDefinition(
       hasBom: decoded.hasBom,
       writtenBytes: plan.changed ? data.length : 0,
       redone,
+      ...(report ? { feedback: report.feedback } : {}),
     };
     const text = formatEditSummary({
       path: target.display,
@@ -209,7 +222,8 @@ export function createEditToolDefinition(
       bash: hasTool(ctx, "bash"),
     });
     const note = redone > 0 ? `\n${REDONE_NOTE}` : "";
-    return { content: [{ type: "text", text: text + note } satisfies TextContent], details };
+    const withFeedback = report?.text ? `${text}${note}\n\n${report.text}` : text + note;
+    return { content: [{ type: "text", text: withFeedback } satisfies TextContent], details };
   }
 }
 

@@ -201,9 +201,6 @@ async function runFind(
     const notice = sanitizeNotice(
       safe,
       bash ? "bash with ls -b on the directory shows such names escaped" : undefined,
-      {
-        bash,
-      },
     );
     if (notice) notices.push(notice);
     const body = markUntrusted(cut.content, "find");

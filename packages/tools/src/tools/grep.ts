@@ -298,7 +298,6 @@ async function runGrep(
     const notice = sanitizeNotice(
       safe,
       bash ? `bash with cat -v ${isFile ? display : "on the file"} shows them` : undefined,
-      { bash },
     );
     if (notice) notices.push(notice);
     const body = markUntrusted(cut.content, "grep");

@@ -132,9 +132,7 @@ export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, Ls
           );
         }
         const bash = hasTool(ctx, "bash");
-        const notice = sanitizeNotice(safe, bash ? "bash with ls -b shows such names escaped" : undefined, {
-          bash,
-        });
+        const notice = sanitizeNotice(safe, bash ? "bash with ls -b shows such names escaped" : undefined);
         if (notice) notices.push(notice);
         const body =
           raw.length === 0

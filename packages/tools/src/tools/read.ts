@@ -107,7 +107,7 @@ export function createReadToolDefinition(
       `Shows at most ${maxLines} lines or ${formatBytes(maxBytes)}, whichever comes first, and says how to continue (offset/limit).`,
       `A line longer than ${formatBytes(maxBytes)} is cut with a notice. Binary files are refused with their type, directories with a note to list them instead.`,
       "Read a file before you edit or overwrite it.",
-      "Control characters are removed and secrets shown as [REDACTED:kind]; never copy a placeholder into edit or write.",
+      "Control characters are removed and secrets shown as [REDACTED:kind]; edit matches a placeholder copied into oldText to the hidden secret (repeat it in newText to keep it); write refuses placeholders.",
     ].join(" "),
     promptSnippet: "read: show a file with line numbers (offset/limit for long files), or an image",
     parameters: readParametersFor(maxLines),
@@ -248,9 +248,7 @@ function formatText(
     // line numbers, totals and continuation hints stay those of the file.
     const safe = sanitizeLines(window.lines.slice(0, shown), redactionSourceOf(resolved.display));
     sanitized = sanitizedDetails(safe);
-    notice = sanitizeNotice(safe, bash ? `bash with cat -v ${resolved.display} shows them` : undefined, {
-      bash,
-    });
+    notice = sanitizeNotice(safe, bash ? `bash with cat -v ${resolved.display} shows them` : undefined);
     text = markUntrusted(formatNumberedLines(safe.lines, startLine).join("\n"), "read");
     if (endLine < total) {
       truncatedBy = cut.truncatedBy ?? "lines";

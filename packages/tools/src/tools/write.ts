@@ -7,10 +7,16 @@
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
-import { callAudit, type ExtensionContext, type ToolDefinition } from "@tackle/extensions";
+import {
+  type ChangeFeedback,
+  callAudit,
+  type ExtensionContext,
+  type ToolDefinition,
+} from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
+import { reportAfterChange } from "../diagnostics/after-change.js";
 import { recheckWriteTarget } from "../path/recheck.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import {
@@ -52,6 +58,8 @@ export interface WriteDetails {
   encoding: TextEncodingName;
   hasBom: boolean;
   lineEnding: "lf" | "crlf";
+  /** The syntax check and diagnostics after the change (absent on a dry run). */
+  feedback?: ChangeFeedback;
 }
 
 /** Creates the write tool. Its environment comes from the context of each call. */
@@ -139,6 +147,16 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
                 },
                 "file",
               );
+              const change = { toolCallId, toolName: "write", path: target.real, display: target.display };
+              const report = await reportAfterChange(ctx, {
+                ...change,
+                before: existing,
+                after: data,
+                signal,
+              });
+              details.feedback = report.feedback;
+              const text = report.text ? `${summary(details)}\n\n${report.text}` : summary(details);
+              return { content: [{ type: "text", text } satisfies TextContent], details };
             } else {
               recordNoChange(callAudit(ctx, toolCallId), "file", "dry run: nothing written");
             }
@@ -175,7 +193,11 @@ function assertNoPlaceholders(
   if (placeholders.length === 0) return;
   const shell = shellToolOf(ctx);
   const steps = [
-    ...(hasTool(ctx, "edit") ? ["Change the other lines with edit (leaving the secret's line out)"] : []),
+    ...(hasTool(ctx, "edit")
+      ? [
+          "Change the lines with edit instead (a placeholder copied into oldText and newText keeps its secret)",
+        ]
+      : []),
     ...(shell ? [`use ${shell}`] : []),
   ];
   const next =

@@ -1,0 +1,84 @@
+import type { SyntaxProblem } from "./syntax-problem.js";
+import type { SyntaxTree } from "./tree-sitter-runtime.js";
+
+/**
+ * The last text of each recently checked file, with its verdict and, for tree-sitter languages,
+ * its tree: the next change to the file re-parses incrementally from that tree, and the check
+ * of the text before a change (needed only when the text after has problems) is a lookup.
+ * Process-wide (a verdict depends on the text only), bounded by files and characters; a tree
+ * lives in WASM memory and is freed when its entry goes.
+ */
+
+/** Files whose last text is kept. */
+export const MAX_CACHED_FILES = 32;
+/** Characters of text kept over all files. */
+export const MAX_CACHED_CHARS = 16 * 1024 * 1024;
+
+/** A text and what the check found in it. */
+export interface CheckedText {
+  language: string;
+  text: string;
+  problems: SyntaxProblem[];
+}
+
+interface Entry extends CheckedText {
+  tree?: SyntaxTree;
+  /** The text this one replaced (the text before the latest change). */
+  previous?: CheckedText;
+}
+
+const entries = new Map<string, Entry>();
+let cachedChars = 0;
+
+/** The verdict on `text` when it is the file's latest or previous text. */
+export function cachedVerdict(key: string, language: string, text: string): SyntaxProblem[] | undefined {
+  const entry = entries.get(key);
+  if (entry?.language !== language) return undefined;
+  if (entry.text === text) return entry.problems;
+  if (entry.previous?.text === text) return entry.previous.problems;
+  return undefined;
+}
+
+/** The tree of the file's latest text, to parse the next text incrementally from. */
+export function latestTree(key: string, language: string): { text: string; tree: SyntaxTree } | undefined {
+  const entry = entries.get(key);
+  return entry?.language === language && entry.tree ? { text: entry.text, tree: entry.tree } : undefined;
+}
+
+/** Records `checked` as the file's latest text (the one it replaces becomes `previous`). */
+export function remember(key: string, checked: CheckedText, tree?: SyntaxTree): void {
+  const old = entries.get(key);
+  if (old) forget(key, old);
+  const entry: Entry = { ...checked, ...(tree ? { tree } : {}) };
+  if (old?.language === checked.language && old.text !== checked.text) {
+    entry.previous = { language: old.language, text: old.text, problems: old.problems };
+  }
+  entries.set(key, entry);
+  cachedChars += sizeOf(entry);
+  for (const [oldest, evicted] of entries) {
+    if (entries.size <= MAX_CACHED_FILES && cachedChars <= MAX_CACHED_CHARS) break;
+    if (oldest === key) continue;
+    forget(oldest, evicted);
+  }
+}
+
+/** Drops the file's entry (after a failed incremental parse left its tree out of step with its text). */
+export function forgetFile(key: string): void {
+  const entry = entries.get(key);
+  if (entry) forget(key, entry);
+}
+
+function forget(key: string, entry: Entry): void {
+  entries.delete(key);
+  cachedChars -= sizeOf(entry);
+  entry.tree?.delete();
+}
+
+function sizeOf(entry: Entry): number {
+  return entry.text.length + (entry.previous?.text.length ?? 0);
+}
+
+/** Empties the cache (tests, and a host that wants the WASM memory back). */
+export function clearParseCache(): void {
+  for (const [key, entry] of entries) forget(key, entry);
+}
