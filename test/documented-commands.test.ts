@@ -9,8 +9,11 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
 const scripts = Object.keys(
-  (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> })
-    .scripts,
+  (
+    JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts,
 );
 
 /** pnpm's own commands that a script of the same name does not override (pnpm 10). */

@@ -15,6 +15,7 @@ import { PodFiles } from "./pod-files.js";
 import { type PodTarget, resolvePod } from "./pod-target.js";
 import { runCommand } from "./run-command.js";
 import { shellText } from "./shell-text.js";
+import { copyFromPod, copyToPod } from "./tar-copy.js";
 
 /** Longest wait for a Sandbox or SandboxClaim to be ready, by default. */
 export const DEFAULT_READY_TIMEOUT_MS = 120_000;
@@ -61,6 +62,20 @@ export interface KubernetesOperations extends Operations {
    * with a {@link KubernetesOperationError}; a failed attempt is tried again by the next call.
    */
   connect(options?: { signal?: AbortSignal | undefined }): Promise<void>;
+  /**
+   * Copies a host directory's contents into a pod directory (created if missing) as one tar over
+   * exec, like `kubectl cp`: files, directories, links as links, permission bits.
+   */
+  copyToPod(localDir: string, podDir: string, options?: { signal?: AbortSignal | undefined }): Promise<void>;
+  /**
+   * Copies a pod directory's contents into a host directory (created if missing) as one tar over
+   * exec. An entry that would land outside `localDir` is refused (`outside_root`).
+   */
+  copyFromPod(
+    podDir: string,
+    localDir: string,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<void>;
   /** Cancels running commands and closes the resident shells. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -213,6 +228,14 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
     rename: afterConnect(files.rename.bind(files)),
     chmod: afterConnect(files.chmod.bind(files)),
     exec: afterConnect(exec),
+    copyToPod: afterConnect(
+      (localDir: string, podDir: string, copyOptions?: { signal?: AbortSignal | undefined }) =>
+        copyToPod(client, localDir, podDir, copyOptions?.signal),
+    ),
+    copyFromPod: afterConnect(
+      (podDir: string, localDir: string, copyOptions?: { signal?: AbortSignal | undefined }) =>
+        copyFromPod(client, podDir, localDir, copyOptions?.signal),
+    ),
     async connect(connectOptions) {
       await ready(connectOptions?.signal);
     },

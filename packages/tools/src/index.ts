@@ -10,6 +10,13 @@ export type { DisposeToolContextOptions } from "./context/dispose-tool-context.j
 export type { Defaults } from "./defaults.js";
 export { DEFAULTS } from "./defaults.js";
 export type {
+  LanguageServerDiagnostics,
+  LanguageServerDiagnosticsOptions,
+  LanguageServerSpec,
+} from "./diagnostics/language-server.js";
+export { createLanguageServerDiagnostics } from "./diagnostics/language-server.js";
+export { PYRIGHT_LANGUAGE_SERVER, TYPESCRIPT_LANGUAGE_SERVER } from "./diagnostics/servers.js";
+export type {
   AvailableToolSet,
   CreateToolOptions,
   CreateToolsOptions,

@@ -52,3 +52,23 @@ export function hasSharedContext(oldText: string, newText: string): boolean {
     (line) => line.trim().length >= MIN_CONTEXT_LINE_CHARS,
   );
 }
+
+/**
+ * True when newText puts text of its own where oldText had something else: what is left of
+ * newText without the start and end it shares with oldText is not blank. A pure deletion leaves
+ * no trace in the file, so newText being there proves nothing (the lines may have changed
+ * since, instead of being deleted).
+ */
+export function insertsText(oldText: string, newText: string): boolean {
+  const shorter = Math.min(oldText.length, newText.length);
+  let prefix = 0;
+  while (prefix < shorter && oldText[prefix] === newText[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    oldText[oldText.length - 1 - suffix] === newText[newText.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  return newText.slice(prefix, newText.length - suffix).trim() !== "";
+}

@@ -155,15 +155,20 @@ interface Respeller {
 
 /**
  * Writes `line[from, to)` with the file's spellings: from the paired oldText line's characters
- * (`line` map), else, for non-ASCII characters only, from the whole match (a model's curly quote
- * never belongs in code whose file has straight ones; an ASCII hyphen on a new line stays one).
+ * (`line` map), else from the whole match for non-ASCII characters and indentation only (a
+ * model's curly quote never belongs in code whose file has straight ones, a new line takes the
+ * file's NBSP indentation, and an ASCII hyphen or quote on a new line stays one).
  */
 function respellRange(r: Respeller, line: string, from: number, to: number): string {
   let out = "";
   for (const match of line.slice(from, to).matchAll(CLUSTER)) {
     const char = match[0];
     const at = from + match.index;
-    const source = r.line.has(char) ? r.line : /^[\x00-\x7F]$/.test(char) ? undefined : r.all;
+    const source = r.line.has(char)
+      ? r.line
+      : !/^[\x00-\x7F]$/.test(char) || roleOf(char, line, at) === "indent"
+        ? r.all
+        : undefined;
     const spelled = source ? spellingOf(source, char, line, at) : char;
     if (typeof spelled === "string") {
       out += spelled;

@@ -21,6 +21,8 @@ export interface FuzzyResult {
   ranges: TextRange[];
   /** Places that matched but start or end inside a longer token (see `token-boundary.ts`). */
   insideToken: TextRange[];
+  /** A place that matches too but overlaps one of `ranges` (so oldText is not unique). */
+  overlapping?: TextRange;
   kinds: FuzzyKind[];
   /** True when oldText matched only after dropping copied line-number prefixes. */
   strippedLineNumbers: boolean;
@@ -107,6 +109,8 @@ function matchAt(
 
 /** Whether a match is accepted (on token boundaries); a refused one is kept aside for the error. */
 type Accept = (match: LineMatch) => boolean;
+/** Told of an accepted match that overlaps an earlier one (the two make the oldText ambiguous). */
+type Overlap = (match: LineMatch) => void;
 
 /**
  * All non-overlapping accepted matches of a one-line oldText inside line `at`. A refused
@@ -118,14 +122,18 @@ function matchesInLine(
   at: number,
   kinds: ReadonlySet<FuzzyKind>,
   accept: Accept,
+  overlap: Overlap,
 ): LineMatch[] {
   const found: LineMatch[] = [];
   const text = fileLine.text;
   const needle = old.text;
   let free = 0;
   for (let col = text.indexOf(needle); col !== -1; col = text.indexOf(needle, col + 1)) {
-    if (col < free) continue;
     const match = { line: at, startCol: col, lastLine: at, endCol: col + needle.length };
+    if (col < free) {
+      if (accept(match)) overlap(match);
+      continue;
+    }
     if (!accept(match)) continue;
     found.push(match);
     free = col + needle.length;
@@ -147,7 +155,12 @@ function matchesInLine(
   return found;
 }
 
-function searchLines(index: FuzzyIndex, oldLines: readonly string[], accept: Accept): LineMatch[] {
+function searchLines(
+  index: FuzzyIndex,
+  oldLines: readonly string[],
+  accept: Accept,
+  overlap: Overlap,
+): LineMatch[] {
   const old = oldLines.map((line) => normalizeLine(line, ALL_KINDS));
   const fileLine = (i: number) => index.normalized(i);
   const found: LineMatch[] = [];
@@ -155,7 +168,7 @@ function searchLines(index: FuzzyIndex, oldLines: readonly string[], accept: Acc
   if (old.length === 1) {
     if ((old[0] as NormalizedLine).text === "") return found;
     for (let at = 0; at < lineCount; at++) {
-      found.push(...matchesInLine(fileLine(at), old[0] as NormalizedLine, at, ALL_KINDS, accept));
+      found.push(...matchesInLine(fileLine(at), old[0] as NormalizedLine, at, ALL_KINDS, accept, overlap));
     }
     return found;
   }
@@ -163,9 +176,13 @@ function searchLines(index: FuzzyIndex, oldLines: readonly string[], accept: Acc
   const probe = old.length > 2 ? (old[1] as NormalizedLine).text.trimEnd() : undefined;
   let blockedUntil = -1;
   for (let at = 0; at + old.length - 1 < lineCount; at++) {
-    if (at <= blockedUntil) continue;
     if (probe !== undefined && index.comparable(at + 1) !== probe) continue;
     const match = matchAt(fileLine, old, at, ALL_KINDS);
+    if (at <= blockedUntil) {
+      // Inside the previous match: not a match of its own, but it makes oldText ambiguous.
+      if (match && accept(match)) overlap(match);
+      continue;
+    }
     if (match && accept(match)) {
       found.push(match);
       // Matches of one oldText never overlap: continue after this one.
@@ -232,26 +249,47 @@ function neededKinds(
 export function findFuzzy(index: FuzzyIndex, oldText: string): FuzzyResult {
   const insideToken: TextRange[] = [];
   const accept: Accept = (match) => {
+    // A match must start and end between characters of the file, not inside one's decomposition
+    // ("Cafe" is not "Café" with its accent left over).
+    if (!onClusterBoundary(index, match.line, match.startCol)) return false;
+    if (!onClusterBoundary(index, match.lastLine, match.endCol)) return false;
     const range = toRange(index, match);
     if (onTokenBoundaries(index.lf, range.start, range.end)) return true;
     insideToken.push(range);
     return false;
   };
+  let overlapping: LineMatch | undefined;
+  const overlap: Overlap = (match) => {
+    overlapping ??= match;
+  };
   const asGiven = oldText.split("\n");
   let oldLines: readonly string[] = asGiven;
   let strippedLineNumbers = false;
-  let matches = searchLines(index, asGiven, accept);
+  let matches = searchLines(index, asGiven, accept, overlap);
   if (matches.length === 0) {
     const stripped = stripLineNumberPrefixes(asGiven);
     if (stripped) {
-      matches = searchLines(index, stripped, accept);
+      matches = searchLines(index, stripped, accept, overlap);
       oldLines = stripped;
       strippedLineNumbers = matches.length > 0;
     }
   }
   const ranges = matches.map((match) => toRange(index, match));
   const kinds = ranges[0] ? neededKinds(index, ranges[0], oldLines, strippedLineNumbers) : [];
-  return { ranges, insideToken: ranges.length > 0 ? [] : insideToken, kinds, strippedLineNumbers };
+  return {
+    ranges,
+    insideToken: ranges.length > 0 ? [] : insideToken,
+    ...(overlapping && ranges.length > 0 ? { overlapping: toRange(index, overlapping) } : {}),
+    kinds,
+    strippedLineNumbers,
+  };
+}
+
+/** True when normalised column `col` of line `line` starts a new character of the file line (or ends the line). */
+function onClusterBoundary(index: FuzzyIndex, line: number, col: number): boolean {
+  const sources = index.normalized(line).sources;
+  if (!sources || col <= 0 || col >= sources.length) return true;
+  return sources[col] !== sources[col - 1];
 }
 
 /** Exposed for the closest-region hint: the comparable form of a line of oldText. */

@@ -26,6 +26,8 @@ export interface Matched {
   ambiguous?: AmbiguousSpelling[];
   /** Set when the texts as sent matched nowhere and this other reading of them did. */
   reading?: Reading;
+  /** Another place oldText matches that overlaps one of `ranges`: oldText is not unique. */
+  overlapping?: TextRange;
 }
 
 /** No place: `insideToken` lists the places that matched only inside a longer token. */
@@ -54,12 +56,21 @@ export function matchEdit(
     insideToken = split.insideToken.map((start) => ({ start, end: start + oldText.length }));
   }
   if (starts.length > 0) {
+    const overlapping = starts.length === 1 ? overlappingExact(lf, oldText, starts[0] as number) : undefined;
+    const ranges = starts.map((start) => withTrailingWhitespace(lf, { start, end: start + oldText.length }));
+    const texts = ranges.map((range) =>
+      // Only a match that took in the file's trailing whitespace needs rebuilding from the file.
+      range.end === range.start + oldText.length ? newText : rebuilt(lf, range, oldText, newText),
+    );
     return {
-      ranges: starts.map((start) => ({ start, end: start + oldText.length })),
+      ranges,
       matcher: "exact",
       kinds: [],
-      texts: starts.map(() => newText),
+      texts,
       oldText,
+      ...(overlapping !== undefined
+        ? { overlapping: { start: overlapping, end: overlapping + oldText.length } }
+        : {}),
     };
   }
   const fuzzy = findFuzzy(fuzzyIndex(), oldText);
@@ -81,20 +92,56 @@ export function matchEdit(
     : oldText;
   // The fuzzy pass only finds the place: each replacement keeps the file's own spelling.
   const ambiguous: AmbiguousSpelling[] = [];
-  const texts = fuzzy.ranges.map((range) => {
+  const ranges = fuzzy.ranges.map((range) => withTrailingWhitespace(lf, range));
+  const texts = ranges.map((range) => {
     const respelled = respellReplacement(lf.slice(range.start, range.end), matchedOld, replacement);
     if ("text" in respelled) return respelled.text;
     ambiguous.push(...respelled.ambiguous);
     return replacement;
   });
   return {
-    ranges: fuzzy.ranges,
+    ranges,
     matcher: `fuzzy:${fuzzy.kinds.join("+")}`,
     kinds: fuzzy.kinds,
     texts,
     oldText: matchedOld,
     ...(ambiguous.length > 0 ? { ambiguous } : {}),
+    ...(fuzzy.overlapping ? { overlapping: fuzzy.overlapping } : {}),
   };
+}
+
+/**
+ * The range extended over whitespace that is all that is left of its last line: the line's
+ * trailing whitespace then stays on that line instead of moving after whatever newText adds
+ * below it.
+ */
+function withTrailingWhitespace(lf: string, range: TextRange): TextRange {
+  const next = lf.charCodeAt(range.end);
+  if (Number.isNaN(next) || next === 10 || range.end === range.start || lf[range.end - 1] === "\n") {
+    return range;
+  }
+  const lineEnd = lf.indexOf("\n", range.end);
+  const end = lineEnd === -1 ? lf.length : lineEnd;
+  return /^[^\S\n]+$/.test(lf.slice(range.end, end)) ? { start: range.start, end } : range;
+}
+
+/** The replacement for an exact match extended by {@link withTrailingWhitespace}, from the file's text. */
+function rebuilt(lf: string, range: TextRange, oldText: string, newText: string): string {
+  const respelled = respellReplacement(lf.slice(range.start, range.end), oldText, newText);
+  return "text" in respelled ? respelled.text : newText;
+}
+
+/**
+ * The start of an occurrence of `needle` on token boundaries that overlaps the one at `start`
+ * (`a\na` twice in `a\na\na`), looked for only within that one's reach: a bounded search.
+ */
+function overlappingExact(haystack: string, needle: string, start: number): number | undefined {
+  const reach = haystack.slice(start + 1, start + 2 * needle.length - 1);
+  for (let at = reach.indexOf(needle); at !== -1; at = reach.indexOf(needle, at + 1)) {
+    const begin = start + 1 + at;
+    if (onTokenBoundaries(haystack, begin, begin + needle.length)) return begin;
+  }
+  return undefined;
 }
 
 /** Type guard for a successful {@link matchEdit}. */

@@ -7,7 +7,7 @@ import {
 } from "../redaction/placeholders.js";
 import { redactionSourceOf } from "../redaction/source.js";
 import { stripToolOutputMarker } from "../text/untrusted.js";
-import { hasSharedContext, insideNewText } from "./already-applied.js";
+import { hasSharedContext, insertsText, insideNewText } from "./already-applied.js";
 import { findClosestRegion } from "./closest.js";
 import {
   createEditDocument,
@@ -192,7 +192,7 @@ function planAgainstOriginal(
       const found = findNewText(lf, fuzzyIndex, newText);
       const evidence = options.appliedBefore?.({ oldText, newText })
         ? "this-session"
-        : hasSharedContext(oldText, newText)
+        : hasSharedContext(oldText, newText) && insertsText(oldText, newText)
           ? "context"
           : undefined;
       // This session's own edit: newText anywhere (or gone entirely for a deletion) is its trace.
@@ -226,12 +226,14 @@ function planAgainstOriginal(
       alreadyApplied(i, "old-inside-new", counter.linesOf(starts));
       return;
     }
-    if (matched.ranges.length > 1 && !edit.replaceAll) {
-      const positions = positionsOf(lf, counter, starts);
-      throw new ToolError("ambiguous_match", ambiguousMessage(i, options.path, starts.length, positions), {
+    // Two places that overlap are two places too (`a\na` in `a\na\na`).
+    const places = matched.overlapping ? [...starts, matched.overlapping.start] : starts;
+    if (places.length > 1 && !edit.replaceAll) {
+      const positions = positionsOf(lf, counter, places);
+      throw new ToolError("ambiguous_match", ambiguousMessage(i, options.path, places.length, positions), {
         details: {
           edit: i,
-          matches: starts.length,
+          matches: places.length,
           lines: positions.map((at) => at.line),
           columns: positions.map((at) => at.column),
           matcher: matched.matcher,
