@@ -8,10 +8,12 @@ import {
   type ExecCleanup,
   type ExecOptions,
   type ExecResult,
+  type ExecSpawn,
   type ExecStatus,
   OperationError,
   type OutputChunk,
   type OutputCut,
+  type SandboxOptions,
   type ShellKind,
   throwIfAborted,
   toOperationError,
@@ -20,6 +22,13 @@ import { checkPath } from "./guard.js";
 import { OutputCapper } from "./output-capper.js";
 import { OutputFile } from "./output-file.js";
 import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
+import { startProxy } from "./sandbox/network-proxy.js";
+import {
+  effectiveSandbox,
+  SANDBOX_SHELL_PID,
+  type SandboxedCommand,
+  sandboxCommand,
+} from "./sandbox/sandboxed-command.js";
 
 /** Host-side settings of the local `exec`. */
 export interface LocalExecConfig {
@@ -29,6 +38,8 @@ export interface LocalExecConfig {
   killGraceMs: number;
   /** How long to keep reading pipes after the shell exited, measured from the last output (ms). */
   idleGraceMs: number;
+  /** Sandbox of every command that does not say otherwise (`ExecOptions.sandbox`). */
+  sandbox?: SandboxOptions;
 }
 
 /**
@@ -62,11 +73,33 @@ export async function exec(
   throwIfAborted(options.signal, "exec");
   checkOptions(command, options);
   await checkCwd(options.cwd);
+  const [shellFile, shellArgs] = SHELL_ARGS[options.shell](command);
+  const env = { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue() };
+  const sandboxOptions = effectiveSandbox(options.sandbox, config.sandbox);
+  // Asked for and unavailable rejects here (not_supported): never a silent unsandboxed run.
+  const sandbox = sandboxOptions
+    ? await sandboxCommand(sandboxOptions, { shellFile, shellArgs, cwd: options.cwd, env }, startProxy)
+    : undefined;
+  if (sandbox) Object.assign(env, sandbox.env);
+  try {
+    return await execPrepared(options, config, env, sandbox ?? { file: shellFile, args: shellArgs });
+  } finally {
+    await sandbox?.seccomp.close().catch(() => undefined);
+    await sandbox?.proxy?.close();
+  }
+}
+
+/** {@link exec} once the command line (shell, or bubblewrap around it) and environment are set. */
+async function execPrepared(
+  options: ExecOptions,
+  config: LocalExecConfig,
+  env: NodeJS.ProcessEnv,
+  command: { file: string; args: string[] } | SandboxedCommand,
+): Promise<ExecResult> {
+  const sandbox = "seccomp" in command ? command : undefined;
   const limited = options.outputPath !== undefined && options.outputLimitBytes !== undefined;
   // The fast path hands the file to the shell; with a limit the host must count every byte.
   const direct = options.outputPath !== undefined && options.streamChunks === false && !limited;
-  const [shellFile, shellArgs] = SHELL_ARGS[options.shell](command);
-  const env = { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue() };
   // Not streamed, under a budget, on POSIX: the capper writes the file (one pipe for both
   // streams keeps their order, as the file descriptor of the fast path does).
   const capped =
@@ -85,16 +118,15 @@ export async function exec(
   const started = Date.now();
   let child: ChildProcess;
   try {
-    child = await spawnShell(shellFile, shellArgs, {
-      cwd: options.cwd,
-      env,
-      stdio:
-        output instanceof OutputCapper
-          ? ["ignore", output.input, output.input]
-          : output && "fd" in output
-            ? ["ignore", output.fd, output.fd]
-            : ["ignore", "pipe", "pipe"],
-    });
+    const stdio: ("ignore" | "pipe" | number | Writable)[] =
+      output instanceof OutputCapper
+        ? ["ignore", output.input, output.input]
+        : output && "fd" in output
+          ? ["ignore", output.fd, output.fd]
+          : ["ignore", "pipe", "pipe"];
+    // bwrap reads the seccomp program from the child's descriptor 3 (SECCOMP_FD).
+    if (sandbox) stdio.push(sandbox.seccomp.fd);
+    child = await spawnShell(command.file, command.args, { cwd: options.cwd, env, stdio });
   } catch (error) {
     if (output instanceof OutputCapper) {
       output.releaseInput();
@@ -103,14 +135,17 @@ export async function exec(
     else await output?.close();
     throw error;
   }
-  // Before any chunk: 'data' events come from later turns of the event loop.
-  reportSpawn(options, child.pid!);
+  const report = sandbox ? { ...sandbox.report, hostPid: child.pid! } : undefined;
+  // Before any chunk: 'data' events come from later turns of the event loop. A sandboxed
+  // command reports the ids it sees itself (its pid namespace); the host pid is in the report.
+  reportSpawn(options, report ? { pid: SANDBOX_SHELL_PID, pgid: SANDBOX_SHELL_PID, sandbox: report } : { pid: child.pid!, pgid: child.pid! });
   // Construct first: it attaches the exit listener synchronously, before any other await.
   const tree: CommandTree = {
     pgid: child.pid!,
     known: new Set([child.pid!]),
     marker: `${EXEC_MARKER_VARIABLE}=${env[EXEC_MARKER_VARIABLE]}`,
     startedAt: started,
+    ...(sandbox ? { sandboxed: true } : {}),
   };
   const sink = output instanceof OutputFile ? output : undefined;
   const run = new RunningCommand(child, tree, options, config, sink);
@@ -140,19 +175,22 @@ export async function exec(
       stderrBytes = 0;
     }
   }
+  const blocked = sandbox?.proxy?.blocked ?? [];
   return {
     ...result,
+    ...(report ? { cleanup: { ...result.cleanup, pid: SANDBOX_SHELL_PID } } : {}),
     stdoutBytes,
     stderrBytes,
     ...(outputCut ? { outputCut } : {}),
+    ...(report ? { sandbox: { ...report, ...(blocked.length > 0 ? { blocked: [...blocked] } : {}) } } : {}),
     elapsedMs: Date.now() - started,
   };
 }
 
 /** Calls `onSpawn` (detached: the command leads its own group); a throw is ignored. */
-function reportSpawn(options: ExecOptions, pid: number): void {
+function reportSpawn(options: ExecOptions, spawn: ExecSpawn): void {
   try {
-    options.onSpawn?.({ pid, pgid: pid });
+    options.onSpawn?.(spawn);
   } catch {
     // onSpawn must not throw; a faulty consumer must not leave the process unmanaged.
   }
@@ -174,6 +212,9 @@ function checkOptions(command: string, options: ExecOptions): void {
   if (typeof command !== "string" || command.includes("\0"))
     fail("command must be a string without NUL bytes");
   if (!Object.hasOwn(SHELL_ARGS, options.shell)) fail(`unknown shell "${String(options.shell)}"`);
+  const sandbox = options.sandbox as unknown;
+  if (sandbox !== undefined && sandbox !== false && (typeof sandbox !== "object" || sandbox === null || Array.isArray(sandbox)))
+    fail(`sandbox must be an options object or false, got ${JSON.stringify(sandbox)}`);
   for (const name of ["timeoutMs", "killGraceMs", "outputLimitBytes"] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0))

@@ -31,6 +31,8 @@ export {
   tempFileDomain,
   tempFileName,
 } from "./temp-files.js";
+export type { SandboxBlock, SandboxNetwork, SandboxOptions, SandboxReport } from "./sandbox.js";
+export { DEFAULT_SANDBOX_DENY } from "./sandbox.js";
 export type { TreeListingMode } from "./tree-listing.js";
 export {
   runTreeListing,
