@@ -138,7 +138,12 @@ async function execPrepared(
   const report = sandbox ? { ...sandbox.report, hostPid: child.pid! } : undefined;
   // Before any chunk: 'data' events come from later turns of the event loop. A sandboxed
   // command reports the ids it sees itself (its pid namespace); the host pid is in the report.
-  reportSpawn(options, report ? { pid: SANDBOX_SHELL_PID, pgid: SANDBOX_SHELL_PID, sandbox: report } : { pid: child.pid!, pgid: child.pid! });
+  reportSpawn(
+    options,
+    report
+      ? { pid: SANDBOX_SHELL_PID, pgid: SANDBOX_SHELL_PID, sandbox: report }
+      : { pid: child.pid!, pgid: child.pid! },
+  );
   // Construct first: it attaches the exit listener synchronously, before any other await.
   const tree: CommandTree = {
     pgid: child.pid!,
@@ -213,7 +218,11 @@ function checkOptions(command: string, options: ExecOptions): void {
     fail("command must be a string without NUL bytes");
   if (!Object.hasOwn(SHELL_ARGS, options.shell)) fail(`unknown shell "${String(options.shell)}"`);
   const sandbox = options.sandbox as unknown;
-  if (sandbox !== undefined && sandbox !== false && (typeof sandbox !== "object" || sandbox === null || Array.isArray(sandbox)))
+  if (
+    sandbox !== undefined &&
+    sandbox !== false &&
+    (typeof sandbox !== "object" || sandbox === null || Array.isArray(sandbox))
+  )
     fail(`sandbox must be an options object or false, got ${JSON.stringify(sandbox)}`);
   for (const name of ["timeoutMs", "killGraceMs", "outputLimitBytes"] as const) {
     const value = options[name];

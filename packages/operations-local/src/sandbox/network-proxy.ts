@@ -4,7 +4,13 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SandboxBlock } from "@tackle/operations";
-import { proxyEnvironment, RELAY_PREAMBLE, RELAY_SOURCE, SANDBOX_PROXY_PORT, SANDBOX_PROXY_SOCKET } from "./proxy-relay.js";
+import {
+  proxyEnvironment,
+  RELAY_PREAMBLE,
+  RELAY_SOURCE,
+  SANDBOX_PROXY_PORT,
+  SANDBOX_PROXY_SOCKET,
+} from "./proxy-relay.js";
 
 /** The allow-list proxy of one sandboxed call. */
 export interface ProxySession {
@@ -110,7 +116,10 @@ export async function startProxy(allow: readonly string[]): Promise<ProxySession
       port = Number(url.port || 80);
       const kept = headers.filter((line) => !/^(proxy-[a-z-]*|connection|keep-alive)\s*:/i.test(line));
       forward = Buffer.concat([
-        Buffer.from(`${method} ${url.pathname}${url.search} ${version}\r\n${[...kept, "Connection: close"].join("\r\n")}\r\n\r\n`, "latin1"),
+        Buffer.from(
+          `${method} ${url.pathname}${url.search} ${version}\r\n${[...kept, "Connection: close"].join("\r\n")}\r\n\r\n`,
+          "latin1",
+        ),
         rest,
       ]);
     }

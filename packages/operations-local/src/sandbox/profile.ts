@@ -43,9 +43,10 @@ export interface SandboxProfile {
 
 /**
  * Turns the options into a mount plan for this machine: real paths, what exists, what each
- * denied path is. `home` is the home directory the command sees (its `HOME`); the user's own
- * home (`os.homedir()`) is treated the same, so a command given another `HOME` still cannot
- * read the secrets of the real one. Throws `invalid_argument` for a relative path.
+ * denied path is. `home` is the home directory the command sees (its `HOME`), shown read-only;
+ * `~/` entries of the deny list apply to it and to the user's own home (`os.homedir()`), in
+ * case that one is visible too (through the workspace, say). Throws `invalid_argument` for a
+ * relative path.
  */
 export async function resolveSandboxProfile(
   options: SandboxOptions,
@@ -57,9 +58,13 @@ export async function resolveSandboxProfile(
   ] as const) {
     for (const path of list ?? []) {
       if (typeof path !== "string" || !isAbsolute(path))
-        throw new OperationError("invalid_argument", `exec: sandbox.${field} needs absolute paths, got ${JSON.stringify(path)}`, {
-          operation: "exec",
-        });
+        throw new OperationError(
+          "invalid_argument",
+          `exec: sandbox.${field} needs absolute paths, got ${JSON.stringify(path)}`,
+          {
+            operation: "exec",
+          },
+        );
     }
   }
   const homes = unique([home, homedir()].filter((h): h is string => !!h && isAbsolute(h) && h !== "/"));
@@ -71,7 +76,10 @@ export async function resolveSandboxProfile(
     const real = await realpath(path).catch(() => undefined);
     if (real && real !== "/") binds.push({ path: real, writable });
   };
-  for (const h of homes) await show(h, false);
+  // Only the command's own home is shown: with another HOME, the user's real home is one of the
+  // homes the sandbox hides (its secrets are on the deny list all the same).
+  const own = home && isAbsolute(home) ? home : homedir();
+  if (own !== "/") await show(own, false);
   if (network === "on") for (const dir of NETWORK_RUN_DIRS) await show(dir, false);
   for (const path of options.readable ?? []) await show(path, false);
   for (const path of options.writable ?? []) await show(path, true);

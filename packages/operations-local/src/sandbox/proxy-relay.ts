@@ -30,22 +30,23 @@ server.listen(Number(port), "127.0.0.1", () => fs.writeFileSync(fifo, "ready\\n"
 
 /**
  * The sh preamble (`sh -c PREAMBLE node RELAY socket port command...`): starts the relay, waits
- * until it listens (at most 10 s), runs the command as its child, ends the relay and exits with
- * the command's status. The preamble is the process group leader the host reports.
+ * until it listens, runs the command as its child, ends the relay (and waits for
+ * it) and exits with the command's status. The preamble is the process group leader the host reports.
  */
 export const RELAY_PREAMBLE = [
   "f=/tmp/.tackle-proxy-ready",
   'mkfifo -m 600 "$f" || exit 125',
   '"$0" -e "$1" "$2" "$3" "$f" </dev/null >/dev/null 2>&1 &',
   "r=$!",
-  '(sleep 10; echo timeout > "$f") </dev/null >/dev/null 2>&1 &',
-  "w=$!",
-  'read ok < "$f"; kill $w 2>/dev/null; rm -f "$f"',
+  // The relay always answers (ready, or fail from its error handler); a relay that never
+  // starts leaves the read waiting, and the command's timeout ends it like any other hang.
+  'read ok < "$f"; rm -f "$f"',
   'if [ "$ok" != ready ]; then echo "tackle sandbox: the network proxy relay did not start ($ok)" >&2; kill $r 2>/dev/null; exit 125; fi',
   "shift 3",
   '"$@"',
   "s=$?",
-  "kill $r 2>/dev/null",
+  // Waited for: the sandbox's init then exits at once, and the host sees nothing left behind.
+  "kill $r 2>/dev/null; wait $r 2>/dev/null",
   "exit $s",
 ].join("\n");
 

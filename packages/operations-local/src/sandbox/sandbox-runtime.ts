@@ -97,8 +97,9 @@ async function prepareRuntime(path: string | undefined): Promise<SandboxRuntime>
   return { bwrap, setsid, seccompPath, hiddenDir, hiddenFile };
 }
 
+/** `name` on `path` (the command's PATH; `/usr/bin:/bin` when it has none). */
 async function findExecutable(name: string, path: string | undefined): Promise<string | undefined> {
-  const dirs = [...(path ?? "").split(delimiter).filter(Boolean), "/usr/bin", "/bin"];
+  const dirs = (path ?? "/usr/bin:/bin").split(delimiter).filter(Boolean);
   for (const dir of dirs) {
     const file = join(dir, name);
     try {

@@ -1,9 +1,9 @@
-import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { OperationError, type SandboxOptions, type SandboxReport } from "@tackle/operations";
 import { bwrapArguments } from "./bwrap-args.js";
-import { resolveSandboxProfile, SANDBOX_TEMP_DIRS, visibleInSandbox } from "./profile.js";
 import type { ProxySession } from "./network-proxy.js";
+import { resolveSandboxProfile, SANDBOX_TEMP_DIRS, visibleInSandbox } from "./profile.js";
 import { sandboxRuntime } from "./sandbox-runtime.js";
 
 /**
@@ -66,7 +66,9 @@ export async function sandboxCommand(
     Object.assign(env, proxy.env);
   }
   const seccomp = await open(runtime.seccompPath, "r");
-  const inner = proxy ? proxy.wrap(runtime.setsid, [call.shellFile, ...call.shellArgs]) : [runtime.setsid, call.shellFile, ...call.shellArgs];
+  const inner = proxy
+    ? proxy.wrap(runtime.setsid, [call.shellFile, ...call.shellArgs])
+    : [runtime.setsid, call.shellFile, ...call.shellArgs];
   return {
     file: runtime.bwrap,
     args: [...args, ...inner],
@@ -77,7 +79,10 @@ export async function sandboxCommand(
       mechanism: "bubblewrap",
       network: allow ? "allow-list" : network === "on" ? "on" : "off",
       ...(allow ? { allow } : {}),
-      writable: [...profile.binds.filter((bind) => bind.writable).map((bind) => bind.path), ...SANDBOX_TEMP_DIRS],
+      writable: [
+        ...profile.binds.filter((bind) => bind.writable).map((bind) => bind.path),
+        ...SANDBOX_TEMP_DIRS,
+      ],
       seccomp: true,
     },
   };

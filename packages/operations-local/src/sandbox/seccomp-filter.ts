@@ -203,13 +203,7 @@ export function seccompProgram(cpu: string = arch()): Uint8Array | undefined {
   for (const nr of Object.values(table.denied)) program.push(ifEqual(nr, 1), deny);
   program.push(ifEqual(table.clone3, 1), ret(RET_ERRNO | ENOSYS));
   for (const nr of [table.clone, table.unshare]) {
-    program.push(
-      ifEqual(nr, 4),
-      load(argLow32(0)),
-      [JMP_JSET_K, 0, 1, CLONE_NEWUSER],
-      deny,
-      ret(RET_ALLOW),
-    );
+    program.push(ifEqual(nr, 4), load(argLow32(0)), [JMP_JSET_K, 0, 1, CLONE_NEWUSER], deny, ret(RET_ALLOW));
   }
   program.push(
     ifEqual(table.ioctl, 5),
