@@ -32,17 +32,25 @@ export function sandboxOptionsOf(values: SandboxFlags): SandboxOptions | false |
   const asked = values.sandbox === true || allow.length > 0 || write.length > 0 || network !== undefined;
   if (values["no-sandbox"] === true) {
     if (asked)
-      throw new UsageError("--no-sandbox runs commands without the sandbox: drop it, or drop --sandbox and the --sandbox-* flags.");
+      throw new UsageError(
+        "--no-sandbox runs commands without the sandbox: drop it, or drop --sandbox and the --sandbox-* flags.",
+      );
     return false;
   }
   if (!asked) return undefined;
   if (network !== undefined && network !== "on" && network !== "off")
-    throw new UsageError(`--sandbox-network takes on or off; got "${network}". To allow some hosts only, use --sandbox-allow HOST.`);
+    throw new UsageError(
+      `--sandbox-network takes on or off; got "${network}". To allow some hosts only, use --sandbox-allow HOST.`,
+    );
   if (network !== undefined && allow.length > 0)
-    throw new UsageError("--sandbox-allow already sets the network to those hosts only: drop --sandbox-network.");
+    throw new UsageError(
+      "--sandbox-allow already sets the network to those hosts only: drop --sandbox-network.",
+    );
   for (const host of allow) {
     if (!/^(\*\.)?[A-Za-z0-9._-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host))
-      throw new UsageError(`--sandbox-allow takes a host, *.domain or host:port, e.g. --sandbox-allow registry.npmjs.org; got "${host}".`);
+      throw new UsageError(
+        `--sandbox-allow takes a host, *.domain or host:port, e.g. --sandbox-allow registry.npmjs.org; got "${host}".`,
+      );
   }
   return {
     network: allow.length > 0 ? { allow } : network === "on" ? "on" : "off",

@@ -108,7 +108,9 @@ export async function openCliSession(
   // --sandbox: every command of the shell tools runs in the environment's sandbox, or fails.
   const shell = options.sandbox !== undefined ? { sandbox: options.sandbox } : undefined;
   const toolOptions = shell ? { tools: { bash: shell, powershell: shell } } : {};
-  const tools = new Map<string, AnyAgentTool>(Object.entries(createTools({ context, names, ...toolOptions })));
+  const tools = new Map<string, AnyAgentTool>(
+    Object.entries(createTools({ context, names, ...toolOptions })),
+  );
   const definitions = new Map<string, AnyToolDefinition>();
   for (const [name, tool] of tools) definitions.set(name, definitionOf(tool) as AnyToolDefinition);
   return {
