@@ -37,6 +37,7 @@ export interface SandboxTestEnv {
   bash(
     command: string,
     sandbox?: SandboxOptions | false,
+    background?: boolean,
   ): Promise<{ outcome: ToolOutcome; text: string; ran: boolean; sandboxed: string | undefined }>;
   dispose(): Promise<void>;
 }
@@ -75,8 +76,12 @@ export async function createSandboxTestEnv(): Promise<SandboxTestEnv> {
     workspace,
     outside,
     home,
-    async bash(command, sandbox = { network: "off" }) {
-      const outcome = await invokeTool(toolFor(sandbox), { command, timeout: 60 }, {});
+    async bash(command, sandbox = { network: "off" }, background = false) {
+      const outcome = await invokeTool(
+        toolFor(sandbox),
+        { command, timeout: 60, ...(background ? { background } : {}) },
+        {},
+      );
       const text = outcome.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
       const run = (outcome.details as { run?: { sandbox?: { mechanism: string } } } | undefined)?.run;
       return { outcome, text, ran: run !== undefined, sandboxed: run?.sandbox?.mechanism };
