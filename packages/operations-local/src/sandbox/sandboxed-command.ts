@@ -1,5 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
-import { open } from "node:fs/promises";
+import { open, realpath } from "node:fs/promises";
+import { dirname } from "node:path";
 import { OperationError, type SandboxOptions, type SandboxReport } from "@tackle/operations";
 import { bwrapArguments } from "./bwrap-args.js";
 import type { ProxySession } from "./network-proxy.js";
@@ -57,6 +58,10 @@ export async function sandboxCommand(
   }
   const network = profile.network;
   const allow = typeof network === "object" ? [...network.allow] : undefined;
+  // The relay runs on the host's Node: show its directory when the profile hides it (a Node
+  // installed under another user's home, say).
+  const node = allow ? await realpath(process.execPath).catch(() => process.execPath) : undefined;
+  if (node && !visibleInSandbox(profile, node)) profile.binds.push({ path: dirname(node), writable: false });
   const proxy = allow ? await startProxy(allow) : undefined;
   const args = bwrapArguments(profile, runtime, { cwd: call.cwd, seccomp: true });
   const env: Record<string, string> = { TMPDIR: "/tmp" };
