@@ -253,8 +253,10 @@ export function createShellToolDefinition(
       }
       const requested = params.timeout ?? defaultTimeout;
       const timeoutSeconds = Math.min(requested, maxTimeout);
-      await allowArtifactReads(ctx);
-      const sandbox = sandboxForCall(ctx, options.sandbox, await artifactRealDirs.get(ctx.artifacts));
+      // Sandboxed: the artifact directory is known first, so it is not among the writable roots.
+      if (options.sandbox) await allowArtifactReads(ctx);
+      const artifactDir = options.sandbox ? await artifactRealDirs.get(ctx.artifacts) : undefined;
+      const sandbox = sandboxForCall(ctx, options.sandbox, artifactDir);
       const verdict = await checkPolicy(
         ctx,
         shell,
@@ -291,6 +293,7 @@ export function createShellToolDefinition(
         return withJobNote(started, stillRunning);
       }
 
+      await allowArtifactReads(ctx);
       // Inside the exclusive section: the workspace snapshots around the command (when audited).
       const outcome = await auditedMutations(ctx, resolved.real, audit, signal)
         .withExclusive(
