@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine of this kind lacks: Node at the packages' floor, pnpm (pinned, from
-# npm) and the Debian packages the SSH and Docker suites and the docs site test run against.
+# npm) and the Debian packages the SSH and Docker suites, the sandbox tests and the docs site test
+# run against.
 # Idempotent; prints what it does.
 set -euo pipefail
 
@@ -44,6 +45,8 @@ command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 [ -x /bin/busybox ] || command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
 # The docs site test opens the built site in Debian's headless Chromium (no browser download).
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The sandbox of the local adapter (and its escape corpus) runs commands under bubblewrap.
+[ -x /usr/bin/bwrap ] || missing+=(bubblewrap)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: missing Debian packages: ${missing[*]} (install them as root: apt-get install ${missing[*]})" >&2

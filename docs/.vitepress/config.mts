@@ -56,6 +56,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Bash and PowerShell", link: "/tools-shell" },
       { text: "Redaction", link: "/redaction" },
       { text: "Paths", link: "/paths" },
+      { text: "Sandbox", link: "/sandbox" },
       { text: "Write safety", link: "/write-safety" },
       { text: "Audit trail", link: "/audit" },
       { text: "AI SDK", link: "/ai-sdk" },

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { isOperationError, type Operations } from "@tackle/operations";
+import { isOperationError, type Operations, type SandboxOptions } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { openDockerEnvironment } from "./docker-environment.js";
 import type { EnvSpec } from "./env-url.js";
@@ -35,6 +35,8 @@ export interface EnvironmentOptions {
   connectTimeoutMs?: number;
   /** The Docker engine (`unix://`, `tcp://`, `ssh://`), instead of DOCKER_HOST / DOCKER_CONTEXT. */
   dockerHost?: string;
+  /** The shell tools' sandbox (`--sandbox`, `--no-sandbox`; see docs/sandbox.md). */
+  sandbox?: SandboxOptions | false;
 }
 
 /** The adapter of a remote environment before its working directory is settled. */

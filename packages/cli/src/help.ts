@@ -43,6 +43,22 @@ export const OPTION_HELP: Record<string, OptionHelp> = {
     value: "URL",
     text: "Docker engine: unix:///path, tcp://host:port, ssh://user@host[:port][/socket] (default: DOCKER_HOST, then DOCKER_CONTEXT, then /var/run/docker.sock)",
   },
+  sandbox: {
+    text: "run every bash and powershell command in an OS sandbox: writes only in the workspace and a private /tmp, secrets hidden, no network (Linux: bubblewrap; fails where it cannot run)",
+  },
+  "no-sandbox": { text: "run commands without the sandbox" },
+  "sandbox-network": {
+    value: "on|off",
+    text: "the sandbox's network: off (default) or on (implies --sandbox)",
+  },
+  "sandbox-allow": {
+    value: "HOST",
+    text: "let sandboxed commands reach HOST (host, *.domain, host:port) through the sandbox's HTTP proxy (repeatable; implies --sandbox)",
+  },
+  "sandbox-write": {
+    value: "PATH",
+    text: "let sandboxed commands write PATH too (repeatable; implies --sandbox)",
+  },
   json: { text: "print JSON instead of text" },
   input: { value: "FILE", text: "read the JSON arguments from FILE; - reads them from stdin" },
   list: { text: "list the tools: name, read-only or not, and what each is for" },

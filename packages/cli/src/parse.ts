@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
 import type { EnvironmentOptions } from "./environment.js";
+import { SANDBOX_OPTIONS, type SandboxFlags, sandboxOptionsOf } from "./sandbox-flags.js";
 import { UsageError } from "./usage-error.js";
 
 /** The `options` of a `parseArgs` call: what `tackle --help` documents, flag by flag. */
@@ -15,6 +16,7 @@ export const ENV_OPTIONS = {
   "host-key": { type: "string", multiple: true },
   "connect-timeout": { type: "string" },
   "docker-host": { type: "string" },
+  ...SANDBOX_OPTIONS,
 } as const satisfies CommandOptions;
 
 /** `--audit FILE|off`: where `tool`, `run` and `mcp` record their calls. */
@@ -33,7 +35,7 @@ export function parseCommandArgs<T>(parse: () => T, command: string): T {
 }
 
 /** The parsed values of {@link ENV_OPTIONS}. */
-export interface EnvironmentFlags {
+export interface EnvironmentFlags extends SandboxFlags {
   cwd?: string | undefined;
   identity?: string | undefined;
   "passphrase-env"?: string | undefined;
@@ -69,7 +71,9 @@ export function environmentOptionsOf(values: EnvironmentFlags): EnvironmentOptio
       );
     }
   }
+  const sandbox = sandboxOptionsOf(values);
   return {
+    ...(sandbox !== undefined ? { sandbox } : {}),
     ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
     ...(values.identity !== undefined ? { identity: values.identity } : {}),
     ...(values["passphrase-env"] !== undefined ? { passphraseEnv: values["passphrase-env"] } : {}),

@@ -105,7 +105,12 @@ export async function openCliSession(
     operations: env.operations,
     ...(audit ? { audit } : {}),
   });
-  const tools = new Map<string, AnyAgentTool>(Object.entries(createTools({ context, names })));
+  // --sandbox: every command of the shell tools runs in the environment's sandbox, or fails.
+  const shell = options.sandbox !== undefined ? { sandbox: options.sandbox } : undefined;
+  const toolOptions = shell ? { tools: { bash: shell, powershell: shell } } : {};
+  const tools = new Map<string, AnyAgentTool>(
+    Object.entries(createTools({ context, names, ...toolOptions })),
+  );
   const definitions = new Map<string, AnyToolDefinition>();
   for (const [name, tool] of tools) definitions.set(name, definitionOf(tool) as AnyToolDefinition);
   return {

@@ -57,6 +57,14 @@ export async function runCommand(
   options: ExecOptions,
 ): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
+  if (options.sandbox) {
+    // The container is the boundary: the adapter adds no sandbox inside it, and says so.
+    throw new OperationError(
+      "not_supported",
+      "exec: sandbox unavailable: in a container the container is the sandbox, and the Docker adapter adds none inside it. Start the container with --network none and --read-only (plus a writable volume for the workspace), then call without the sandbox option (sandbox: false, tackle --no-sandbox).",
+      { operation: "exec" },
+    );
+  }
   const startedAt = Date.now();
   const { client } = context;
   const token = randomBytes(8).toString("hex");

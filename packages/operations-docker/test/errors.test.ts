@@ -115,6 +115,16 @@ describe("engine and container errors", () => {
     await adapter.dispose();
   });
 
+  it("a call asking for the sandbox is refused with not_supported (the container is the boundary)", async () => {
+    const ops = await session();
+    const error = await ops
+      .exec("touch /tmp/sandbox-ran", { shell: "sh", cwd: "/", sandbox: { network: "off" } })
+      .catch((e: unknown) => e);
+    expect(isOperationError(error, "not_supported")).toBe(true);
+    expect((error as Error).message).toMatch(/the container is the sandbox/);
+    expect((await ops.exec("test -e /tmp/sandbox-ran", { shell: "sh", cwd: "/" })).exitCode).toBe(1);
+  });
+
   it("a user the container does not know is user_not_found (code invalid_argument)", async () => {
     const ops = await session();
     const error = await dockerFailure(

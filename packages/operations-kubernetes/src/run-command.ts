@@ -58,6 +58,14 @@ export async function runCommand(
   options: ExecOptions,
 ): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
+  if (options.sandbox) {
+    // The pod is the boundary: the adapter adds no sandbox inside it, and says so.
+    throw new OperationError(
+      "not_supported",
+      "exec: sandbox unavailable: in a pod the pod is the sandbox, and the Kubernetes adapter adds none inside it. Give the pod a restricted securityContext (readOnlyRootFilesystem, runAsNonRoot, drop ALL capabilities, no privilege escalation) and a NetworkPolicy, then call without the sandbox option (sandbox: false, tackle --no-sandbox).",
+      { operation: "exec" },
+    );
+  }
   const startedAt = Date.now();
   const { client } = context;
   const token = randomBytes(8).toString("hex");

@@ -107,6 +107,21 @@ describe("refusals of the API server", () => {
     expect(error.message).toContain("kubectl --context local cluster-info");
   });
 
+  it("a call asking for the sandbox is refused with not_supported (the pod is the boundary), nothing run", async () => {
+    const ops = cluster.operations({ pod: "err-0", residentShells: false });
+    try {
+      await expect(
+        ops.exec("touch /tmp/sandbox-ran", { shell: "sh", cwd: "/", sandbox: { network: "off" } }),
+      ).rejects.toMatchObject({
+        code: "not_supported",
+        message: expect.stringMatching(/the pod is the sandbox/),
+      });
+      expect((await ops.exec("test -e /tmp/sandbox-ran", { shell: "sh", cwd: "/" })).exitCode).toBe(1);
+    } finally {
+      await ops.dispose();
+    }
+  });
+
   it("a pod removed after connecting fails the next exec with pod_not_found, not a hang", async () => {
     const pod = await cluster.addPod("err-gone");
     const ops = cluster.operations({ pod: "err-gone", residentShells: false });

@@ -3,15 +3,15 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, open, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import {
   type ExecCleanup,
   type ExecOptions,
   type ExecResult,
-  type ExecStatus,
+  type ExecSpawn,
   OperationError,
-  type OutputChunk,
   type OutputCut,
+  type SandboxOptions,
   type ShellKind,
   throwIfAborted,
   toOperationError,
@@ -19,7 +19,15 @@ import {
 import { checkPath } from "./guard.js";
 import { OutputCapper } from "./output-capper.js";
 import { OutputFile } from "./output-file.js";
-import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
+import type { CommandTree } from "./process-tree.js";
+import { RunningCommand } from "./running-command.js";
+import { startProxy } from "./sandbox/network-proxy.js";
+import {
+  effectiveSandbox,
+  SANDBOX_SHELL_PID,
+  type SandboxedCommand,
+  sandboxCommand,
+} from "./sandbox/sandboxed-command.js";
 
 /** Host-side settings of the local `exec`. */
 export interface LocalExecConfig {
@@ -29,6 +37,8 @@ export interface LocalExecConfig {
   killGraceMs: number;
   /** How long to keep reading pipes after the shell exited, measured from the last output (ms). */
   idleGraceMs: number;
+  /** Sandbox of every command that does not say otherwise (`ExecOptions.sandbox`). */
+  sandbox?: SandboxOptions;
 }
 
 /**
@@ -36,12 +46,6 @@ export interface LocalExecConfig {
  * after they left its process group and lost their parent (see `findMarked`).
  */
 export const EXEC_MARKER_VARIABLE = "TACKLE_EXEC_ID";
-
-/** Largest delay setTimeout honours. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Upper bound on the wait for pipes after exit, however chatty a background child is. */
-const MAX_DRAIN_AFTER_EXIT_MS = 2000;
 
 const SHELL_ARGS: Record<ShellKind, (command: string) => [string, string[]]> = {
   bash: (command) => ["bash", ["-c", command]],
@@ -62,11 +66,33 @@ export async function exec(
   throwIfAborted(options.signal, "exec");
   checkOptions(command, options);
   await checkCwd(options.cwd);
+  const [shellFile, shellArgs] = SHELL_ARGS[options.shell](command);
+  const env = { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue() };
+  const sandboxOptions = effectiveSandbox(options.sandbox, config.sandbox);
+  // Asked for and unavailable rejects here (not_supported): never a silent unsandboxed run.
+  const sandbox = sandboxOptions
+    ? await sandboxCommand(sandboxOptions, { shellFile, shellArgs, cwd: options.cwd, env }, startProxy)
+    : undefined;
+  if (sandbox) Object.assign(env, sandbox.env);
+  try {
+    return await execPrepared(options, config, env, sandbox ?? { file: shellFile, args: shellArgs });
+  } finally {
+    await sandbox?.seccomp.close().catch(() => undefined);
+    await sandbox?.proxy?.close();
+  }
+}
+
+/** {@link exec} once the command line (shell, or bubblewrap around it) and environment are set. */
+async function execPrepared(
+  options: ExecOptions,
+  config: LocalExecConfig,
+  env: NodeJS.ProcessEnv,
+  command: { file: string; args: string[] } | SandboxedCommand,
+): Promise<ExecResult> {
+  const sandbox = "seccomp" in command ? command : undefined;
   const limited = options.outputPath !== undefined && options.outputLimitBytes !== undefined;
   // The fast path hands the file to the shell; with a limit the host must count every byte.
   const direct = options.outputPath !== undefined && options.streamChunks === false && !limited;
-  const [shellFile, shellArgs] = SHELL_ARGS[options.shell](command);
-  const env = { ...mergeEnv(config.baseEnv, options.env), [EXEC_MARKER_VARIABLE]: markerValue() };
   // Not streamed, under a budget, on POSIX: the capper writes the file (one pipe for both
   // streams keeps their order, as the file descriptor of the fast path does).
   const capped =
@@ -85,16 +111,15 @@ export async function exec(
   const started = Date.now();
   let child: ChildProcess;
   try {
-    child = await spawnShell(shellFile, shellArgs, {
-      cwd: options.cwd,
-      env,
-      stdio:
-        output instanceof OutputCapper
-          ? ["ignore", output.input, output.input]
-          : output && "fd" in output
-            ? ["ignore", output.fd, output.fd]
-            : ["ignore", "pipe", "pipe"],
-    });
+    const stdio: ("ignore" | "pipe" | number | Writable)[] =
+      output instanceof OutputCapper
+        ? ["ignore", output.input, output.input]
+        : output && "fd" in output
+          ? ["ignore", output.fd, output.fd]
+          : ["ignore", "pipe", "pipe"];
+    // bwrap reads the seccomp program from the child's descriptor 3 (SECCOMP_FD).
+    if (sandbox) stdio.push(sandbox.seccomp.fd);
+    child = await spawnShell(command.file, command.args, { cwd: options.cwd, env, stdio });
   } catch (error) {
     if (output instanceof OutputCapper) {
       output.releaseInput();
@@ -103,14 +128,22 @@ export async function exec(
     else await output?.close();
     throw error;
   }
-  // Before any chunk: 'data' events come from later turns of the event loop.
-  reportSpawn(options, child.pid!);
+  const report = sandbox ? { ...sandbox.report, hostPid: child.pid! } : undefined;
+  // Before any chunk: 'data' events come from later turns of the event loop. A sandboxed
+  // command reports the ids it sees itself (its pid namespace); the host pid is in the report.
+  reportSpawn(
+    options,
+    report
+      ? { pid: SANDBOX_SHELL_PID, pgid: SANDBOX_SHELL_PID, sandbox: report }
+      : { pid: child.pid!, pgid: child.pid! },
+  );
   // Construct first: it attaches the exit listener synchronously, before any other await.
   const tree: CommandTree = {
     pgid: child.pid!,
     known: new Set([child.pid!]),
     marker: `${EXEC_MARKER_VARIABLE}=${env[EXEC_MARKER_VARIABLE]}`,
     startedAt: started,
+    ...(sandbox ? { sandboxed: true } : {}),
   };
   const sink = output instanceof OutputFile ? output : undefined;
   const run = new RunningCommand(child, tree, options, config, sink);
@@ -140,19 +173,22 @@ export async function exec(
       stderrBytes = 0;
     }
   }
+  const blocked = sandbox?.proxy?.blocked ?? [];
   return {
     ...result,
+    ...(report ? { cleanup: { ...result.cleanup, pid: SANDBOX_SHELL_PID } } : {}),
     stdoutBytes,
     stderrBytes,
     ...(outputCut ? { outputCut } : {}),
+    ...(report ? { sandbox: { ...report, ...(blocked.length > 0 ? { blocked: [...blocked] } : {}) } } : {}),
     elapsedMs: Date.now() - started,
   };
 }
 
 /** Calls `onSpawn` (detached: the command leads its own group); a throw is ignored. */
-function reportSpawn(options: ExecOptions, pid: number): void {
+function reportSpawn(options: ExecOptions, spawn: ExecSpawn): void {
   try {
-    options.onSpawn?.({ pid, pgid: pid });
+    options.onSpawn?.(spawn);
   } catch {
     // onSpawn must not throw; a faulty consumer must not leave the process unmanaged.
   }
@@ -174,6 +210,13 @@ function checkOptions(command: string, options: ExecOptions): void {
   if (typeof command !== "string" || command.includes("\0"))
     fail("command must be a string without NUL bytes");
   if (!Object.hasOwn(SHELL_ARGS, options.shell)) fail(`unknown shell "${String(options.shell)}"`);
+  const sandbox = options.sandbox as unknown;
+  if (
+    sandbox !== undefined &&
+    sandbox !== false &&
+    (typeof sandbox !== "object" || sandbox === null || Array.isArray(sandbox))
+  )
+    fail(`sandbox must be an options object or false, got ${JSON.stringify(sandbox)}`);
   for (const name of ["timeoutMs", "killGraceMs", "outputLimitBytes"] as const) {
     const value = options[name];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0))
@@ -280,166 +323,5 @@ function spawnShell(
         reject(toOperationError(error, { operation: "exec" }));
       }
     });
-  });
-}
-
-type RunOutcome = Omit<ExecResult, "elapsedMs">;
-
-type StopReason = "timed-out" | "cancelled";
-
-/** Output queued for the file above which the command's pipes are paused. */
-const WRITE_HIGH_WATER_BYTES = 1024 * 1024;
-
-/** One spawned command from start to settled result. */
-class RunningCommand {
-  readonly finished: Promise<RunOutcome>;
-  private seq = 0;
-  private stdoutBytes = 0;
-  private stderrBytes = 0;
-  private stopReason: StopReason | undefined;
-  private stopping: Promise<TreeKillReport> | undefined;
-  private readonly pgid: number;
-  private lastOutputAt = Date.now();
-  private paused = false;
-
-  constructor(
-    private readonly child: ChildProcess,
-    private readonly tree: CommandTree,
-    private readonly options: ExecOptions,
-    private readonly config: LocalExecConfig,
-    private readonly sink: OutputFile | undefined,
-  ) {
-    this.pgid = tree.pgid;
-    for (const [stream, name] of [
-      [child.stdout, "stdout"],
-      [child.stderr, "stderr"],
-    ] as const) {
-      stream?.on("data", (bytes: Buffer) => this.onData(name, bytes));
-    }
-    this.finished = this.run();
-  }
-
-  private onData(stream: OutputChunk["stream"], bytes: Buffer): void {
-    this.lastOutputAt = Date.now();
-    if (stream === "stdout") this.stdoutBytes += bytes.length;
-    else this.stderrBytes += bytes.length;
-    if (this.sink) {
-      this.sink.write(bytes);
-      // Pipes wait while the file falls behind: the host holds at most this much output.
-      if (this.sink.pending > WRITE_HIGH_WATER_BYTES && !this.paused) this.pause();
-    }
-    if (this.options.onChunk && this.options.streamChunks !== false) {
-      try {
-        const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-        this.options.onChunk({ seq: this.seq++, stream, bytes: view });
-      } catch {
-        // onChunk must not throw; a faulty consumer must not leave the process unmanaged.
-      }
-    }
-  }
-
-  private pause(): void {
-    this.paused = true;
-    this.child.stdout?.pause();
-    this.child.stderr?.pause();
-    this.sink?.onDrain(() => {
-      this.paused = false;
-      this.child.stdout?.resume();
-      this.child.stderr?.resume();
-    });
-  }
-
-  private stop(reason: StopReason): void {
-    if (this.stopReason) return;
-    this.stopReason = reason;
-    this.stopping = endTree(this.tree, this.options.killGraceMs ?? this.config.killGraceMs);
-  }
-
-  private async run(): Promise<RunOutcome> {
-    const { signal, timeoutMs } = this.options;
-    const grace = this.options.killGraceMs ?? this.config.killGraceMs;
-    const stop = (reason: StopReason) => this.stop(reason);
-    // setTimeout fires at once above 2^31-1 ms; such a timeout means "practically never".
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => stop("timed-out"), Math.min(timeoutMs, MAX_TIMER_MS));
-    const onAbort = () => stop("cancelled");
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted) onAbort();
-    try {
-      const [exitCode, exitSignal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
-        this.child.once("exit", (code, sig) => resolve([code, sig]));
-      });
-      await this.drainPipes();
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      // Stopped by us: finish that sequence. Otherwise end what the command left behind in its
-      // group (a `cmd &` child); the contract is that nothing outlives the call.
-      const report = this.stopping ? await this.stopping : await endTree(this.tree, grace);
-      return this.outcome(exitCode, exitSignal, report);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
-  }
-
-  /** Waits for both pipes to end, but no longer than the idle grace after the last output. */
-  private async drainPipes(): Promise<void> {
-    const pipes = [this.child.stdout, this.child.stderr].filter((s): s is Readable => s !== null);
-    const ended = Promise.all(pipes.map((s) => (s.readableEnded || s.destroyed ? undefined : endOf(s))));
-    const exitAt = Date.now();
-    let open = true;
-    void ended.then(() => {
-      open = false;
-    });
-    while (open) {
-      // Paused while the file catches up is not idle: the pipes still hold output.
-      if (this.paused) this.lastOutputAt = Date.now();
-      const idleFor = Date.now() - Math.max(this.lastOutputAt, exitAt);
-      const remaining = Math.min(
-        this.config.idleGraceMs - idleFor,
-        exitAt + MAX_DRAIN_AFTER_EXIT_MS - Date.now(),
-      );
-      if (remaining <= 0) break;
-      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, remaining))]);
-    }
-    // A background child still holds the write end: stop reading so the call can return.
-    for (const pipe of pipes) pipe.destroy();
-  }
-
-  private outcome(
-    exitCode: number | null,
-    exitSignal: NodeJS.Signals | null,
-    report: TreeKillReport,
-  ): RunOutcome {
-    let status: ExecStatus = this.stopReason ?? (exitCode === 0 ? "completed" : "failed");
-    const cleanup: ExecResult["cleanup"] = {
-      ...report,
-      // findTree reads the environment marker of every process on Linux (findMarked).
-      ...(process.platform === "linux" ? { escapesChecked: true } : {}),
-      pid: this.pgid,
-    };
-    if (!report.confirmed) {
-      status = "unknown";
-      cleanup.note = `processes of group ${this.pgid} may still be running`;
-    } else if (!this.stopReason && report.termSent) {
-      cleanup.note = "background processes left by the command were ended";
-    }
-    return {
-      status,
-      ...(exitCode !== null ? { exitCode } : {}),
-      ...(exitSignal !== null ? { signal: exitSignal } : {}),
-      stdoutBytes: this.stdoutBytes,
-      stderrBytes: this.stderrBytes,
-      cleanup,
-    };
-  }
-}
-
-function endOf(stream: Readable): Promise<void> {
-  return new Promise((resolve) => {
-    stream.once("end", resolve);
-    stream.once("close", resolve);
   });
 }

@@ -3,4 +3,7 @@ export {
   LOCAL_EXEC_DEFAULTS,
   type LocalOperationsOptions,
 } from "./local-operations.js";
+export { allowedBy as sandboxAllows } from "./sandbox/network-proxy.js";
+export { SANDBOX_UNAVAILABLE } from "./sandbox/sandbox-runtime.js";
+export { deniedSyscallNames } from "./sandbox/seccomp-filter.js";
 export { bundledRgPath } from "./search.js";

@@ -1,5 +1,10 @@
 import { homedir, hostname, userInfo } from "node:os";
-import type { EnvironmentDescription, Operations } from "@tackle/operations";
+import {
+  type EnvironmentDescription,
+  OperationError,
+  type Operations,
+  type SandboxOptions,
+} from "@tackle/operations";
 import { exec } from "./exec.js";
 import { chmod, lstat, mkdir, readdir, readlink, realpath, remove, rename, stat, symlink } from "./files.js";
 import { openRead } from "./open-read.js";
@@ -22,6 +27,18 @@ export interface LocalOperationsOptions {
   killGraceMs?: number;
   /** Idle grace for pipes held open after the shell exited, in ms (default 100). */
   idleGraceMs?: number;
+  /**
+   * Run every command in an OS sandbox with this profile (Linux: bubblewrap with a seccomp
+   * filter) unless the call's `ExecOptions.sandbox` says otherwise. Off when omitted. A call
+   * that asks for the sandbox where it cannot run rejects with `not_supported`; it never runs
+   * unsandboxed. See docs/sandbox.md.
+   *
+   * @example
+   * ```ts
+   * const ops = createLocalOperations({ sandbox: { writable: ["/repo"], network: "off" } });
+   * ```
+   */
+  sandbox?: SandboxOptions;
 }
 
 /** The shared defaults (kill grace, idle grace) as this adapter applies them. */
@@ -39,10 +56,17 @@ export const LOCAL_EXEC_DEFAULTS = { killGraceMs: 2000, idleGraceMs: 100 } as co
  * ```
  */
 export function createLocalOperations(options: LocalOperationsOptions = {}): Operations {
+  const sandbox = options.sandbox as unknown;
+  if (sandbox !== undefined && (typeof sandbox !== "object" || sandbox === null || Array.isArray(sandbox)))
+    throw new OperationError(
+      "invalid_argument",
+      `createLocalOperations: sandbox must be an options object, got ${JSON.stringify(sandbox)} (${typeof sandbox})`,
+    );
   const execConfig = () => ({
     baseEnv: options.env ?? process.env,
     killGraceMs: options.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,
     idleGraceMs: options.idleGraceMs ?? LOCAL_EXEC_DEFAULTS.idleGraceMs,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const search = options.rgPath === false ? undefined : createRipgrepSearch(options.rgPath);
   // dispose() cancels commands still running, so a disposed environment leaves no process behind.

@@ -14,7 +14,16 @@ export interface CommandTree {
   marker?: string;
   /** When the command started (`Date.now()`); bounds which pids the marker scan reads. */
   startedAt?: number;
+  /**
+   * The command runs in a sandbox's pid namespace: its init (bwrap) exits a moment after the
+   * outer process reports the shell's exit, so a tree that looks busy is given
+   * {@link SANDBOX_SETTLE_MS} to empty by itself before anything is signalled.
+   */
+  sandboxed?: boolean;
 }
+
+/** How long a sandbox's init may take to exit on its own after the shell exited. */
+const SANDBOX_SETTLE_MS = 50;
 
 /**
  * Up to this age, the marker scan reads only pids allocated since the command's own (Linux
@@ -261,11 +270,12 @@ export async function endTree(tree: CommandTree, graceMs: number): Promise<TreeK
   try {
     // Fast path for the common clean exit: the group is empty, no known pid lives and nothing
     // carries the marker, so there is no tree to walk (a full listing costs a few ms more).
-    const quiet =
+    const isQuiet = async () =>
       !groupExists(tree.pgid) &&
       [...tree.known].every((pid) => !pidExists(pid)) &&
       (await findMarked(tree)).length === 0;
-    if (quiet) return { ...report, confirmed: true };
+    if (await isQuiet()) return { ...report, confirmed: true };
+    if (tree.sandboxed && (await settles(isQuiet))) return { ...report, confirmed: true };
     const found = await findTree(tree);
     if (found.size === 0) return { ...report, confirmed: true };
     signalTree(tree.pgid, found, "SIGTERM");
@@ -278,6 +288,16 @@ export async function endTree(tree: CommandTree, graceMs: number): Promise<TreeK
     // Listing processes failed: report what was sent, unconfirmed.
   }
   return report;
+}
+
+/** Polls `isQuiet` for up to {@link SANDBOX_SETTLE_MS}; true once it holds. */
+async function settles(isQuiet: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + SANDBOX_SETTLE_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (await isQuiet()) return true;
+  }
+  return false;
 }
 
 /** How long to wait for SIGKILL to take effect before reporting the tree as unconfirmed. */

@@ -68,6 +68,14 @@ export async function execRemote(
   running: RunningSet,
 ): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
+  if (options.sandbox) {
+    // Asked for and not enforced here: refuse rather than run unsandboxed.
+    throw new OperationError(
+      "not_supported",
+      "exec: sandbox unavailable: the SSH adapter does not sandbox commands on the remote host. Run without the sandbox (sandbox: false, tackle --no-sandbox) if the remote host is itself disposable, or run tackle on that host with the local adapter.",
+      { operation: "exec" },
+    );
+  }
   checkRemotePath(options.cwd, "exec");
   if (options.outputPath !== undefined) checkRemotePath(options.outputPath, "exec");
   const started = Date.now();

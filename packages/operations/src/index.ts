@@ -20,6 +20,8 @@ export {
   outputTailBytes,
 } from "./output-cut.js";
 export { GREP_MAX_LINE_CHARS } from "./ripgrep/grep-output.js";
+export type { SandboxBlock, SandboxNetwork, SandboxOptions, SandboxReport } from "./sandbox.js";
+export { DEFAULT_SANDBOX_DENY } from "./sandbox.js";
 export type { ParsedTempFileName, TempFileFacts, TempFileOwner } from "./temp-files.js";
 export {
   FOREIGN_TEMP_MAX_AGE_MS,

@@ -1,5 +1,6 @@
 import type { EnvironmentDescription } from "./environment.js";
 import type { OutputCut } from "./output-cut.js";
+import type { SandboxOptions, SandboxReport } from "./sandbox.js";
 
 /** Kind of a filesystem entry as an environment reports it. */
 export type FileType = "file" | "directory" | "symlink" | "other";
@@ -171,6 +172,8 @@ export interface ExecSpawn {
    * adapters of this project it equals `pid`.
    */
   pgid: number;
+  /** How the command is sandboxed, when it is (then `pid` and `pgid` are the sandbox's own ids). */
+  sandbox?: SandboxReport;
 }
 
 /**
@@ -252,6 +255,13 @@ export interface ExecOptions extends CallOptions {
    * ```
    */
   outputLimitBytes?: number;
+  /**
+   * Run the command in an OS sandbox with this profile, or `false` to run it without one even
+   * when the adapter sandboxes by default. Host code sets this, never a model. Replaces the
+   * adapter's default field by field. An adapter that cannot enforce it rejects the call with
+   * `not_supported` (the message says what is missing); it never runs the command unsandboxed.
+   */
+  sandbox?: SandboxOptions | false;
 }
 
 /** How a command ended. */
@@ -298,6 +308,8 @@ export interface ExecResult {
   /** The output went past `ExecOptions.outputLimitBytes`: what the output file kept. */
   outputCut?: OutputCut;
   cleanup: ExecCleanup;
+  /** How the command was sandboxed, with what the sandbox refused; absent when it was not. */
+  sandbox?: SandboxReport;
 }
 
 /** A grep request, the same for every adapter. */

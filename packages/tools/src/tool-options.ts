@@ -10,7 +10,8 @@ export type OptionKind =
   | "positive-number"
   | "non-negative-number"
   | "boolean"
-  | "object";
+  | "object"
+  | "object-or-false";
 
 /** Options a factory accepts, by name, with what each must be. */
 export type OptionSpec = Readonly<Record<string, OptionKind>>;
@@ -21,6 +22,7 @@ const EXPECTED: Record<OptionKind, string> = {
   "non-negative-number": "a number of 0 or more",
   boolean: "true or false",
   object: "an object",
+  "object-or-false": "an object or false",
 };
 
 /** A value as an error quotes it: `-5 (number)`, `"10" (string)`, `null`, `[1,2] (array)`. */
@@ -51,6 +53,8 @@ function fits(kind: OptionKind, value: unknown): boolean {
       return typeof value === "boolean";
     case "object":
       return typeof value === "object" && value !== null && !Array.isArray(value);
+    case "object-or-false":
+      return value === false || fits("object", value);
   }
 }
 

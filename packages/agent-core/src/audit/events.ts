@@ -127,6 +127,19 @@ export interface AuditSpawn extends AuditEventBase {
   pid?: number;
   /** Where the environment writes the output. */
   outputPath?: string;
+  /**
+   * Whether and how the command was sandboxed: `mechanism: "none"` when it was not; otherwise
+   * the mechanism (`bubblewrap`), its network mode (`off`, `on`, `allow-list` with `allow`), the
+   * paths it could write, whether a seccomp filter was loaded, and the sandbox's pid on the host.
+   */
+  sandbox?: {
+    mechanism: string;
+    network?: string;
+    allow?: string[];
+    writable?: string[];
+    seccomp?: boolean;
+    hostPid?: number;
+  };
 }
 
 /** What came out, when, and what the model was shown of it. */
@@ -189,6 +202,8 @@ export interface AuditEnd extends AuditEventBase {
   };
   /** For `unknown`: how to find or end what may still run. */
   howToCheck?: string;
+  /** What the sandbox refused during the run, as `kind target` (`network example.com:443`). */
+  sandboxBlocked?: string[];
 }
 
 /** One file a call created, changed or removed. */

@@ -1,5 +1,11 @@
-import { AUDIT_COMMAND_CHARS, type AuditEnd, type AuditOutput, type AuditRecorder } from "@tackle/agent-core";
-import type { Operations } from "@tackle/operations";
+import {
+  AUDIT_COMMAND_CHARS,
+  type AuditEnd,
+  type AuditOutput,
+  type AuditRecorder,
+  type AuditSpawn,
+} from "@tackle/agent-core";
+import type { Operations, SandboxReport } from "@tackle/operations";
 import type { JobRecord, JobStatus } from "../shell/jobs.js";
 import type { ShellRunOutcome } from "../shell/pipeline.js";
 import type { PolicyHit } from "../shell/policy/types.js";
@@ -105,6 +111,8 @@ export function recordSpawn(
     jobId?: string;
     /** Process group id of the command in its environment (what a stop signals). */
     pid?: number;
+    /** How the environment sandboxed it (absent: not sandboxed). */
+    sandbox?: SandboxReport;
   },
 ): void {
   if (!audit.enabled) return;
@@ -126,6 +134,7 @@ export function recordSpawn(
     outputPath: spawn.outputPath,
     ...(spawn.jobId !== undefined ? { jobId: spawn.jobId } : {}),
     ...(spawn.pid !== undefined ? { pid: spawn.pid } : {}),
+    sandbox: spawn.sandbox ? sandboxAudit(spawn.sandbox) : { mechanism: "none" },
   });
 }
 
@@ -134,6 +143,18 @@ function commandFields(command: string): { command: string; commandChars?: numbe
   return command.length > AUDIT_COMMAND_CHARS
     ? { command: `${command.slice(0, AUDIT_COMMAND_CHARS)}… (cut)`, commandChars: command.length }
     : { command };
+}
+
+/** The spawn event's account of the sandbox: mechanism, network, writable paths, host pid. */
+function sandboxAudit(report: SandboxReport): NonNullable<AuditSpawn["sandbox"]> {
+  return {
+    mechanism: report.mechanism,
+    network: report.network,
+    ...(report.allow ? { allow: report.allow } : {}),
+    writable: report.writable,
+    seccomp: report.seccomp,
+    ...(report.hostPid !== undefined ? { hostPid: report.hostPid } : {}),
+  };
 }
 
 /** What {@link recordRunEvidence} needs besides the run's outcome. */
@@ -204,8 +225,11 @@ export function recordRunEvidence(
       ...(cleanup.pid !== undefined ? { pid: cleanup.pid } : {}),
       ...(cleanup.note !== undefined ? { note: cleanup.note } : {}),
     },
+    ...(outcome.sandbox?.blocked
+      ? { sandboxBlocked: outcome.sandbox.blocked.map((b) => `${b.kind} ${b.target}`) }
+      : {}),
     ...(outcome.status === "unknown"
-      ? { howToCheck: howToCheck(cleanup.pid, outcome.runId, remaining) }
+      ? { howToCheck: howToCheck(outcome.sandbox?.hostPid ?? cleanup.pid, outcome.runId, remaining) }
       : {}),
   });
 }

@@ -1,6 +1,7 @@
 import type { AuditRecorder } from "@tackle/agent-core";
 import { quoteInput, shortenInput, ToolError } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
+import type { SandboxOptions } from "@tackle/operations";
 import { formatDuration } from "./format.js";
 import type { ToolShell } from "./pipeline.js";
 import { getShellJobs } from "./registry.js";
@@ -22,6 +23,7 @@ export async function startBackground(
   options: ShellToolOptions,
   signal: AbortSignal | undefined,
   audit: AuditRecorder,
+  sandbox: SandboxOptions | false | undefined,
 ) {
   let pattern: RegExp | undefined;
   if (params.readyPattern !== undefined) {
@@ -49,6 +51,7 @@ export async function startBackground(
     cwd,
     keepAlive: params.keepAlive ?? false,
     audit,
+    ...(sandbox !== undefined ? { sandbox } : {}),
   });
   let ready: ShellToolDetails["ready"];
   if (pattern || params.readyPort !== undefined) {

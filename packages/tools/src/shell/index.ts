@@ -26,7 +26,7 @@ export type {
   PolicyScope,
   PolicyVerdict,
 } from "./policy/types.js";
-export { DEFAULT_DECISIONS, DEFAULT_WRITABLE_PATHS } from "./policy/types.js";
+export { DEFAULT_DECISIONS, DEFAULT_WRITABLE_PATHS, SANDBOX_CONTAINED_RULES } from "./policy/types.js";
 export { detectPrompt, NON_INTERACTIVE_HINT } from "./prompt.js";
 export { getShellJobs } from "./registry.js";
 export type { ShellToolDetails, ShellToolOptions, ShellToolParams, ShellToolSchema } from "./tool.js";

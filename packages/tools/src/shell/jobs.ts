@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { type AuditRecorder, NO_AUDIT } from "@tackle/agent-core";
-import type { ExecResult, Operations } from "@tackle/operations";
+import type { ExecResult, Operations, SandboxOptions } from "@tackle/operations";
 import { isOperationError } from "@tackle/operations";
 import { recordJobEnd, recordSpawn } from "../audit/shell-audit.js";
 import { DEFAULTS } from "../defaults.js";
@@ -189,6 +189,8 @@ export class JobRegistry {
     timeoutMs?: number;
     /** The starting call's audit record: gets the spawn now and the process end when the job ends. */
     audit?: AuditRecorder;
+    /** The job's sandbox (see `ShellPipelineOptions.sandbox`). */
+    sandbox?: SandboxOptions | false;
   }): Promise<JobRecord> {
     const dir = await this.stateDir();
     const id = `job-${randomBytes(6).toString("hex")}`;
@@ -236,7 +238,9 @@ export class JobRegistry {
       outputPath: logPath,
       outputLimitBytes: this.options.maxOutputBytes ?? DEFAULTS.shellOutputMaxBytes,
       streamChunks: false,
-      onSpawn: ({ pgid }) => recordSpawn(audit, { ...spawn, pid: pgid }),
+      onSpawn: ({ pgid, sandbox }) =>
+        recordSpawn(audit, { ...spawn, pid: pgid, ...(sandbox ? { sandbox } : {}) }),
+      ...(request.sandbox !== undefined ? { sandbox: request.sandbox } : {}),
       killGraceMs: this.options.killGraceMs ?? DEFAULTS.killGraceMs,
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     });

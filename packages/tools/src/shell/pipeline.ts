@@ -7,6 +7,8 @@ import {
   type Operations,
   type OutputCut,
   outputHeadBytes,
+  type SandboxOptions,
+  type SandboxReport,
 } from "@tackle/operations";
 import { type OutputTimeline, recordRunEvidence, recordSpawn } from "../audit/shell-audit.js";
 import type { WorkspaceSnapshotHook } from "../audit/workspace-audit.js";
@@ -63,6 +65,13 @@ export interface ShellPipelineOptions {
    * cannot fill the disk it runs on and a long build's last lines are kept.
    */
   maxOutputBytes?: number;
+  /**
+   * Run every command in the environment's OS sandbox with this profile (the workspace roots are
+   * added to `writable`), or `false` to run without one even where the environment sandboxes by
+   * default. Set by the host, never by the model. An environment that cannot sandbox fails the
+   * call (`not_supported`) instead of running it unsandboxed. See docs/sandbox.md.
+   */
+  sandbox?: SandboxOptions | false;
 }
 
 /** Outputs up to this size are hashed before the result returns; larger ones in the background. */
@@ -92,6 +101,8 @@ export interface ShellRunRequest {
    * command and every process it left are known to be gone.
    */
   workspace?: WorkspaceSnapshotHook;
+  /** This call's sandbox (see {@link ShellPipelineOptions.sandbox}, roots already added). */
+  sandbox?: SandboxOptions | false;
 }
 
 /** How a run ended, after cleanup, with what the model will see. */
@@ -127,6 +138,8 @@ export interface ShellRunOutcome {
   escapes?: EscapeHuntResult;
   cleanup: ExecCleanup;
   runId: string;
+  /** How the command was sandboxed and what the sandbox refused; absent when it was not. */
+  sandbox?: SandboxReport;
 }
 
 /**
@@ -196,10 +209,11 @@ export async function runShellCommand(
       outputPath: artifact.path,
       outputLimitBytes,
       streamChunks: !fastPath,
-      onSpawn: ({ pgid }) => {
+      onSpawn: ({ pgid, sandbox }) => {
         spawned = true;
-        recordSpawn(audit, { ...spawn, pid: pgid });
+        recordSpawn(audit, { ...spawn, pid: pgid, ...(sandbox ? { sandbox } : {}) });
       },
+      ...(request.sandbox !== undefined ? { sandbox: request.sandbox } : {}),
       // Nothing of the command is left: listed while the environment finishes the output.
       onEnded: (cleanup) => {
         if (escapesAlreadyEnded({ cleanup })) request.workspace?.after();
@@ -273,6 +287,7 @@ export async function runShellCommand(
     ...(escapes ? { escapes } : {}),
     cleanup: result.cleanup,
     runId,
+    ...(result.sandbox ? { sandbox: result.sandbox } : {}),
   };
   recordRunEvidence(audit, outcome, {
     timeline: watch.timeline(),

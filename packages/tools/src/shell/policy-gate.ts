@@ -19,12 +19,13 @@ export function policyMessage(hits: PolicyHit[], why: string, readers: readonly 
 }
 
 /** Where a command runs, as the policy resolves paths. */
-export function policyScope(ctx: ExtensionContext, cwd: string): PolicyScope {
+export function policyScope(ctx: ExtensionContext, cwd: string, sandboxed = false): PolicyScope {
   return {
     cwd,
     roots: ctx.workspace.roots,
     platform: ctx.operations.platform,
     ...(ctx.operations.homeDir ? { homeDir: ctx.operations.homeDir } : {}),
+    ...(sandboxed ? { sandboxed } : {}),
   };
 }
 
@@ -37,10 +38,11 @@ export async function checkPolicy(
   config: PolicyConfig | undefined,
   signal: AbortSignal | undefined,
   audit: AuditRecorder,
+  sandboxed = false,
 ): Promise<PolicyVerdict> {
   let verdict: PolicyVerdict;
   try {
-    verdict = await evaluateCommandPolicy(shell, command, policyScope(ctx, cwd), config);
+    verdict = await evaluateCommandPolicy(shell, command, policyScope(ctx, cwd, sandboxed), config);
   } catch (error) {
     // Fail closed: a policy that cannot run must not wave every command through.
     recordPolicyDecision(audit, { decision: "deny", hits: [] });

@@ -23,6 +23,7 @@ import type { InputReader, PolicyConfig, PolicyHit } from "./policy/types.js";
 import { checkPolicy, policyScope } from "./policy-gate.js";
 import { lastLine, SELECT_PROMPT } from "./prompt.js";
 import { jobNote, sameCommandJobs, withJobNote } from "./same-command-jobs.js";
+import { sandboxFailureHints, sandboxForCall } from "./sandbox.js";
 
 /** Options of the bash and powershell tools. */
 export interface ShellToolOptions extends ShellPipelineOptions {
@@ -119,6 +120,7 @@ const SHELL_OPTION_SPEC: OptionSpec = {
   policy: "object",
   jobs: "object",
   patchCommands: "boolean",
+  sandbox: "object-or-false",
 };
 
 /** The numbers a shell tool's description states, from the options in force. */
@@ -251,6 +253,10 @@ export function createShellToolDefinition(
       }
       const requested = params.timeout ?? defaultTimeout;
       const timeoutSeconds = Math.min(requested, maxTimeout);
+      // Sandboxed: the artifact directory is known first, so it is not among the writable roots.
+      if (options.sandbox) await allowArtifactReads(ctx);
+      const artifactDir = options.sandbox ? await artifactRealDirs.get(ctx.artifacts) : undefined;
+      const sandbox = sandboxForCall(ctx, options.sandbox, artifactDir);
       const verdict = await checkPolicy(
         ctx,
         shell,
@@ -259,6 +265,7 @@ export function createShellToolDefinition(
         options.policy,
         signal,
         audit,
+        sandbox !== undefined && sandbox !== false,
       );
       const hits = verdict.hits;
       const stillRunning = await sameCommandJobs(ctx, params.command, audit, options.jobs);
@@ -281,6 +288,7 @@ export function createShellToolDefinition(
           options,
           signal,
           audit,
+          sandbox,
         );
         return withJobNote(started, stillRunning);
       }
@@ -299,6 +307,7 @@ export function createShellToolDefinition(
                 cwd: resolved.real,
                 timeoutMs: timeoutSeconds * 1000,
                 audit,
+                ...(sandbox !== undefined ? { sandbox } : {}),
                 ...(workspace ? { workspace } : {}),
                 ...(signal ? { signal } : {}),
                 ...(onUpdate
@@ -334,6 +343,9 @@ export function createShellToolDefinition(
       if (waited.length > 0) details.waitedForInput = waited;
       if (readStdin.length > 0) details.readClosedStdin = readStdin;
       let text = formatRun(outcome, name, timeoutSeconds, maxTimeout, waited, readStdin);
+      if (outcome.status !== "completed") {
+        for (const hint of sandboxFailureHints(outcome.sandbox, outcome.output)) text += `\n${hint}`;
+      }
       if (base.timeoutClamped)
         text += `\n(timeout ${requested} s was above the maximum; ${maxTimeout} s was used.)`;
       text += jobNote(stillRunning);

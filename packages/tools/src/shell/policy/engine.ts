@@ -7,6 +7,7 @@ import {
   type PolicyDecision,
   type PolicyScope,
   type PolicyVerdict,
+  SANDBOX_CONTAINED_RULES,
 } from "./types.js";
 
 const RANK: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -39,8 +40,12 @@ export async function evaluateCommandPolicy(
     (h, i) => hits.findIndex((o) => o.rule === h.rule && o.text === h.text && o.reason === h.reason) === i,
   );
   let decision: PolicyDecision = "allow";
+  const autoAllow = scope.sandboxed === true && (config.inSandbox ?? "auto-allow") === "auto-allow";
   for (const hit of unique) {
-    const d = config.decisions?.[hit.rule] ?? DEFAULT_DECISIONS[hit.rule];
+    const configured = config.decisions?.[hit.rule];
+    let d = configured ?? DEFAULT_DECISIONS[hit.rule];
+    // Contained by the sandbox: no question, unless the user made the rule a hard deny.
+    if (autoAllow && SANDBOX_CONTAINED_RULES.includes(hit.rule) && configured !== "deny") d = "allow";
     if (RANK[d] > RANK[decision]) decision = d;
   }
   return { decision, hits: unique, inputReaders: found.inputReaders };

@@ -53,7 +53,25 @@ export interface PolicyConfig {
   writablePaths?: readonly string[];
   /** Turn the whole policy off (every command allowed). */
   disabled?: boolean;
+  /**
+   * What a sandboxed command's hits need (the tool's `sandbox` option is set):
+   * `"auto-allow"` (default) allows, without asking, the rules whose harm the sandbox contains
+   * ({@link SANDBOX_CONTAINED_RULES}: a write outside the workspace fails there, a download
+   * reaches only allowed hosts, sudo gains nothing, a `cd` out can only read), unless
+   * `decisions` sets one of them to `deny`. `recursive-delete` (the workspace is writable
+   * inside) and `interactive-program` (it would still hang) keep their decisions.
+   * `"as-configured"`: the sandbox changes nothing here.
+   */
+  inSandbox?: "auto-allow" | "as-configured";
 }
+
+/** Rules whose effect the sandbox contains; see {@link PolicyConfig.inSandbox}. */
+export const SANDBOX_CONTAINED_RULES: readonly PolicyRuleId[] = [
+  "overwrite-outside-workspace",
+  "download-to-shell",
+  "privilege-escalation",
+  "cwd-escape",
+];
 
 /** Where the command will run, for resolving paths the rules see. */
 export interface PolicyScope {
@@ -61,6 +79,8 @@ export interface PolicyScope {
   roots: readonly string[];
   homeDir?: string;
   platform: "posix" | "win32";
+  /** The command will run in an OS sandbox (see {@link PolicyConfig.inSandbox}). */
+  sandboxed?: boolean;
 }
 
 /**
