@@ -266,7 +266,10 @@ describe("packed packages installed a la carte", () => {
     "ai-sdk with ai 7: no type error beyond ai's own, compiles with what the README names, runs the loop and generateText",
     async () => {
       const dir = await consumerProject("ai-sdk", "ai-sdk.ts");
-      fs.copyFileSync(path.join(root, "test", "consumers", "ai-alone.ts"), path.join(dir, "src", "ai-alone.ts"));
+      fs.copyFileSync(
+        path.join(root, "test", "consumers", "ai-alone.ts"),
+        path.join(dir, "src", "ai-alone.ts"),
+      );
       expect(expectTackleContents(dir)).toEqual([
         "@tackle/agent-core",
         "@tackle/ai-sdk",
@@ -286,7 +289,11 @@ describe("packed packages installed a la carte", () => {
         path.join(dir, "tsconfig.json"),
         JSON.stringify({
           ...CONSUMER_TSCONFIG,
-          compilerOptions: { ...CONSUMER_TSCONFIG.compilerOptions, ...strict, exactOptionalPropertyTypes: false },
+          compilerOptions: {
+            ...CONSUMER_TSCONFIG.compilerOptions,
+            ...strict,
+            exactOptionalPropertyTypes: false,
+          },
         }),
       );
       await compile(dir);
