@@ -22,6 +22,12 @@ export const COMBINATIONS = {
   },
   "agent-core": { tackle: ["@tackle/agent-core"], thirdParty: { "@sinclair/typebox": "^0.34.41" } },
   cli: { tackle: ["@tackle/cli"] },
+  "ai-sdk": {
+    tackle: ["@tackle/ai-sdk", "@tackle/agent-core"],
+    thirdParty: { ai: "^7.0.0", "@ai-sdk/anthropic": "^4.0.0", "@sinclair/typebox": "^0.34.41" },
+    // ai 7's declarations name json-schema's types without depending on them.
+    devDependencies: { "@types/json-schema": "^7.0.15" },
+  },
 };
 
 /** The npm cache every install shares (inside node_modules, so it goes when they go). */
@@ -49,7 +55,7 @@ export async function installCombination(dir, { combination, packed, cache, devD
       ...Object.fromEntries(combination.tackle.map((name) => [name, spec(name)])),
       ...combination.thirdParty,
     },
-    devDependencies,
+    devDependencies: { ...devDependencies, ...combination.devDependencies },
     overrides: Object.fromEntries(packed.map((p) => [p.name, spec(p.name)])),
   };
   fs.mkdirSync(dir, { recursive: true });

@@ -24,6 +24,8 @@ export const BUDGETS_MB = {
   "agent-core": 3.5,
   // 73.3 MB measured with `tackle run --model` (the AI SDK and three provider packages, ~22 MB).
   cli: 84,
+  // 38.5 MB measured 2026-12-07: ai 7 (11 MB), @ai-sdk/* (8.3 MB) and zod 4 (8.2 MB, ai's peer).
+  "ai-sdk": 45,
 };
 
 /** Top-level entries of node_modules (scoped packages expanded), largest first. */

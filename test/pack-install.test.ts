@@ -261,4 +261,68 @@ describe("packed packages installed a la carte", () => {
     },
     CASE_MS,
   );
+
+  it(
+    "ai-sdk with ai 7: no type error beyond ai's own, compiles with what the README names, runs the loop and generateText",
+    async () => {
+      const dir = await consumerProject("ai-sdk", "ai-sdk.ts");
+      fs.copyFileSync(
+        path.join(root, "test", "consumers", "ai-alone.ts"),
+        path.join(dir, "src", "ai-alone.ts"),
+      );
+      expect(expectTackleContents(dir)).toEqual([
+        "@tackle/agent-core",
+        "@tackle/ai-sdk",
+        "@tackle/extensions",
+        "@tackle/operations",
+      ]);
+      // ai 7's declarations need the DOM lib (fetch types) under any settings.
+      const strict = { lib: ["ES2022", "DOM"] };
+      const [aiAlone, withTackle] = await Promise.all([
+        typeErrors(dir, "ai-alone.ts", strict),
+        typeErrors(dir, "main.ts", strict),
+      ]);
+      expect(withTackle.filter((error) => !aiAlone.includes(error))).toEqual([]);
+      // The README's advice for a strict consumer: the DOM lib, @types/json-schema, and
+      // exactOptionalPropertyTypes off (ai's own declarations break it) or skipLibCheck.
+      fs.writeFileSync(
+        path.join(dir, "tsconfig.json"),
+        JSON.stringify({
+          ...CONSUMER_TSCONFIG,
+          compilerOptions: {
+            ...CONSUMER_TSCONFIG.compilerOptions,
+            ...strict,
+            exactOptionalPropertyTypes: false,
+          },
+        }),
+      );
+      await compile(dir);
+      expect(await runConsumer(dir)).toEqual({ answer: "The sum is 42.", sdk: "The sum is 42.", steps: 2 });
+    },
+    // Its install comes last, and ai's declarations make each of its three compiles the slowest
+    // of the file (two minutes each on the loaded 2-core machine).
+    CASE_MS * 2,
+  );
 });
+
+/**
+ * tsc's errors for one file of the consumer under the strict options plus `overrides`, as
+ * "file(line,col): TScode" (where, not the message), so two runs compare exactly.
+ */
+async function typeErrors(dir: string, file: string, overrides: object): Promise<string[]> {
+  const config = path.join(dir, `tsconfig.${file}.json`);
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      compilerOptions: { ...CONSUMER_TSCONFIG.compilerOptions, ...overrides, noEmit: true },
+      files: [path.join("src", file)],
+    }),
+  );
+  try {
+    await run(process.execPath, [tsc, "-p", config, "--pretty", "false"], { cwd: dir });
+    return [];
+  } catch (error) {
+    const out = (error as { stdout?: string }).stdout ?? "";
+    return [...out.matchAll(/^(\S.*?\(\d+,\d+\)): error (TS\d+)/gm)].map((m) => `${m[1]}: ${m[2]}`);
+  }
+}

@@ -121,7 +121,7 @@ describe("the package READMEs' examples", () => {
     });
 
     it("runs the agent on the model: the tool call is printed, then the last message", async () => {
-      const stdout = await runBlock("ai-sdk", "new Agent(", {
+      const stdout = await runBlock("ai-sdk", "agent.state.messages.at(-1)", {
         cwd,
         env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: `${server.url}/v1` },
       });

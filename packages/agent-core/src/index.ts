@@ -101,6 +101,7 @@ export type {
   AgentToolResult,
   AgentToolUpdateCallback,
   AnyAgentTool,
+  ApprovalCheck,
   InvokeToolOutcome,
   ToolArguments,
   ToolDetails,

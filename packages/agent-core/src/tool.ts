@@ -13,6 +13,13 @@ export interface AgentToolResult<TDetails = unknown> {
   terminate?: boolean;
 }
 
+/**
+ * What a tool says about a call before it runs (see {@link AgentTool.checkApproval}): it may run,
+ * it needs a person's approval, or it is refused. `reason` is written for the person who
+ * approves (and, on `deny`, for the model: it names what was refused and what to do instead).
+ */
+export type ApprovalCheck = { verdict: "allow" } | { verdict: "ask" | "deny"; reason: string };
+
 /** Streams a partial result while a tool runs (e.g. live shell output). */
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
 
@@ -47,6 +54,14 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
   prepareArguments?: (raw: unknown) => unknown;
   /** `sequential` makes any batch that contains this tool run one call at a time. Default `parallel`. */
   executionMode?: "parallel" | "sequential";
+  /**
+   * Says before a call runs whether it needs a person's approval or is refused, for hosts that
+   * ask people ahead of the call (the AI SDK's tool approval) instead of while it runs. The shell
+   * tools answer with their command policy; a tool without it always runs. The tool still
+   * enforces its policy when it runs. `params` are validated arguments. Must not throw: a check
+   * that cannot decide answers `ask`.
+   */
+  checkApproval?(params: Static<TParams>, signal?: AbortSignal): Promise<ApprovalCheck>;
   /**
    * Runs the tool. Signal failure by throwing (preferably a {@link ToolError}); the executor
    * turns it into a result with `isError: true`.

@@ -19,9 +19,14 @@ export {
   toOpenAITools,
 } from "./openai-tools.js";
 export { UnsupportedModelError } from "./provider-model.js";
+export type { DetailsOption, SdkToolOutput } from "./sdk-output.js";
 export type { AISDKToolsOptions, ToolUpdate } from "./sdk-tools.js";
 export { toAISDKTools } from "./sdk-tools.js";
 export type { ProviderOptions, ToolResultOutput } from "./sdk-types.js";
 export { StrictSchemaError, toStrictJsonSchema } from "./strict-schema.js";
+export type { ApprovalQuestion } from "./tool-approval.js";
+export { toolApprovalFor } from "./tool-approval.js";
 export { toToolResultOutput } from "./tool-output.js";
 export type { ToolList, ToolSchemaSource } from "./tool-schemas.js";
+export type { UIMessageChunksOptions } from "./ui-message-chunks.js";
+export { createUIMessageChunks } from "./ui-message-chunks.js";

@@ -1,5 +1,4 @@
 import type { ImageContent } from "@tackle/agent-core";
-import { aiMajorVersion } from "./ai-version.js";
 
 /**
  * How images are spelled in one message format. Everything else this package writes (text,
@@ -13,7 +12,8 @@ import { aiMajorVersion } from "./ai-version.js";
  * | `ai` 7 `ModelMessage`, provider spec v4 | `file`, `data: { type: "data", data }` | `file` with tagged data |
  * | provider spec v2 | `file`, base64 `data` | `media` |
  *
- * (`ai` 7 still takes the `ai` 6 spellings but logs a deprecation warning for each.)
+ * (`ai` 7 still takes the `ai` 6 spellings but logs a deprecation warning for each; the v3 dialect
+ * remains for provider packages of spec v3 that `ai` 7 still drives.)
  */
 export interface PromptDialect {
   /** A user message's image. */
@@ -44,7 +44,7 @@ export const V2_DIALECT: PromptDialect = {
   resultImage: (image) => ({ type: "media", data: image.data, mediaType: image.mimeType }),
 };
 
-/** The dialect of the `ModelMessage`s of the installed `ai` package. */
+/** The dialect of the `ModelMessage`s of the supported `ai` major (7). */
 export function installedAiDialect(): PromptDialect {
-  return aiMajorVersion() >= 7 ? V4_DIALECT : V3_DIALECT;
+  return V4_DIALECT;
 }

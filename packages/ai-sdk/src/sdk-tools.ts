@@ -8,7 +8,10 @@ import {
   type ToolCallConfig,
   type ToolOutcome,
 } from "@tackle/agent-core";
-import { type JSONSchema7, jsonSchema, type Tool, type ToolSet } from "ai";
+import { runApprovedCall } from "@tackle/extensions";
+import { type JSONSchema7, jsonSchema, type ModelMessage, type Tool, type ToolSet } from "ai";
+import { type DetailsOption, outputJsonSchema, type SdkToolOutput, shapeOutput } from "./sdk-output.js";
+import { approvedInMessages } from "./tool-approval.js";
 import { toToolResultOutput } from "./tool-output.js";
 import { listTools, type ToolList, toolParameters } from "./tool-schemas.js";
 
@@ -31,6 +34,11 @@ export interface AISDKToolsOptions
    * `preliminary: true`, which `useChat` shows while the tool runs). Default false.
    */
   preliminaryResults?: boolean;
+  /**
+   * What of each result's `details` the output carries (see {@link DetailsOption}). Use `"none"`
+   * (or a function) when the SDK's stream goes to a browser: details hold host paths.
+   */
+  details?: DetailsOption;
 }
 
 type Progress = (partial: AgentToolResult) => void;
@@ -47,6 +55,10 @@ type Progress = (partial: AgentToolResult) => void;
  *
  * Hooks see this one call: `assistantMessage` holds only it and `context.messages` is empty
  * (the SDK owns the conversation).
+ *
+ * Every tool has an `outputSchema` (the outcome's JSON Schema). A call that a person approved
+ * through the SDK's tool approval (see `toolApprovalFor`) runs as approved: the shell policy's
+ * `ask` for it is not asked again.
  *
  * @example
  * ```ts
@@ -68,20 +80,23 @@ function toSdkTool(tool: AnyAgentTool, all: readonly AnyAgentTool[], options: AI
     onUpdate === undefined
       ? undefined
       : (partialResult) => onUpdate({ toolCallId, toolName: tool.name, partialResult });
+  const shape = (outcome: ToolOutcome) => shapeOutput(outcome, options.details, tool.name);
+  const call = (input: unknown, toolCallId: string, messages: ModelMessage[], signal?: AbortSignal) => {
+    const run = (progress: Progress | undefined) =>
+      runCall(tool, all, input, toolCallId, signal, progress, options).then(shape);
+    const approved = approvedInMessages(messages, toolCallId);
+    const inScope = <T>(start: () => T): T => (approved ? runApprovedCall(toolCallId, start) : start());
+    return options.preliminaryResults === true
+      ? inScope(() => withPreliminaryResults(run, progressOf(toolCallId) ?? (() => {}), shape))
+      : inScope(() => run(progressOf(toolCallId)));
+  };
   const sdkTool: Tool = {
     description: tool.description,
     inputSchema: jsonSchema(parameters.schema as JSONSchema7),
-    execute:
-      options.preliminaryResults === true
-        ? (input, { toolCallId, abortSignal }) =>
-            withPreliminaryResults(
-              (progress) => runCall(tool, all, input, toolCallId, abortSignal, progress, options),
-              progressOf(toolCallId) ?? (() => {}),
-            )
-        : (input, { toolCallId, abortSignal }) =>
-            runCall(tool, all, input, toolCallId, abortSignal, progressOf(toolCallId), options),
+    outputSchema: jsonSchema<SdkToolOutput>(outputJsonSchema(options.details !== "none")),
+    execute: (input, { toolCallId, abortSignal, messages }) => call(input, toolCallId, messages, abortSignal),
     toModelOutput: ({ output }) => {
-      const outcome = output as ToolOutcome;
+      const outcome = output as SdkToolOutput;
       return toToolResultOutput(outcome.content, outcome.isError);
     },
   };
@@ -130,12 +145,15 @@ async function runCall(
 
 /**
  * Runs a call as an async iterable: each progress report is yielded as a preliminary outcome
- * (the SDK streams it as a preliminary tool result), the final outcome last.
+ * (the SDK streams it as a preliminary tool result), the final outcome last. The call starts at
+ * once, not at the first `next()`, so it runs in the caller's async context (an approved call's
+ * scope included).
  */
-async function* withPreliminaryResults(
-  start: (progress: Progress) => Promise<ToolOutcome>,
+function withPreliminaryResults(
+  start: (progress: Progress) => Promise<SdkToolOutput>,
   report: Progress,
-): AsyncGenerator<ToolOutcome> {
+  shape: (outcome: ToolOutcome) => SdkToolOutput,
+): AsyncGenerator<SdkToolOutput> {
   const queue: AgentToolResult[] = [];
   let wake: (() => void) | undefined;
   let done = false;
@@ -148,16 +166,18 @@ async function* withPreliminaryResults(
     done = true;
     wake?.();
   });
-  for (;;) {
-    for (let partial = queue.shift(); partial !== undefined; partial = queue.shift()) {
-      yield { content: partial.content, details: partial.details, isError: false };
+  return (async function* () {
+    for (;;) {
+      for (let partial = queue.shift(); partial !== undefined; partial = queue.shift()) {
+        yield shape({ content: partial.content, details: partial.details, isError: false });
+      }
+      if (done) break;
+      // Nothing can be queued between the drain above and this wait: both run in one tick.
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
     }
-    if (done) break;
-    // Nothing can be queued between the drain above and this wait: both run in one tick.
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    wake = undefined;
-  }
-  yield await running;
+    yield await running;
+  })();
 }

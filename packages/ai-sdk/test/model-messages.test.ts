@@ -177,7 +177,7 @@ describe("toModelMessages", () => {
         role: "user",
         content: [
           { type: "text", text: "Images of tool result b:" },
-          { type: "file", data: "AAAA", mediaType: "image/png" },
+          { type: "file", data: { type: "data", data: "AAAA" }, mediaType: "image/png" },
         ],
       },
       { role: "user", content: "next" },

@@ -33,7 +33,7 @@ describe("--model provider:id", () => {
     expect(await load("openai:gpt-4.1", { env })).toMatchObject({
       provider: "openai.responses",
       modelId: "gpt-4.1",
-      specificationVersion: "v3",
+      specificationVersion: "v4",
     });
     expect(await load("anthropic:claude-sonnet-4-5", { env })).toMatchObject({
       provider: "anthropic.messages",

@@ -1,3 +1,4 @@
+export { approvedCallId, runApprovedCall } from "./approved-call.js";
 export { callAudit, withCallAudit } from "./call-audit.js";
 export type {
   ArtifactInfo,

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "@tackle/agent-core";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback, ApprovalCheck } from "@tackle/agent-core";
 import type { ExtensionContext } from "./context.js";
 
 /** MCP-style hints about what a tool does. */
@@ -18,7 +18,7 @@ export interface ToolAnnotations {
  * An `AgentTool` whose `execute` also receives the {@link ExtensionContext}, built at call time.
  */
 export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown>
-  extends Omit<AgentTool<TParams, TDetails>, "execute"> {
+  extends Omit<AgentTool<TParams, TDetails>, "execute" | "checkApproval"> {
   /** One line for the system prompt's tool list. */
   promptSnippet?: string;
   /** Guidelines added to the system prompt when this tool is active (deduplicated across tools). */
@@ -31,6 +31,15 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
     onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
     ctx: ExtensionContext,
   ): Promise<AgentToolResult<TDetails>>;
+  /**
+   * `AgentTool.checkApproval` with the call's context: whether a call needs a person's approval
+   * or is refused, said before it runs. Must not throw.
+   */
+  checkApproval?(
+    params: Static<TParams>,
+    ctx: ExtensionContext,
+    signal?: AbortSignal,
+  ): Promise<ApprovalCheck>;
 }
 
 /** Any tool definition, whatever its schema. */

@@ -67,6 +67,20 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
   };
   if (definition.prepareArguments !== undefined) tool.prepareArguments = definition.prepareArguments;
   if (definition.executionMode !== undefined) tool.executionMode = definition.executionMode;
+  const check = definition.checkApproval;
+  if (check !== undefined) {
+    tool.checkApproval = async (params, signal) => {
+      try {
+        const call = { toolCallId: "", toolName: definition.name, signal };
+        const context = await contextOf(contextFactory, call);
+        return await check.call(definition, params, withSignal(context, signal), signal);
+      } catch (error) {
+        // Must not throw: a check that cannot decide leaves it to a person.
+        const reason = error instanceof Error ? error.message : String(error);
+        return { verdict: "ask", reason: `${definition.name} could not check this call ahead (${reason}).` };
+      }
+    };
+  }
   definitions.set(tool as AgentTool, definition as AnyToolDefinition);
   return tool;
 }
@@ -119,6 +133,9 @@ export function createToolDefinitionFromAgentTool<TParams extends TSchema, TDeta
   };
   if (tool.prepareArguments !== undefined) definition.prepareArguments = tool.prepareArguments;
   if (tool.executionMode !== undefined) definition.executionMode = tool.executionMode;
+  const check = tool.checkApproval;
+  if (check !== undefined)
+    definition.checkApproval = (params, _ctx, signal) => check.call(tool, params, signal);
   return definition;
 }
 

@@ -19,12 +19,20 @@
 //   `input_json_delta` with `partial_json`), `content_block_stop`, `message_delta` (with
 //   `stop_reason` and output `usage`), `message_stop`, `ping`, and an in-stream `error` event
 //   (`{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`).
+// - Without `stream: true` (the SDK's `generateText`), one JSON body: OpenAI's "The chat
+//   completion object" (`choices[].message` with `content` and `tool_calls[]` whose
+//   `function.arguments` is a JSON string, `finish_reason`, `usage`), Anthropic's "Messages"
+//   response (`content` blocks `thinking`/`text`/`tool_use` with a parsed `input`, `stop_reason`,
+//   `usage`). A scripted reply answers both ways, so one script serves either call.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** What one scripted reply is: SSE frames, an HTTP error, or a stream held open until the client leaves. */
+/**
+ * What one scripted reply is: SSE frames (and the same reply as one JSON body, for a request
+ * that did not ask to stream), an HTTP error, or a stream held open until the client leaves.
+ */
 export type Reply =
-  | { kind: "sse"; frames: string[] }
+  | { kind: "sse"; frames: string[]; json?: unknown }
   | { kind: "error"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "hang"; frames: string[] };
 
@@ -75,6 +83,18 @@ export async function startProviderServer(script: Script): Promise<ProviderServe
     if (reply.kind === "error") {
       res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
       res.end(JSON.stringify(reply.body));
+      return;
+    }
+    if (reply.kind === "sse" && seen.body?.stream !== true) {
+      if (reply.json === undefined) {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({ error: { message: "this scripted reply only streams: send stream: true" } }),
+        );
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(reply.json));
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -142,7 +162,29 @@ export function openaiReply(turn: ScriptedTurn, model = "gpt-4.1"): Reply {
     `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 900, completion_tokens: 30, total_tokens: 930 } })}\n\n`,
   );
   frames.push("data: [DONE]\n\n");
-  return { kind: "sse", frames };
+  const calls = (turn.calls ?? []).map((call) => ({
+    id: call.id,
+    type: "function",
+    function: { name: call.name, arguments: JSON.stringify(call.args) },
+  }));
+  const json = {
+    ...base,
+    object: "chat.completion",
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: turn.text ?? null,
+          ...(calls.length ? { tool_calls: calls } : {}),
+        },
+        logprobs: null,
+        finish_reason: turn.finish ?? (calls.length ? "tool_calls" : "stop"),
+      },
+    ],
+    usage: { prompt_tokens: 900, completion_tokens: 30, total_tokens: 930 },
+  };
+  return { kind: "sse", frames, json };
 }
 
 /**
@@ -240,7 +282,28 @@ export function anthropicReply(turn: ScriptedTurn, model = "claude-sonnet-4-5"):
     }),
   );
   frames.push(event("message_stop", {}));
-  return { kind: "sse", frames };
+  const content: object[] = [];
+  if (turn.thinking)
+    content.push({ type: "thinking", thinking: turn.thinking.text, signature: turn.thinking.signature });
+  if (turn.text) content.push({ type: "text", text: turn.text });
+  for (const call of turn.calls ?? [])
+    content.push({ type: "tool_use", id: call.id, name: call.name, input: call.args });
+  const json = {
+    id: "msg_01",
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: turn.finish ?? (turn.calls?.length ? "tool_use" : "end_turn"),
+    stop_sequence: null,
+    usage: {
+      input_tokens: 850,
+      output_tokens: 42,
+      cache_read_input_tokens: 600,
+      cache_creation_input_tokens: 0,
+    },
+  };
+  return { kind: "sse", frames, json };
 }
 
 /** An Anthropic reply that fails mid-stream with an `error` event. */

@@ -1,8 +1,8 @@
 // The command policy as a gate of the shell tools: evaluates a command, records the decision in
 // the call's audit, asks the user on `ask`, and refuses with a message that names the rules hit.
-import type { AuditRecorder } from "@tackle/agent-core";
-import { ToolError } from "@tackle/agent-core";
-import { type ExtensionContext, isHeadlessUI } from "@tackle/extensions";
+import type { ApprovalCheck, AuditRecorder } from "@tackle/agent-core";
+import { isToolError, ToolError } from "@tackle/agent-core";
+import { approvedCallId, type ExtensionContext, isHeadlessUI } from "@tackle/extensions";
 import { recordPolicyDecision } from "../audit/shell-audit.js";
 import type { ToolShell } from "./pipeline.js";
 import { evaluateCommandPolicy } from "./policy/engine.js";
@@ -58,13 +58,15 @@ export async function checkPolicy(
       details: { hits: verdict.hits },
     });
   if (verdict.decision === "ask") {
-    const question = verdict.hits.map((h) => `${h.rule}: ${h.reason}`).join("\n");
-    const yes = await ctx.ui.confirm(
-      `Run this ${shell} command?`,
-      `${command}\n\n${question}`,
-      signal ? { signal } : {},
-    );
-    recordPolicyDecision(audit, verdict, { approved: yes, ui: !isHeadlessUI(ctx.ui) });
+    // A person who approved this call before it ran (the host asked through checkApproval) is
+    // not asked again.
+    const ahead = approvedCallId() !== undefined;
+    const yes =
+      ahead ||
+      (await ctx.ui.confirm(`Run this ${shell} command?`, `${command}\n\n${askReason(verdict)}`, {
+        ...(signal ? { signal } : {}),
+      }));
+    recordPolicyDecision(audit, verdict, { approved: yes, ui: ahead || !isHeadlessUI(ctx.ui) });
     if (!yes) {
       throw new ToolError(
         "policy_denied",
@@ -76,4 +78,35 @@ export async function checkPolicy(
     }
   }
   return verdict;
+}
+
+/** What a person is asked about: each rule the command hit and why. */
+function askReason(verdict: PolicyVerdict): string {
+  return verdict.hits.map((h) => `${h.rule}: ${h.reason}`).join("\n");
+}
+
+/**
+ * The policy's verdict on `command` before it runs, for `checkApproval`: `ask` with the rules hit,
+ * `deny` with the refusal the model would read, `allow` otherwise. A cwd the workspace refuses is
+ * a `deny` with its message; a policy that cannot run leaves it to a person. Never throws.
+ */
+export async function policyApproval(
+  ctx: ExtensionContext,
+  shell: ToolShell,
+  command: string,
+  cwd: string | undefined,
+  config: PolicyConfig | undefined,
+  signal: AbortSignal | undefined,
+): Promise<ApprovalCheck> {
+  try {
+    const resolved = await ctx.workspace.resolve(cwd ?? ctx.cwd, "write", signal ? { signal } : {});
+    const verdict = await evaluateCommandPolicy(shell, command, policyScope(ctx, resolved.real), config);
+    if (verdict.decision === "allow") return { verdict: "allow" };
+    if (verdict.decision === "ask") return { verdict: "ask", reason: askReason(verdict) };
+    return { verdict: "deny", reason: policyMessage(verdict.hits, "refused", verdict.inputReaders) };
+  } catch (error) {
+    if (isToolError(error)) return { verdict: "deny", reason: error.message };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { verdict: "ask", reason: `The command policy could not check this command (${reason}).` };
+  }
 }

@@ -20,7 +20,7 @@ import {
 } from "./pipeline.js";
 import { findInputReaders } from "./policy/engine.js";
 import type { InputReader, PolicyConfig, PolicyHit } from "./policy/types.js";
-import { checkPolicy, policyScope } from "./policy-gate.js";
+import { checkPolicy, policyApproval, policyScope } from "./policy-gate.js";
 import { lastLine, SELECT_PROMPT } from "./prompt.js";
 import { jobNote, sameCommandJobs, withJobNote } from "./same-command-jobs.js";
 import { sandboxFailureHints, sandboxForCall } from "./sandbox.js";
@@ -212,6 +212,8 @@ export function createShellToolDefinition(
     parameters: parametersFor(label, defaultTimeout, maxTimeout),
     executionMode: "sequential",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    checkApproval: (params, ctx, signal) =>
+      policyApproval(ctx, shell, params.command, params.cwd, options.policy, signal),
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       if (available) await available(ctx);
       const audit = callAudit(ctx, toolCallId);
