@@ -76,8 +76,12 @@ export function readsAsWords(value: string): boolean {
   if (letters.length === 0) return false;
   const lettersLength = letters.reduce((sum, part) => sum + part.length, 0);
   const digitRuns = parts.length - letters.length;
-  // Words have vowels and are not one letter long; random runs of letters rarely manage either.
-  const wordLike = letters.every((part) => part.length >= 2 && (part.length < 4 || /[aeiouy]/i.test(part)));
+  // Words have vowels and are not one letter long (a leading prefix such as `kEnumerable` aside);
+  // random runs of letters rarely manage either.
+  const wordLike = letters.every(
+    (part, i) =>
+      (part.length >= 2 || (i === 0 && parts[0] === part)) && (part.length < 4 || /[aeiouy]/i.test(part)),
+  );
   return (
     wordLike && lettersLength / letters.length >= 3 && digitRuns <= 1 && parts.length * 3 <= value.length
   );
