@@ -59,7 +59,8 @@ describe("tackle audit", () => {
     const bash = await tackle([
       "tool",
       "bash",
-      '{"command":"echo TOKEN=abcd1234efgh > made.txt; echo done; exit 3"}',
+      // A token of a known format: hidden wherever it appears (the intent, the spawn's command).
+      '{"command":"echo TOKEN=ghp_Zq8rT2mW9xK4vB7nL1pD6sF3hJ5cY0aE2gUi > made.txt; echo done; exit 3"}',
       "--cwd",
       cwd,
       "--audit",
@@ -88,7 +89,7 @@ describe("tackle audit", () => {
     expect(show.stdout).toContain("process: failed, exit code 3");
     expect(show.stdout).toContain("created made.txt");
     expect(show.stdout).toContain('tackle tool read \'{"path":');
-    expect(fs.readFileSync(auditFile, "utf8")).not.toContain("abcd1234efgh");
+    expect(fs.readFileSync(auditFile, "utf8")).not.toContain("Zq8rT2mW9xK4vB7nL1pD6sF3hJ5cY0aE2gUi");
 
     const last = await tackle(["audit", "show", "last", "--audit", auditFile, "--json"]);
     expect(JSON.parse(last.stdout)).toMatchObject({ callId: bashId, tool: "bash", ended: true });

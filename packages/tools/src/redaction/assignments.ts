@@ -84,6 +84,17 @@ export function isSecretName(name: string): boolean {
   return before !== undefined && !PLAIN_KEYS.has(before);
 }
 
+/**
+ * A value of plain words that holds the name's own last word is a label, not a secret: a header
+ * or field name (`proxyAuthorization = 'proxy-authorization'`, `apiKey: "x-api-key"`).
+ */
+function namesItself(name: string, value: string): boolean {
+  const last = nameWords(name).at(-1);
+  return (
+    last !== undefined && /^[A-Za-z]+(?:[-_ .][A-Za-z]+)*$/.test(value) && value.toLowerCase().includes(last)
+  );
+}
+
 /** Where a quoted value starting at `open` (a quote) ends: the index of its closing quote, or -1. */
 function closingQuote(line: string, open: number): number {
   const quote = line[open];
@@ -110,14 +121,16 @@ export function addAssignmentSecrets(line: string, source: RedactionSource, span
       const close = closingQuote(line, at);
       if (close === -1) continue;
       const value = line.slice(at + 1, close);
-      if (isSecretLiteral(value)) addSpan(spans, { start: at + 1, end: close, kind: "assignment" });
+      if (isSecretLiteral(value) && !namesItself(name, value))
+        addSpan(spans, { start: at + 1, end: close, kind: "assignment" });
       ASSIGNMENT.lastIndex = close + 1;
       continue;
     }
     if (source === "code") continue;
     const bare = /^[^\s"'`]+/.exec(line.slice(at))?.[0] ?? "";
     const value = bare.replace(/[,;]+$/, "");
-    const secret = source === "config" ? isSecretLiteral(value) : isSecretBareValue(value);
+    const secret =
+      (source === "config" ? isSecretLiteral(value) : isSecretBareValue(value)) && !namesItself(name, value);
     if (secret) addSpan(spans, { start: at, end: at + value.length, kind: "assignment" });
     ASSIGNMENT.lastIndex = at + bare.length;
   }

@@ -76,7 +76,15 @@ export function readsAsWords(value: string): boolean {
   if (letters.length === 0) return false;
   const lettersLength = letters.reduce((sum, part) => sum + part.length, 0);
   const digitRuns = parts.length - letters.length;
-  return lettersLength / letters.length >= 3 && digitRuns <= 1 && parts.length * 3 <= value.length;
+  // Words have vowels and are not one letter long (a leading prefix such as `kEnumerable` aside);
+  // random runs of letters rarely manage either.
+  const wordLike = letters.every(
+    (part, i) =>
+      (part.length >= 2 || (i === 0 && parts[0] === part)) && (part.length < 4 || /[aeiouy]/i.test(part)),
+  );
+  return (
+    wordLike && lettersLength / letters.length >= 3 && digitRuns <= 1 && parts.length * 3 <= value.length
+  );
 }
 
 /** A placeholder word (`changeme`, `none`) or a reference (`${VAR}`, `<token>`, `process.env.X`), at any length. */

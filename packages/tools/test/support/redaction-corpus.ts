@@ -27,6 +27,9 @@ export async function exchange(cfg: Config, req: Request): Promise<Tokens> {
   const headers = { authorization: \`Bearer \${accessToken}\`, "x-api-key": apiKey };
   if (auth === "basic") headers.authorization = "Basic " + btoa(\`\${user}:\${password}\`);
   const tokenType = "Bearer";
+  const proxyAuthorization = "proxy-authorization";
+  const names = { apiKey: "x-api-key", sessionToken: "x-amz-security-token" };
+  Object.defineProperties(Request.prototype, { credentials: kEnumerableProperty });
   const PASSWORD_MIN = 12;
   const secret = options.secret ?? defaultSecret;
   const credentials = { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey };
