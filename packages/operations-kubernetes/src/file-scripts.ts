@@ -1,3 +1,4 @@
+import { WRITE_LOCK_SHELL } from "@tackle/operations";
 import { shellText } from "./shell-text.js";
 
 /**
@@ -17,7 +18,16 @@ export const SCRIPT_EXIT: Readonly<Record<number, string>> = {
 };
 
 /** Exit codes of the failures without an errno. */
-export const SCRIPT_CODE = { special_file: 97, outside_root: 98 } as const;
+export const SCRIPT_CODE = {
+  special_file: 97,
+  outside_root: 98,
+  /** A conditional write found the target not holding what `expect` said (`changed`). */
+  changed: 99,
+  /** A conditional write waited `WRITE_LOCK_WAIT_MS` for another writer's lock (`timeout`). */
+  lock_timeout: 100,
+  /** A conditional write found no sha256 tool in the container (`not_supported`). */
+  no_hash: 101,
+} as const;
 
 /**
  * Functions every script starts with (POSIX sh: busybox ash and bash run them).
@@ -26,7 +36,9 @@ export const SCRIPT_CODE = { special_file: 97, outside_root: 98 } as const;
  * reachable. `dir_of P`: the parent of P. `inside ROOT DIR`: DIR is ROOT or below it.
  * `sweep DIR DOMAIN MINUTES`: removes temp files of dead writers from DIR (see `write`).
  */
-const COMMON = shellText`
+const COMMON =
+  WRITE_LOCK_SHELL +
+  shellText`
 explain() {
   _slash=; case "$1" in */) _slash=1 ;; esac
   _left=\${1#/}; _at=; _up=/
@@ -113,8 +125,10 @@ command exec 9<"$_d" || exit 91
 _h=/proc/self/fd/9
 if _where=$(readlink "$_h") && [ -d "$_h/" ]; then :; else _h=$(realpath "$_d") || exit 90; _where=$_h; fi
 [ -z "$6" ] || inside "$_root" "$_where" || exit 98
+_ex=$8; _wt=$9; _wf=\${10}
+# After the 10 arguments come the stat fields from the state (field 3) on: the start time (field 22) is $30.
 _pid=0; _st=0
-if read -r _line </proc/self/stat 2>/dev/null; then _pid=\${_line%% *}; set -- "$@" \${_line##*) }; _st=\${27}; fi
+if read -r _line </proc/self/stat 2>/dev/null; then _pid=\${_line%% *}; set -- "$@" \${_line##*) }; _st=\${30}; fi
 _short=$_n; [ \${#_n} -gt 60 ] && _short=$(printf '%s' "$_n" | cut -b1-180)
 _tmp=".$_short.tackle-$5-$_pid-$_st-$3.tmp"
 if [ -e "$_h/$_n" ]; then _m=$(stat -c %a "$_h/$_n"); _own=$(stat -c %u:%g "$_h/$_n"); else _m=$(printf %o $((0$2 & ~0$(umask)))); _own=; fi
@@ -127,12 +141,28 @@ if [ -n "$6" ]; then
   if [ "$_h" = /proc/self/fd/9 ]; then _where=$(readlink "$_h"); else _where=$(realpath "$_h"); fi
   inside "$_root" "$_where" || { rm -f "$_h/$_tmp"; exit 98; }
 fi
+# With a condition: the write lock, then the compare, then the rename, then the lock removed.
+_lk=
+if [ -n "$_ex" ]; then
+  _lk="$_h/$(wl_name "$_n")" || { rm -f "$_h/$_tmp"; exit 1; }
+  wl_take "$_lk" "$5" "$_pid" "$_st" "$_wt" "$_wf"; _rc=$?
+  [ "$_rc" = 0 ] || { rm -f "$_h/$_tmp"; [ "$_rc" = 2 ] && exit 91; exit 100; }
+  if [ "$_ex" = - ]; then
+    { [ -e "$_h/$_n" ] || [ -L "$_h/$_n" ]; } && { rm -f "$_lk" "$_h/$_tmp"; exit 99; }
+  else
+    [ -f "$_h/$_n" ] || { rm -f "$_lk" "$_h/$_tmp"; exit 99; }
+    _sum=$(wl_sha "$_h/$_n"); _rc=$?
+    [ "$_rc" = 2 ] && { rm -f "$_lk" "$_h/$_tmp"; exit 101; }
+    [ "$_rc" = 0 ] && [ "$_sum" = "$_ex" ] || { rm -f "$_lk" "$_h/$_tmp"; exit 99; }
+  fi
+fi
 # -T: never into a directory that took the name meanwhile; an mv without -T gets the check by hand.
 if ! mv -fT "$_h/$_tmp" "$_h/$_n" 2>/dev/null; then
-  [ -e "$_h/$_tmp" ] || exit 1
-  [ -d "$_h/$_n" ] && { rm -f "$_h/$_tmp"; exit 93; }
-  mv -f "$_h/$_tmp" "$_h/$_n" || { rm -f "$_h/$_tmp"; exit 1; }
+  [ -e "$_h/$_tmp" ] || { rm -f \${_lk:+"$_lk"}; exit 1; }
+  [ -d "$_h/$_n" ] && { rm -f \${_lk:+"$_lk"} "$_h/$_tmp"; exit 93; }
+  mv -f "$_h/$_tmp" "$_h/$_n" || { rm -f \${_lk:+"$_lk"} "$_h/$_tmp"; exit 1; }
 fi
+[ -n "$_lk" ] && rm -f "$_lk"
 sweep "$_h" "$5" "$7"
 exec 9<&-`,
   // After an aborted write: $1 the path written, $2 its random token. The writer sees its stdin

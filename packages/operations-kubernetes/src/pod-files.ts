@@ -20,7 +20,11 @@ import {
   type TreeListingMode,
   throwIfAborted,
   toOperationError,
+  WRITE_LOCK_SHELL_FOREIGN_MINUTES,
+  WRITE_LOCK_SHELL_TRIES,
+  WRITE_LOCK_WAIT_MS,
   type WriteFileOptions,
+  writeExpectationWord,
 } from "@tackle/operations";
 import { type FileScriptName, fileScript, SCRIPT_CODE, SCRIPT_EXIT } from "./file-scripts.js";
 import type { PodClient } from "./pod-client.js";
@@ -187,6 +191,8 @@ export class PodFiles {
   async writeFile(path: string, data: Uint8Array | string, options: WriteFileOptions = {}): Promise<void> {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     if (options.within !== undefined) checkPath(options.within, "writeFile");
+    // With `expect`, the write script takes the file's write lock, compares and renames in one run.
+    const condition = writeExpectationWord(options.expect, path);
     const token = randomBytes(8).toString("hex");
     const args = [
       path,
@@ -196,6 +202,9 @@ export class PodFiles {
       this.writerDomain(),
       options.within ?? "",
       String(Math.ceil(FOREIGN_TEMP_MAX_AGE_MS / 60_000)),
+      condition,
+      String(WRITE_LOCK_SHELL_TRIES),
+      String(WRITE_LOCK_SHELL_FOREIGN_MINUTES),
     ];
     try {
       await this.script("writeFile", "write", path, args, options, bytes);
@@ -277,6 +286,27 @@ export class PodFiles {
       throw new OperationError(
         "outside_root",
         `${operation}: the directory of ${path} is not inside the root the write must stay in; nothing was written`,
+        { operation, path },
+      );
+    }
+    if (exitCode === SCRIPT_CODE.changed) {
+      throw new OperationError(
+        "changed",
+        `${operation}: ${path} no longer holds what expect said (another writer changed it); nothing was written`,
+        { operation, path },
+      );
+    }
+    if (exitCode === SCRIPT_CODE.lock_timeout) {
+      throw new OperationError(
+        "timeout",
+        `${operation}: another writer held the write lock of ${path} for ${WRITE_LOCK_WAIT_MS / 1000} s; nothing was written`,
+        { operation, path },
+      );
+    }
+    if (exitCode === SCRIPT_CODE.no_hash) {
+      throw new OperationError(
+        "not_supported",
+        `${operation}: the container has no sha256sum, shasum or openssl to check expect with; nothing was written`,
         { operation, path },
       );
     }
