@@ -151,9 +151,11 @@ describe("ignore files in directories above the search root", () => {
     await writeFile(join(dir, "sub", ".gitignore"), "ignored.txt\n");
     for (const name of ["kept.txt", "ignored.txt"]) await writeFile(join(dir, "sub", name), "hit\n");
     const { search: logged, args } = await loggingSearch(dir);
-    expect(await collect(logged.files({ path: join(dir, "sub") }))).toEqual(
-      [".gitignore", "kept.txt"].sort(),
-    );
+    // files() streams in the walk's order (the tools sort); the set is what this test is about.
+    expect((await collect(logged.files({ path: join(dir, "sub") }))).sort()).toEqual([
+      ".gitignore",
+      "kept.txt",
+    ]);
     expect(await args()).toContain("--no-ignore-parent");
     expect(
       (await collect(logged.grep({ pattern: "hit", path: join(dir, "sub") }))).map((e) => e.path),
