@@ -25,12 +25,7 @@ export const SCRIPT_EXIT: Record<number, string> = {
 export const SCRIPT_CODE = {
   special_file: 97,
   outside_root: 98,
-  /** A conditional write found the target not holding what `expect` said (`changed`). */
-  changed: 99,
-  /** A conditional write waited `WRITE_LOCK_WAIT_MS` for another writer's lock (`timeout`). */
-  lock_timeout: 100,
-  /** A conditional write found no sha256 tool in the container (`not_supported`). */
-  no_hash: 101,
+  // 99-101: a conditional write's own failures (CONDITIONAL_WRITE_EXIT, @tackle/operations).
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
 import {
   type CallOptions,
+  conditionalWriteError,
   type DirEntry,
   type FileStat,
   type FileType,
@@ -22,7 +23,6 @@ import {
   toOperationError,
   WRITE_LOCK_SHELL_FOREIGN_MINUTES,
   WRITE_LOCK_SHELL_TRIES,
-  WRITE_LOCK_WAIT_MS,
   type WriteFileOptions,
   writeExpectationWord,
 } from "@tackle/operations";
@@ -289,27 +289,8 @@ export class PodFiles {
         { operation, path },
       );
     }
-    if (exitCode === SCRIPT_CODE.changed) {
-      throw new OperationError(
-        "changed",
-        `${operation}: ${path} no longer holds what expect said (another writer changed it); nothing was written`,
-        { operation, path },
-      );
-    }
-    if (exitCode === SCRIPT_CODE.lock_timeout) {
-      throw new OperationError(
-        "timeout",
-        `${operation}: another writer held the write lock of ${path} for ${WRITE_LOCK_WAIT_MS / 1000} s; nothing was written`,
-        { operation, path },
-      );
-    }
-    if (exitCode === SCRIPT_CODE.no_hash) {
-      throw new OperationError(
-        "not_supported",
-        `${operation}: the container has no sha256sum, shasum or openssl to check expect with; nothing was written`,
-        { operation, path },
-      );
-    }
+    const conditional = conditionalWriteError(exitCode, operation, path, "container");
+    if (conditional) throw conditional;
     const errno = SCRIPT_EXIT[exitCode];
     if (errno) throw toOperationError(Object.assign(new Error(errno), { code: errno }), { operation, path });
     const detail = stderr?.toString("utf8").trim();

@@ -77,7 +77,9 @@ export type {
 } from "./types.js";
 export type { WriteLockFacts } from "./write-lock.js";
 export {
+  CONDITIONAL_WRITE_EXIT,
   changedError,
+  conditionalWriteError,
   formatWriteLockOwner,
   isAbandonedWriteLock,
   isWriteLockName,

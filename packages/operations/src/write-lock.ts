@@ -172,3 +172,50 @@ export function changedError(path: string, expect: WriteExpectation): OperationE
     path,
   });
 }
+
+/**
+ * Exit codes a write script that uses {@link WRITE_LOCK_SHELL} gives for a conditional write's own
+ * failures (the Docker and Kubernetes adapters' scripts use these numbers).
+ */
+export const CONDITIONAL_WRITE_EXIT = {
+  /** The target does not hold what `expect` said (`changed`). */
+  changed: 99,
+  /** Another writer held the lock for {@link WRITE_LOCK_WAIT_MS} (`timeout`). */
+  lockTimeout: 100,
+  /** The environment has no sha256 tool to compare with (`not_supported`). */
+  noHash: 101,
+} as const;
+
+/**
+ * The error of a write script's exit code that is one of {@link CONDITIONAL_WRITE_EXIT}, or
+ * `undefined` for any other code; nothing was written in each case.
+ */
+export function conditionalWriteError(
+  exitCode: number,
+  operation: string,
+  path: string,
+  environment: string,
+): OperationError | undefined {
+  switch (exitCode) {
+    case CONDITIONAL_WRITE_EXIT.changed:
+      return new OperationError(
+        "changed",
+        `${operation}: ${path} no longer holds what expect said (another writer changed it); nothing was written`,
+        { operation, path },
+      );
+    case CONDITIONAL_WRITE_EXIT.lockTimeout:
+      return new OperationError(
+        "timeout",
+        `${operation}: another writer held the write lock of ${path} for ${WRITE_LOCK_WAIT_MS / 1000} s; nothing was written`,
+        { operation, path },
+      );
+    case CONDITIONAL_WRITE_EXIT.noHash:
+      return new OperationError(
+        "not_supported",
+        `${operation}: the ${environment} has no sha256sum, shasum or openssl to check expect with; nothing was written`,
+        { operation, path },
+      );
+    default:
+      return undefined;
+  }
+}

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSandboxTestEnv, type SandboxTestEnv } from "./support/sandbox-env.js";
 
 // A sandboxed command that needed to leave the sandbox fails with a result that names what was
@@ -77,17 +77,19 @@ function readStatus(pid: number): string {
 }
 
 /** The pid of the `sleep <token>` process (not the sandbox or shell that name it in their arguments). */
-async function findProcess(token: string): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    for (const name of readdirSync("/proc")) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        if (readFileSync(`/proc/${name}/cmdline`, "utf8") === `sleep\0${token}\0`) return Number(name);
-      } catch {
-        // gone
+function findProcess(token: string): Promise<number> {
+  return vi.waitFor(
+    () => {
+      for (const name of readdirSync("/proc")) {
+        if (!/^\d+$/.test(name)) continue;
+        try {
+          if (readFileSync(`/proc/${name}/cmdline`, "utf8") === `sleep\0${token}\0`) return Number(name);
+        } catch {
+          // gone
+        }
       }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no process with ${token}`);
+      throw new Error(`no process with ${token}`);
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
