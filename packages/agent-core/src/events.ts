@@ -1,7 +1,6 @@
 import type { AssistantMessage, Message, ToolResultMessage } from "./messages.js";
 import type { AssistantMessageEvent } from "./model.js";
 import type { AgentToolResult, ToolOutcome } from "./tool.js";
-import type { ToolErrorCode } from "./tool-error.js";
 
 /**
  * Events of a run, in this order: agent_start, then per turn turn_start, message_*,
@@ -12,13 +11,16 @@ import type { ToolErrorCode } from "./tool-error.js";
  * reply cut by the token limit): a UI never sees an end it has no start for. The start comes
  * before hooks decide; the end's `errorCode` (`blocked`, `hook_failed`, `invalid_arguments`,
  * `tool_not_found`, `aborted`, `length_stop`) says why such a call did not run.
+ *
+ * `TErrorCode` is what an error code in the events may be: any code by default, or the codes of
+ * the run's tools (`ToolErrorCode<(typeof tools)[number]>`).
  */
-export type AgentEvent =
+export type AgentEvent<TErrorCode extends string = string> =
   | { type: "agent_start" }
   | { type: "turn_start" }
-  | { type: "message_start"; message: Message }
+  | { type: "message_start"; message: Message<TErrorCode> }
   | { type: "message_update"; message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent }
-  | { type: "message_end"; message: Message }
+  | { type: "message_end"; message: Message<TErrorCode> }
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
   | {
       type: "tool_execution_update";
@@ -31,13 +33,13 @@ export type AgentEvent =
       type: "tool_execution_end";
       toolCallId: string;
       toolName: string;
-      result: ToolOutcome;
+      result: ToolOutcome<unknown, TErrorCode>;
       isError: boolean;
       /** Set when `isError`: the same code as `result.errorCode`. */
-      errorCode?: ToolErrorCode;
+      errorCode?: TErrorCode;
     }
-  | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
-  | { type: "agent_end"; messages: Message[] };
+  | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage<unknown, TErrorCode>[] }
+  | { type: "agent_end"; messages: Message<TErrorCode>[] };
 
 /** Names of {@link AgentEvent}s. */
 export type AgentEventType = AgentEvent["type"];

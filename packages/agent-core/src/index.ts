@@ -40,6 +40,7 @@ export {
 } from "./audit/recorder.js";
 export type { AuditSink, MemoryAuditSink } from "./audit/sink.js";
 export { createMemoryAuditSink } from "./audit/sink.js";
+export { errorCodesOf } from "./error-codes-of.js";
 export { EventStream } from "./event-stream.js";
 export type { AgentEvent, AgentEventType } from "./events.js";
 export type { BatchResult } from "./executor.js";
@@ -105,14 +106,15 @@ export type {
   InvokeToolOutcome,
   ToolArguments,
   ToolDetails,
+  ToolErrorCode,
   ToolFailure,
   ToolOutcome,
   ToolParams,
   ToolSuccess,
 } from "./tool.js";
 export type { CallScope, ToolCallConfig } from "./tool-call.js";
-export type { ToolErrorCode, ToolErrorOptions } from "./tool-error.js";
-export { isToolError, isToolErrorCode, TOOL_ERROR_CODES, ToolError } from "./tool-error.js";
+export type { CoreErrorCode, ErrorCodeMeanings, ToolErrorOptions } from "./tool-error.js";
+export { CORE_ERROR_CODES, isCoreErrorCode, isToolError, ToolError } from "./tool-error.js";
 export type { ArgumentProblem, ValidationSummary } from "./validation-message.js";
 export {
   ARGUMENT_ERRORS_SCANNED,

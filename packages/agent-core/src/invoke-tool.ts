@@ -25,9 +25,10 @@ import type {
   InvokeToolOutcome,
   ToolArguments,
   ToolDetails,
+  ToolErrorCode,
   ToolOutcome,
 } from "./tool.js";
-import { isToolError, type ToolErrorCode } from "./tool-error.js";
+import { type CoreErrorCode, isCoreErrorCode, isToolError } from "./tool-error.js";
 import { type TypeCheck, TypeCompiler, Value } from "./typebox-runtime.js";
 import {
   ARGUMENT_PROBLEMS_SHOWN,
@@ -64,15 +65,18 @@ export type ExecuteToolOptions = Omit<InvokeToolOptions, "toolCallId">;
 /** Result of {@link prepareToolArguments}: validated arguments, or the error outcome to return instead. */
 export type PreparedArguments =
   | { ok: true; args: Record<string, unknown> }
-  | { ok: false; outcome: ToolOutcome; problems: ArgumentProblem[] };
+  | { ok: false; outcome: ToolOutcome<unknown, CoreErrorCode>; problems: ArgumentProblem[] };
 
 /**
  * Runs one tool call the way every caller should (executor, CLI, MCP server): prepare ->
  * normalise -> validate -> execute -> map errors. Never throws or rejects.
  *
  * Typed from the tool: arguments the caller writes are checked against the tool's schema
- * (raw input typed `unknown` is accepted and checked at run time), and a successful outcome's
- * `details` has the tool's details type.
+ * (raw input typed `unknown` is accepted and checked at run time), a successful outcome's
+ * `details` has the tool's details type, and a failure's `errorCode` is a core code or one the
+ * tool declares (`ToolErrorCode<typeof tool>`). A `ToolError` whose code is neither is the tool
+ * author's bug: it is reported as `execution_failed` with the tool's message, and
+ * `details.undeclaredCode` names the code (see `AgentTool.errorCodes`).
  *
  * @example
  * ```ts
@@ -87,8 +91,8 @@ export async function invokeTool<TTool extends AnyAgentTool, TArgs = unknown>(
   tool: TTool,
   rawArgs: ToolArguments<TTool, TArgs>,
   options: InvokeToolOptions = {},
-): Promise<InvokeToolOutcome<ToolDetails<TTool>>> {
-  type Outcome = InvokeToolOutcome<ToolDetails<TTool>>;
+): Promise<InvokeToolOutcome<ToolDetails<TTool>, ToolErrorCode<TTool>>> {
+  type Outcome = InvokeToolOutcome<ToolDetails<TTool>, ToolErrorCode<TTool>>;
   try {
     const toolCallId = options.toolCallId ?? newToolCallId();
     if (options.audit === undefined) {
@@ -289,7 +293,7 @@ function runTool(
           }
         };
   const graceMs = options.abortGraceMs ?? ABORT_GRACE_MS;
-  const failed = (error: unknown) => done(toolFailureOutcome(tool.name, error, signal));
+  const failed = (error: unknown) => done(toolFailureOutcome(tool, error, signal));
   const settled = (result: AgentToolResult | typeof GAVE_UP) => {
     if (result === GAVE_UP) {
       gaveUp = true;
@@ -301,7 +305,7 @@ function runTool(
       outcome = resultOutcome(tool.name, result);
     } catch (error) {
       // A result whose fields throw when read.
-      outcome = toolFailureOutcome(tool.name, error, signal);
+      outcome = toolFailureOutcome(tool, error, signal);
     }
     done(outcome);
   };
@@ -356,11 +360,27 @@ function notStoppedMessage(toolName: string, graceMs: number): string {
 
 /**
  * Maps anything a tool threw to an error outcome: a ToolError keeps its code, message and
- * details. Must not throw, also for a thrown value whose fields or `toString` throw.
+ * details when its code is a core code or one the tool declares in `errorCodes`; with any other
+ * code it is the tool author's bug, reported as `execution_failed` with the tool's message and
+ * `details: { undeclaredCode, details }` (so hosts only ever see codes they can know). Must not
+ * throw, also for a thrown value (or a tool) whose fields or `toString` throw.
  */
-export function toolFailureOutcome(toolName: string, error: unknown, signal?: AbortSignal): ToolOutcome {
+export function toolFailureOutcome(
+  tool: Pick<AnyAgentTool, "name" | "errorCodes">,
+  error: unknown,
+  signal?: AbortSignal,
+): ToolOutcome {
+  let toolName = "(unnamed)";
   try {
-    if (isToolError(error)) return errorOutcome(error.code, String(error.message), error.details);
+    toolName = String(tool.name);
+    if (isToolError(error)) {
+      const code = String(error.code);
+      const message = String(error.message);
+      if (declares(tool, code)) return codedOutcome(code, message, error.details);
+      const details: { undeclaredCode: string; details?: unknown } = { undeclaredCode: code };
+      if (error.details !== undefined) details.details = error.details;
+      return errorOutcome("execution_failed", message, details);
+    }
   } catch {
     // A ToolError look-alike whose fields throw: reported below like any other failure.
   }
@@ -372,11 +392,31 @@ export function toolFailureOutcome(toolName: string, error: unknown, signal?: Ab
   );
 }
 
+/** True when a tool may fail with `code`: a core code, or one of its `errorCodes`. */
+function declares(tool: Pick<AnyAgentTool, "errorCodes">, code: string): boolean {
+  if (isCoreErrorCode(code)) return true;
+  const declared: unknown = tool.errorCodes;
+  return typeof declared === "object" && declared !== null && Object.hasOwn(declared, code);
+}
+
 /**
- * An error outcome with a code and a model-facing message. The message is made well-formed and
- * bounded (see `boundText`): whatever a tool quoted from its input, an error stays small.
+ * An error outcome with a core code and a model-facing message. The message is made well-formed
+ * and bounded (see `boundText`): whatever a tool quoted from its input, an error stays small.
  */
-export function errorOutcome(code: ToolErrorCode, message: string, details: unknown = {}): ToolOutcome {
+export function errorOutcome<TCode extends CoreErrorCode>(
+  code: TCode,
+  message: string,
+  details: unknown = {},
+): ToolOutcome<unknown, TCode> {
+  return codedOutcome(code, message, details);
+}
+
+/** {@link errorOutcome} for any code (a tool's declared one). */
+function codedOutcome<TCode extends string>(
+  code: TCode,
+  message: string,
+  details: unknown = {},
+): ToolOutcome<unknown, TCode> {
   return {
     content: [{ type: "text", text: boundText(message) }],
     details: details ?? {},

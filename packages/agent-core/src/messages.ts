@@ -1,5 +1,3 @@
-import type { ToolErrorCode } from "./tool-error.js";
-
 /**
  * Opaque data a model adapter attaches to a block, keyed by provider, so it can send the block
  * back exactly on later turns (reasoning signatures, encrypted reasoning, item ids). Kept as is;
@@ -81,8 +79,11 @@ export interface AssistantMessage {
   timestamp: number;
 }
 
-/** The result of one tool call, sent back to the model. */
-export interface ToolResultMessage<TDetails = unknown> {
+/**
+ * The result of one tool call, sent back to the model. `TErrorCode` is what `errorCode` may be
+ * (any code by default; `ToolErrorCode<typeof tool>` for one tool's).
+ */
+export interface ToolResultMessage<TDetails = unknown, TErrorCode extends string = string> {
   role: "toolResult";
   toolCallId: string;
   toolName: string;
@@ -90,13 +91,19 @@ export interface ToolResultMessage<TDetails = unknown> {
   /** Structured data for UIs and logs; never sent to the model. */
   details: TDetails;
   isError: boolean;
-  /** Set when `isError`: the code hosts branch on (never the message text). */
-  errorCode?: ToolErrorCode;
+  /**
+   * Set when `isError`: the code hosts branch on (never the message text), a core code
+   * (`CoreErrorCode`) or one the tool declares in its `errorCodes`.
+   */
+  errorCode?: TErrorCode;
   timestamp: number;
 }
 
-/** Any message in the conversation. */
-export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+/** Any message in the conversation (`TErrorCode`: what a tool result's `errorCode` may be). */
+export type Message<TErrorCode extends string = string> =
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage<unknown, TErrorCode>;
 
 /** A user message with text (or text and images), stamped now. */
 export function userMessage(content: UserMessage["content"]): UserMessage {

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ImageContent, TextContent } from "./messages.js";
-import type { ToolErrorCode } from "./tool-error.js";
+import type { CoreErrorCode, ErrorCodeMeanings } from "./tool-error.js";
 import type { ArgumentProblem } from "./validation-message.js";
 
 /** What a tool returns on success. */
@@ -24,7 +24,8 @@ export type ApprovalCheck = { verdict: "allow" } | { verdict: "ask" | "deny"; re
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
 
 /**
- * A tool the model can call.
+ * A tool the model can call. `TErrorCode` is the union of the codes it declares in
+ * {@link AgentTool.errorCodes} (inferred from them; none by default).
  *
  * @example
  * ```ts
@@ -34,7 +35,11 @@ export type AgentToolUpdateCallback<TDetails = unknown> = (partial: AgentToolRes
  * };
  * ```
  */
-export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown> {
+export interface AgentTool<
+  TParams extends TSchema = TSchema,
+  TDetails = unknown,
+  TErrorCode extends string = never,
+> {
   /** Name the model calls it by. */
   name: string;
   /** Human-readable name for UIs. */
@@ -52,6 +57,18 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
    * would. Any other throw is ignored and the arguments as sent are validated.
    */
   prepareArguments?: (raw: unknown) => unknown;
+  /**
+   * The codes this tool fails with beyond the core's (`CORE_ERROR_CODES`), each with what it
+   * means, for docs, descriptions and hosts. A `ToolError` it throws must carry a core code or
+   * one of these: `invokeTool` reports any other code as `execution_failed` (a tool author's bug),
+   * keeping the message and naming the code in `details.undeclaredCode`.
+   *
+   * @example
+   * ```ts
+   * errorCodes: { no_match: "oldText was not found in the file." },
+   * ```
+   */
+  errorCodes?: ErrorCodeMeanings<TErrorCode>;
   /** `sequential` makes any batch that contains this tool run one call at a time. Default `parallel`. */
   executionMode?: "parallel" | "sequential";
   /**
@@ -74,17 +91,33 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
   ): Promise<AgentToolResult<TDetails>>;
 }
 
-/** Any tool, whatever its schema. */
-export type AnyAgentTool = AgentTool<any, any>;
+/** Any tool, whatever its schema and error codes. */
+export type AnyAgentTool = AgentTool<any, any, any>;
 
-/** Outcome of a tool call (see `invokeTool`): never a thrown exception. */
-export interface ToolOutcome<TDetails = unknown> {
+/**
+ * The codes a call of `TTool` may fail with: the core's and those the tool declares (of each
+ * member, for a union of tools). Any string for `AnyAgentTool`, whose codes are not known.
+ *
+ * @example
+ * ```ts
+ * type EditCode = ToolErrorCode<typeof edit>; // CoreErrorCode | "no_match" | "ambiguous_match" | ...
+ * ```
+ */
+export type ToolErrorCode<TTool extends AnyAgentTool = AnyAgentTool> =
+  | CoreErrorCode
+  | (TTool extends AgentTool<any, any, infer C> ? (string extends C ? string : C) : never);
+
+/**
+ * Outcome of a tool call (see `invokeTool`): never a thrown exception. `TErrorCode` is what
+ * `errorCode` may be (any code by default; `ToolErrorCode<typeof tool>` for one tool's).
+ */
+export interface ToolOutcome<TDetails = unknown, TErrorCode extends string = string> {
   content: (TextContent | ImageContent)[];
   details: TDetails;
   isError: boolean;
   terminate?: boolean;
-  /** Set on error outcomes: the {@link ToolErrorCode} hosts branch on (never the message text). */
-  errorCode?: ToolErrorCode;
+  /** Set on error outcomes: the code hosts branch on (never the message text). */
+  errorCode?: TErrorCode;
 }
 
 /** A successful {@link ToolOutcome}: `details` is what the tool returned. */
@@ -97,11 +130,15 @@ export type ToolSuccess<TDetails = unknown> = ToolOutcome<TDetails> & {
  * A failed {@link ToolOutcome}: `errorCode` is always set, and `details` is whatever the failure
  * carried (a validation problem list, a ToolError's details), not the tool's details type.
  */
-export type ToolFailure = ToolOutcome<unknown> & { isError: true; errorCode: ToolErrorCode };
+export type ToolFailure<TErrorCode extends string = string> = ToolOutcome<unknown, TErrorCode> & {
+  isError: true;
+  errorCode: TErrorCode;
+};
 
 /**
- * What `invokeTool` resolves to for a tool whose details are `TDetails`: test `isError` to get
- * the typed details.
+ * What `invokeTool` resolves to for a tool whose details are `TDetails` and whose codes are
+ * `TErrorCode` (by default the core's: a tool that declares none): test `isError` to get the
+ * typed details, and the code.
  *
  * @example
  * ```ts
@@ -110,14 +147,16 @@ export type ToolFailure = ToolOutcome<unknown> & { isError: true; errorCode: Too
  * else console.log(outcome.details.totalLines); // ReadDetails
  * ```
  */
-export type InvokeToolOutcome<TDetails = unknown> = ToolSuccess<TDetails> | ToolFailure;
+export type InvokeToolOutcome<TDetails = unknown, TErrorCode extends string = CoreErrorCode> =
+  | ToolSuccess<TDetails>
+  | ToolFailure<TErrorCode>;
 
 /** The parameter type of a tool (of each member, for a union of tools). */
-export type ToolParams<T extends AnyAgentTool> = T extends AgentTool<infer P, any> ? Static<P> : never;
+export type ToolParams<T extends AnyAgentTool> = T extends AgentTool<infer P, any, any> ? Static<P> : never;
 
 /** The details type of a tool (of each member, for a union of tools); `unknown` for `AnyAgentTool`. */
 export type ToolDetails<T extends AnyAgentTool> =
-  T extends AgentTool<any, infer D> ? (0 extends 1 & D ? unknown : D) : never;
+  T extends AgentTool<any, infer D, any> ? (0 extends 1 & D ? unknown : D) : never;
 
 /**
  * The arguments a caller may hand to `invokeTool`: raw input typed `unknown` (model or MCP JSON,

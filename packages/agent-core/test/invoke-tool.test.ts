@@ -199,6 +199,42 @@ describe("invokeTool: error mapping", () => {
     });
   });
 
+  it("keeps a code the tool declares in errorCodes", async () => {
+    const tool: AgentTool<typeof readParams, unknown, "no_match"> = {
+      ...(echoTool() as unknown as AgentTool<typeof readParams>),
+      errorCodes: { no_match: "oldText was not found." },
+      async execute() {
+        throw new ToolError("no_match", "oldText was not found in a.ts.", { details: { line: 3 } });
+      },
+    };
+    const outcome = await invokeTool(tool, { path: "a.ts" });
+    expect(outcome).toMatchObject({ isError: true, errorCode: "no_match", details: { line: 3 } });
+  });
+
+  it("reports a code the tool did not declare as execution_failed, keeping the message and naming the code", async () => {
+    const throwing = (code: string) =>
+      ({
+        ...(echoTool() as unknown as AgentTool),
+        errorCodes: { no_match: "oldText was not found." },
+        async execute() {
+          throw new ToolError(code, "oldText was not found in a.ts.", { details: { line: 3 } });
+        },
+      }) as AgentTool;
+    const outcome = await invokeTool(throwing("no_matchh"), { path: "a.ts" });
+    expect(outcome).toEqual({
+      content: [{ type: "text", text: "oldText was not found in a.ts." }],
+      details: { undeclaredCode: "no_matchh", details: { line: 3 } },
+      isError: true,
+      errorCode: "execution_failed",
+    });
+    // A code inherited from Object.prototype is not declared either.
+    const inherited = await invokeTool(throwing("toString"), { path: "a.ts" });
+    expect(inherited).toMatchObject({
+      errorCode: "execution_failed",
+      details: { undeclaredCode: "toString" },
+    });
+  });
+
   it("turns any other throw (even a non-Error) into an error outcome", async () => {
     const tool: AgentTool = {
       ...(echoTool() as unknown as AgentTool),

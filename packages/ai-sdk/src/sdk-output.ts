@@ -15,8 +15,22 @@ import type { JSONSchema7 } from "ai";
  */
 export type DetailsOption = "full" | "none" | ((details: unknown, toolName: string) => unknown);
 
-/** An AI SDK tool's output: the call's outcome, its details as {@link DetailsOption} says. */
-export type SdkToolOutput = Omit<ToolOutcome, "details"> & { details?: unknown };
+/**
+ * An AI SDK tool's output: the call's outcome, its details as {@link DetailsOption} says.
+ * `TErrorCode` is what `errorCode` may be: any code by default; narrow it to the codes of the
+ * tools given (`SdkToolOutput<ToolErrorCode<typeof tool>>`, or `TackleToolErrorCode` from
+ * `@tackle/tools` for Tackle's tools).
+ *
+ * @example
+ * ```ts
+ * const output = result.toolResults[0]?.output as SdkToolOutput<ToolErrorCode<typeof edit>>;
+ * if (output.isError && output.errorCode === "no_match") console.log("edit found nothing to replace");
+ * ```
+ */
+export type SdkToolOutput<TErrorCode extends string = string> = Omit<
+  ToolOutcome<unknown, TErrorCode>,
+  "details"
+> & { details?: unknown };
 
 /** The outcome as the SDK gets it. */
 export function shapeOutput(
@@ -57,7 +71,11 @@ export function outputJsonSchema(withDetails: boolean): JSONSchema7 {
     properties: {
       content: { type: "array", items: { anyOf: [TEXT_PART, IMAGE_PART] } },
       isError: { type: "boolean" },
-      errorCode: { type: "string", description: "set when isError: the ToolErrorCode of the failure" },
+      errorCode: {
+        type: "string",
+        description:
+          "set when isError: the failure's code (a core code or one the tool declares in its errorCodes)",
+      },
       terminate: { type: "boolean" },
       ...(withDetails ? { details: { description: "structured facts of the call for UIs and logs" } } : {}),
     },

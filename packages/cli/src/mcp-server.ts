@@ -9,6 +9,7 @@ import {
 import {
   type AnyAgentTool,
   type AuditSink,
+  errorCodesOf,
   errorOutcome,
   invokeTool,
   type ToolOutcome,
@@ -39,10 +40,18 @@ export interface McpServerOptions {
 export const MCP_ERROR_CODE_KEY = "tackle/errorCode";
 
 /**
+ * Key, in each listed tool's `_meta`, of the codes its results may carry with what each means
+ * (the core's and the tool's own, see `errorCodesOf`): a client knows every code before a call.
+ */
+export const MCP_ERROR_CODES_KEY = "tackle/errorCodes";
+
+/**
  * Maps a tool outcome to MCP content: text and images, `isError` kept, and an error's code in
  * `_meta["tackle/errorCode"]` so a client branches on it instead of parsing the text.
  */
-export function toMcpResult(outcome: ToolOutcome): CallToolResult {
+export function toMcpResult<TErrorCode extends string>(
+  outcome: ToolOutcome<unknown, TErrorCode>,
+): CallToolResult {
   const result: CallToolResult = {
     content: outcome.content.map((part) =>
       part.type === "text"
@@ -90,6 +99,7 @@ export function createMcpServer(session: McpSession, options: McpServerOptions):
       description: tool.description,
       inputSchema: toJsonSchema(tool.parameters) as { type: "object"; [key: string]: unknown },
       annotations: { title: tool.label, ...definitionOf(tool)?.annotations },
+      _meta: { [MCP_ERROR_CODES_KEY]: errorCodesOf(tool) },
     })),
   }));
 

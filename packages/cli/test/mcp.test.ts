@@ -130,6 +130,22 @@ describe("tackle mcp", () => {
     expect(codeOf(ok)).toBeUndefined();
   });
 
+  it("lists with each tool the codes its results may carry and what each means", async () => {
+    const { client } = await connect(["--cwd", workspace.dir]);
+    const { tools } = await client.listTools();
+    const codesOf = (name: string) =>
+      tools.find((tool) => tool.name === name)?._meta?.["tackle/errorCodes"] as Record<string, string>;
+    expect(codesOf("edit")).toMatchObject({
+      not_found: expect.stringContaining("does not exist"),
+      no_match: expect.stringContaining("not found in the file"),
+      ambiguous_match: expect.any(String),
+    });
+    expect(codesOf("read")).toHaveProperty("binary_file");
+    // ls declares no codes of its own: the core's only.
+    expect(codesOf("ls")).toHaveProperty("outside_workspace");
+    expect(codesOf("ls")).not.toHaveProperty("no_match");
+  });
+
   it("sends progress notifications from streaming output", async () => {
     const { client } = await connect(["--cwd", workspace.dir]);
     const progress: { progress: number; message?: string }[] = [];

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventType, ToolErrorCode, ToolOutcome } from "@tackle/agent-core";
+import type { AgentEvent, AgentEventType, ToolOutcome } from "@tackle/agent-core";
 import type { ExtensionContext, Logger } from "./context.js";
 import type { AnyToolDefinition } from "./tool-definition.js";
 
@@ -19,8 +19,15 @@ export interface ToolCallEventResult {
   input?: Record<string, unknown>;
 }
 
-/** A finished tool call, as `tool_result` handlers see it (the latest patched state). */
-export interface ToolResultEvent<TInput = Record<string, unknown>, TDetails = unknown> {
+/**
+ * A finished tool call, as `tool_result` handlers see it (the latest patched state).
+ * `TErrorCode`: what `errorCode` may be (any code by default).
+ */
+export interface ToolResultEvent<
+  TInput = Record<string, unknown>,
+  TDetails = unknown,
+  TErrorCode extends string = string,
+> {
   type: "tool_result";
   toolCallId: string;
   toolName: string;
@@ -28,8 +35,8 @@ export interface ToolResultEvent<TInput = Record<string, unknown>, TDetails = un
   content: ToolOutcome["content"];
   details: TDetails;
   isError: boolean;
-  /** Set when `isError`: the code hosts branch on. */
-  errorCode?: ToolErrorCode;
+  /** Set when `isError`: the code hosts branch on (a core code or one the tool declares). */
+  errorCode?: TErrorCode;
 }
 
 /**
@@ -40,7 +47,8 @@ export interface ToolResultPatch {
   content?: ToolOutcome["content"];
   details?: unknown;
   isError?: boolean;
-  errorCode?: ToolErrorCode;
+  /** A core code, one the tool declares, or the host's own (a handler speaks for the host). */
+  errorCode?: string;
 }
 
 type Awaitable<T> = T | Promise<T>;

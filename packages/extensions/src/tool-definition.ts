@@ -16,9 +16,14 @@ export interface ToolAnnotations {
 
 /**
  * An `AgentTool` whose `execute` also receives the {@link ExtensionContext}, built at call time.
+ * `TErrorCode` is the union of the codes it declares in `errorCodes` (inferred by `defineTool`;
+ * none by default): the failures of its own kind, beside the core's (`CORE_ERROR_CODES`).
  */
-export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown>
-  extends Omit<AgentTool<TParams, TDetails>, "execute" | "checkApproval"> {
+export interface ToolDefinition<
+  TParams extends TSchema = TSchema,
+  TDetails = unknown,
+  TErrorCode extends string = never,
+> extends Omit<AgentTool<TParams, TDetails, TErrorCode>, "execute" | "checkApproval"> {
   /** One line for the system prompt's tool list. */
   promptSnippet?: string;
   /** Guidelines added to the system prompt when this tool is active (deduplicated across tools). */
@@ -42,5 +47,5 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
   ): Promise<ApprovalCheck>;
 }
 
-/** Any tool definition, whatever its schema. */
-export type AnyToolDefinition = ToolDefinition<any, any>;
+/** Any tool definition, whatever its schema and error codes. */
+export type AnyToolDefinition = ToolDefinition<any, any, any>;

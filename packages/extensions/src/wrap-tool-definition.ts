@@ -39,11 +39,11 @@ const definitions = new WeakMap<AgentTool, AnyToolDefinition>();
  * ctx = sshContext; // the next call of the same tool runs over SSH
  * ```
  */
-export function wrapToolDefinition<TParams extends TSchema, TDetails>(
-  definition: ToolDefinition<TParams, TDetails>,
+export function wrapToolDefinition<TParams extends TSchema, TDetails, TErrorCode extends string = never>(
+  definition: ToolDefinition<TParams, TDetails, TErrorCode>,
   contextFactory: ExtensionContextFactory,
-): AgentTool<TParams, TDetails> {
-  const tool: AgentTool<TParams, TDetails> = {
+): AgentTool<TParams, TDetails, TErrorCode> {
+  const tool: AgentTool<TParams, TDetails, TErrorCode> = {
     name: definition.name,
     label: definition.label,
     description: definition.description,
@@ -67,6 +67,7 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
   };
   if (definition.prepareArguments !== undefined) tool.prepareArguments = definition.prepareArguments;
   if (definition.executionMode !== undefined) tool.executionMode = definition.executionMode;
+  if (definition.errorCodes !== undefined) tool.errorCodes = definition.errorCodes;
   const check = definition.checkApproval;
   if (check !== undefined) {
     tool.checkApproval = async (params, signal) => {
@@ -118,12 +119,14 @@ export function definitionOf(tool: AgentTool<TSchema, unknown>): AnyToolDefiniti
  * The other direction: an `AgentTool` seen as a definition (no annotations, ignores `ctx`).
  * A tool made by {@link wrapToolDefinition} gives back its original definition.
  */
-export function createToolDefinitionFromAgentTool<TParams extends TSchema, TDetails>(
-  tool: AgentTool<TParams, TDetails>,
-): ToolDefinition<TParams, TDetails> {
+export function createToolDefinitionFromAgentTool<
+  TParams extends TSchema,
+  TDetails,
+  TErrorCode extends string = never,
+>(tool: AgentTool<TParams, TDetails, TErrorCode>): ToolDefinition<TParams, TDetails, TErrorCode> {
   const original = definitions.get(tool as AgentTool);
-  if (original !== undefined) return original as ToolDefinition<TParams, TDetails>;
-  const definition: ToolDefinition<TParams, TDetails> = {
+  if (original !== undefined) return original as ToolDefinition<TParams, TDetails, TErrorCode>;
+  const definition: ToolDefinition<TParams, TDetails, TErrorCode> = {
     name: tool.name,
     label: tool.label,
     description: tool.description,
@@ -133,6 +136,7 @@ export function createToolDefinitionFromAgentTool<TParams extends TSchema, TDeta
   };
   if (tool.prepareArguments !== undefined) definition.prepareArguments = tool.prepareArguments;
   if (tool.executionMode !== undefined) definition.executionMode = tool.executionMode;
+  if (tool.errorCodes !== undefined) definition.errorCodes = tool.errorCodes;
   const check = tool.checkApproval;
   if (check !== undefined)
     definition.checkApproval = (params, _ctx, signal) => check.call(tool, params, signal);

@@ -7,7 +7,10 @@ import {
   type AgentEvent,
   type AgentToolResult,
   type AgentToolUpdateCallback,
+  type CoreErrorCode,
   invokeTool,
+  ToolError,
+  type ToolErrorCode,
   type ToolOutcome,
 } from "@tackle/agent-core";
 import { expectTypeOf } from "vitest";
@@ -75,6 +78,27 @@ const outcome = await invokeTool(tool, { name: "Ada" });
 if (!outcome.isError) expectTypeOf(outcome.details).toEqualTypeOf<{ greeted: string; at: number }>();
 // @ts-expect-error name is a string
 await invokeTool(tool, { name: 1 });
+
+// A definition's own error codes are inferred from errorCodes and kept by wrapToolDefinition.
+const lookup = defineTool({
+  name: "lookup",
+  label: "Lookup",
+  description: "Looks someone up.",
+  annotations: { readOnlyHint: true },
+  parameters,
+  errorCodes: { unknown_person: "Nobody of that name is known." },
+  async execute(_id, params) {
+    if (params.name === "") throw new ToolError("unknown_person", "Nobody is called that.");
+    return { content: [], details: { found: true } };
+  },
+});
+expectTypeOf(lookup).toEqualTypeOf<ToolDefinition<typeof parameters, { found: boolean }, "unknown_person">>();
+const lookupTool = wrapToolDefinition(lookup, () => context);
+expectTypeOf<ToolErrorCode<typeof lookupTool>>().toEqualTypeOf<CoreErrorCode | "unknown_person">();
+const looked = await invokeTool(lookupTool, { name: "Ada" });
+if (looked.isError) expectTypeOf(looked.errorCode).toEqualTypeOf<CoreErrorCode | "unknown_person">();
+// A definition without errorCodes fails with core codes only.
+expectTypeOf<ToolErrorCode<typeof tool>>().toEqualTypeOf<CoreErrorCode>();
 
 // The extension API: each event's handler is typed by its name.
 defineExtension({

@@ -78,7 +78,9 @@ export interface ToolDefinitionByName {
 
 /** The bound tool `createTool(name)` returns: typed with that tool's parameters and details. */
 export type ToolByName = {
-  [N in ToolName]: ToolDefinitionByName[N] extends ToolDefinition<infer P, infer D> ? AgentTool<P, D> : never;
+  [N in ToolName]: ToolDefinitionByName[N] extends ToolDefinition<infer P, infer D, infer C>
+    ? AgentTool<P, D, C>
+    : never;
 };
 
 /** `N` plus `jobs` when `N` holds a shell tool. */

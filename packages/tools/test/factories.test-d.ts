@@ -3,7 +3,7 @@
  * per name, so callers never restate a tool's parameters or details.
  */
 import type { Static } from "@sinclair/typebox";
-import { type AgentTool, invokeTool } from "@tackle/agent-core";
+import { type AgentTool, type CoreErrorCode, invokeTool, type ToolErrorCode } from "@tackle/agent-core";
 import type { ExtensionContext } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { expectTypeOf } from "vitest";
@@ -17,6 +17,7 @@ import {
   createToolContext,
   createToolDefinition,
   createTools,
+  type TackleToolErrorCode,
   type ToolByName,
 } from "../src/index.js";
 import { createLocalToolContext } from "../src/local.js";
@@ -100,3 +101,14 @@ const outcome = await invokeTool(read, { path: "a.ts", limit: 20 });
 if (!outcome.isError) expectTypeOf(outcome.details).toEqualTypeOf<ReadDetails>();
 // @ts-expect-error edits is an array of { oldText, newText }
 await invokeTool(edit, { path: "a.ts", edits: "replace a with b" });
+
+// Error codes follow the tool: a failure of edit is a core code or one edit declares.
+expectTypeOf<ToolErrorCode<typeof edit>>().toEqualTypeOf<
+  CoreErrorCode | "no_match" | "ambiguous_match" | "overlapping_edits" | "encoding" | "redacted_text"
+>();
+expectTypeOf<ToolErrorCode<typeof read>>().toEqualTypeOf<CoreErrorCode | "binary_file">();
+expectTypeOf<ToolErrorCode<ToolByName["ls"]>>().toEqualTypeOf<CoreErrorCode>();
+const edited = await invokeTool(edit, { path: "a.ts", edits: [{ oldText: "a", newText: "b" }] });
+if (edited.isError) expectTypeOf(edited.errorCode).toExtend<TackleToolErrorCode>();
+// Every tool's codes are among the union hosts branch on.
+expectTypeOf<ToolErrorCode<ToolByName[keyof ToolByName]>>().toEqualTypeOf<TackleToolErrorCode>();

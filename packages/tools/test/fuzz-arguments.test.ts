@@ -1,8 +1,8 @@
 /**
  * Seeded fuzz of every tool with malformed and oversized arguments, through `invokeTool` on a
  * real workspace: a few hundred calls, small enough for CI. Each call must resolve (never
- * reject), answer every error with a typed code (`execution_failed` only where a command's own
- * exit code says so) and a text that names the next step (`namesNextStep`; a command's own
+ * reject), answer every error with a typed code (a core code or one the tool declares;
+ * `execution_failed` only where a command's own exit code says so) and a text that names the next step (`namesNextStep`; a command's own
  * failure is exempt: its output says what went wrong), keep its text under a fixed size and
  * well-formed, keep its whole outcome small, and never block the event loop for seconds.
  *
@@ -15,9 +15,9 @@ import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import {
   type AgentTool,
+  CORE_ERROR_CODES,
   ERROR_TEXT_MAX_CHARS,
   invokeTool,
-  TOOL_ERROR_CODES,
   type ToolOutcome,
 } from "@tackle/agent-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,8 +31,10 @@ import { namesNextStep } from "./support/next-step.js";
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed19);
 const CALLS = Number(process.env.FUZZ_CALLS ?? 300);
 
-/** Every code a tool error may carry (the closed set of `ToolErrorCode`). */
-const TYPED_CODES = new Set<string>(TOOL_ERROR_CODES);
+/** Every code an error of `tool` may carry: the core's and those the tool declares. */
+function typedCodes(tool: AgentTool | undefined): Set<string> {
+  return new Set([...Object.keys(CORE_ERROR_CODES), ...Object.keys(tool?.errorCodes ?? {})]);
+}
 
 /** Tools whose `execution_failed` may be a command's own failure (its exit code), not an exception. */
 const COMMAND_TOOLS = new Set(["bash", "powershell"]);
@@ -263,7 +265,8 @@ function check(name: string, args: unknown, outcome: ToolOutcome, lagMs: number)
   const texts = outcome.content.map((part) => (part.type === "text" ? part.text : ""));
   if (outcome.isError) {
     const text = texts.join("\n");
-    if (!TYPED_CODES.has(outcome.errorCode ?? "")) problems.push(`untyped code ${outcome.errorCode}`);
+    if (!typedCodes(tools[name]).has(outcome.errorCode ?? ""))
+      problems.push(`untyped code ${outcome.errorCode}`);
     if (outcome.errorCode === "execution_failed" && !isCommandFailure(name, outcome))
       problems.push(`execution_failed (an internal exception): ${text.slice(0, 300)}`);
     else if (!isCommandFailure(name, outcome) && !namesNextStep(text))

@@ -10,6 +10,7 @@ import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ToolDefinition } from "@tackle/extensions";
 import { pathSyntax } from "../path/workspace-policy.js";
 import type { ShellToolDetails, ShellToolOptions } from "../shell/tool.js";
+import type { BashErrorCode } from "../tools/bash.js";
 import { createBashToolDefinition } from "../tools/bash.js";
 
 const parameters = Type.Object({
@@ -32,7 +33,7 @@ export type AnthropicBashDetails = ShellToolDetails | { session: "restarted" | "
  */
 export function createAnthropicBashToolDefinition(
   options: ShellToolOptions = {},
-): ToolDefinition<typeof parameters, AnthropicBashDetails> {
+): ToolDefinition<typeof parameters, AnthropicBashDetails, BashErrorCode> {
   const bash = createBashToolDefinition(options);
   let cwd: string | undefined;
   return {
@@ -41,6 +42,7 @@ export function createAnthropicBashToolDefinition(
     description: bash.description,
     parameters,
     executionMode: "sequential",
+    errorCodes: bash.errorCodes,
     annotations: bash.annotations,
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       if (params.restart) {

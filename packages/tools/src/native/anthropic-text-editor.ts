@@ -9,11 +9,24 @@ import { ToolError, type ToolOutcome } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { type ApplyPatchDetails, applyParsedPatch } from "../patch/apply.js";
+import { toolErrorCodes } from "../tool-error-codes.js";
 import { createEditToolDefinition } from "../tools/edit.js";
 import { createReadToolDefinition } from "../tools/read.js";
 import { createWriteToolDefinition } from "../tools/write.js";
 import { viewDirectory } from "./directory-view.js";
 import { outcomeText } from "./outcome-text.js";
+
+/** What the text editor fails with beyond the core's codes: those of read, edit, write and the patch engine. */
+const TEXT_EDITOR_ERROR_CODES = toolErrorCodes(
+  "binary_file",
+  "no_match",
+  "ambiguous_match",
+  "overlapping_edits",
+  "encoding",
+  "redacted_text",
+);
+/** The codes the text editor tool declares (beside the core's). */
+export type TextEditorErrorCode = keyof typeof TEXT_EDITOR_ERROR_CODES;
 
 const parameters = Type.Object({
   command: Type.Union([
@@ -56,7 +69,7 @@ function required<T>(value: T | undefined, field: string, command: string): T {
 /** The text editor tool: name `str_replace_based_edit_tool`, Anthropic's input shape. */
 export function createAnthropicTextEditorToolDefinition(
   options: AnthropicTextEditorOptions = {},
-): ToolDefinition<typeof parameters, unknown> {
+): ToolDefinition<typeof parameters, unknown, TextEditorErrorCode> {
   const read = createReadToolDefinition();
   const write = createWriteToolDefinition();
   const edit = createEditToolDefinition();
@@ -66,6 +79,7 @@ export function createAnthropicTextEditorToolDefinition(
     description:
       "View a file with line numbers (view_range [start, end], end -1 for the rest) or a directory two levels deep; create a file (file_text); replace old_str, which must occur exactly once, with new_str; insert insert_text after line insert_line (0 for the top).",
     parameters,
+    errorCodes: TEXT_EDITOR_ERROR_CODES,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       switch (params.command) {

@@ -5,7 +5,11 @@
  */
 export type { AnthropicBashDetails, AnthropicBashInput } from "./anthropic-bash.js";
 export { createAnthropicBashToolDefinition } from "./anthropic-bash.js";
-export type { AnthropicTextEditorInput, AnthropicTextEditorOptions } from "./anthropic-text-editor.js";
+export type {
+  AnthropicTextEditorInput,
+  AnthropicTextEditorOptions,
+  TextEditorErrorCode,
+} from "./anthropic-text-editor.js";
 export { createAnthropicTextEditorToolDefinition, TEXT_EDITOR_TOOL_NAME } from "./anthropic-text-editor.js";
 export { DIRECTORY_VIEW_DEPTH } from "./directory-view.js";
 export type {

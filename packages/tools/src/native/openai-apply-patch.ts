@@ -18,6 +18,7 @@ import {
   UPDATE_FILE,
 } from "../patch/parse.js";
 import { formatPatchSummary } from "../patch/summary.js";
+import { PATCH_ERROR_CODES, type PatchErrorCode } from "../tool-error-codes.js";
 import { outcomeText } from "./outcome-text.js";
 
 const operation = Type.Union([
@@ -78,13 +79,18 @@ export function toOpenAIApplyPatchOutput(outcome: ToolOutcome): OpenAIApplyPatch
  * The tool behind OpenAI's built-in apply_patch: name `apply_patch`, input `{ callId, operation }`.
  * Every guarantee of the apply_patch tool holds (policy, queue, stale reads, all or nothing).
  */
-export function createOpenAIApplyPatchToolDefinition(): ToolDefinition<typeof parameters, ApplyPatchDetails> {
+export function createOpenAIApplyPatchToolDefinition(): ToolDefinition<
+  typeof parameters,
+  ApplyPatchDetails,
+  PatchErrorCode
+> {
   return {
     name: "apply_patch",
     label: "Apply patch (OpenAI)",
     description:
       "Create, update or delete one file with a V4A diff: create_file takes the file's lines prefixed with '+', update_file takes '@@' hunks (' ' kept, '-' removed, '+' added lines), delete_file takes none.",
     parameters,
+    errorCodes: PATCH_ERROR_CODES,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const section = operationToSection(params.operation);

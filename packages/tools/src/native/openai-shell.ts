@@ -8,6 +8,7 @@ import { isToolError, ToolError, type ToolOutcome } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ToolDefinition } from "@tackle/extensions";
 import type { ShellToolDetails, ShellToolOptions } from "../shell/tool.js";
+import type { BashErrorCode } from "../tools/bash.js";
 import { createBashToolDefinition } from "../tools/bash.js";
 
 const parameters = Type.Object({
@@ -55,7 +56,7 @@ export function toOpenAIShellOutput(outcome: ToolOutcome): { output: OpenAIShell
 /** The tool behind OpenAI's built-in shell: name `shell`, input `{ action }`. */
 export function createOpenAIShellToolDefinition(
   options: ShellToolOptions = {},
-): ToolDefinition<typeof parameters, OpenAIShellDetails> {
+): ToolDefinition<typeof parameters, OpenAIShellDetails, BashErrorCode> {
   const bash = createBashToolDefinition(options);
   return {
     name: "shell",
@@ -63,6 +64,7 @@ export function createOpenAIShellToolDefinition(
     description: bash.description,
     parameters,
     executionMode: "sequential",
+    errorCodes: bash.errorCodes,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const { commands, timeoutMs, maxOutputLength } = params.action;

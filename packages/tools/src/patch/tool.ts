@@ -7,6 +7,7 @@ import type { TextContent } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ToolDefinition } from "@tackle/extensions";
 import { DEFAULTS } from "../defaults.js";
+import { PATCH_ERROR_CODES, type PatchErrorCode } from "../tool-error-codes.js";
 import { checkOptions } from "../tool-options.js";
 import { type ApplyPatchDetails, applyPatch } from "./apply.js";
 import { APPLY_PATCH_DESCRIPTION, APPLY_PATCH_TOOL_NAME } from "./grammar.js";
@@ -41,7 +42,7 @@ function patchArguments(raw: unknown): unknown {
 /** Creates the apply_patch tool. Its environment comes from the context of each call. */
 export function createApplyPatchToolDefinition(
   options: ApplyPatchToolOptions = {},
-): ToolDefinition<typeof applyPatchParameters, ApplyPatchDetails> {
+): ToolDefinition<typeof applyPatchParameters, ApplyPatchDetails, PatchErrorCode> {
   checkOptions("apply_patch tool", options, { maxLines: "positive-integer", maxBytes: "positive-integer" });
   const limits = {
     maxLines: options.maxLines ?? DEFAULTS.maxLines,
@@ -58,6 +59,7 @@ export function createApplyPatchToolDefinition(
     ],
     parameters: applyPatchParameters,
     prepareArguments: patchArguments,
+    errorCodes: PATCH_ERROR_CODES,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const details = await applyPatch(ctx, params.input, { signal, toolCallId, source: "file" });

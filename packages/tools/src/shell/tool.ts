@@ -1,4 +1,4 @@
-import { ToolError, type ToolErrorCode } from "@tackle/agent-core";
+import { type CoreErrorCode, ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
@@ -153,7 +153,7 @@ function description(shell: ToolShell, label: string, limits: ShellLimits, patch
   return lines.join("\n");
 }
 
-function errorCode(outcome: ShellRunOutcome): ToolErrorCode {
+function errorCode(outcome: ShellRunOutcome): CoreErrorCode | "interactive_prompt" {
   if (outcome.prompt !== undefined || outcome.wantedInput) return "interactive_prompt";
   if (outcome.status === "timed-out") return "timeout";
   if (outcome.status === "cancelled") return "aborted";

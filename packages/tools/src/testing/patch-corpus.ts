@@ -4,7 +4,7 @@
  * corpus runs through the apply_patch tool, the shell tool's heredoc form and the provider
  * handlers, on every adapter.
  */
-import type { ToolErrorCode } from "@tackle/agent-core";
+import type { TackleToolErrorCode } from "../tool-error-codes.js";
 
 /** One corpus case. */
 export interface PatchCase {
@@ -19,7 +19,7 @@ export interface PatchCase {
   /** Files after: content, or null for a file that must not exist. Unlisted files must be unchanged. */
   after?: Record<string, string | null>;
   /** The call must fail with this code and change nothing. */
-  error?: ToolErrorCode;
+  error?: TackleToolErrorCode;
   /** Text the result must contain. */
   says?: string[];
 }

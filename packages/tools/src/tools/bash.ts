@@ -9,6 +9,15 @@ import {
   type ShellToolOptions,
   type ShellToolSchema,
 } from "../shell/tool.js";
+import { PATCH_ERROR_CODES, toolErrorCodes } from "../tool-error-codes.js";
+
+/**
+ * What bash fails with beyond the core's codes: a command waiting for input, and the patch
+ * engine's codes for a command that is an `apply_patch` heredoc (applied as a patch).
+ */
+const BASH_ERROR_CODES = { ...toolErrorCodes("interactive_prompt"), ...PATCH_ERROR_CODES };
+/** The codes bash declares (beside the core's). */
+export type BashErrorCode = keyof typeof BASH_ERROR_CODES;
 
 /** Options of the bash tool. */
 export type BashToolOptions = ShellToolOptions;
@@ -23,6 +32,6 @@ export type BashToolOptions = ShellToolOptions;
  */
 export function createBashToolDefinition(
   options: BashToolOptions = {},
-): ToolDefinition<ShellToolSchema, ShellToolDetails> {
-  return createShellToolDefinition("bash", options);
+): ToolDefinition<ShellToolSchema, ShellToolDetails, BashErrorCode> {
+  return { ...createShellToolDefinition("bash", options), errorCodes: BASH_ERROR_CODES };
 }

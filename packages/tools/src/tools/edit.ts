@@ -26,11 +26,23 @@ import { formatEditSummary } from "../edit/summary.js";
 import { explainMissingPath } from "../path/near-miss.js";
 import { recheckWriteTarget } from "../path/recheck.js";
 import type { TextEncodingName } from "../text/encoding.js";
+import { toolErrorCodes } from "../tool-error-codes.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
 import { busyError, type PreparedEdit, prepareEdit, redoOnFresh } from "./edit-attempt.js";
 import { writeIfUnchanged } from "./write-if-unchanged.js";
+
+/** What edit fails with beyond the core's codes. */
+const EDIT_ERROR_CODES = toolErrorCodes(
+  "no_match",
+  "ambiguous_match",
+  "overlapping_edits",
+  "encoding",
+  "redacted_text",
+);
+/** The codes edit declares (beside the core's). */
+export type EditErrorCode = keyof typeof EDIT_ERROR_CODES;
 
 const editParameters = Type.Object({
   path: Type.String({ description: "File to edit, relative to the working directory or absolute." }),
@@ -92,7 +104,7 @@ export interface EditToolOptions {
 /** Creates the edit tool. Its environment comes from the context of each call. */
 export function createEditToolDefinition(
   options: EditToolOptions = {},
-): ToolDefinition<typeof editParameters, EditDetails> {
+): ToolDefinition<typeof editParameters, EditDetails, EditErrorCode> {
   checkOptions("edit tool", options, { maxLines: "positive-integer", maxBytes: "positive-integer" });
   const maxLines = options.maxLines ?? DEFAULTS.maxLines;
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
@@ -117,6 +129,7 @@ export function createEditToolDefinition(
     ],
     parameters: editParameters,
     prepareArguments: prepareEditArguments,
+    errorCodes: EDIT_ERROR_CODES,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "write", { signal });

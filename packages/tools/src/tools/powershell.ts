@@ -11,7 +11,13 @@ import {
   type ShellToolOptions,
   type ShellToolSchema,
 } from "../shell/tool.js";
+import { toolErrorCodes } from "../tool-error-codes.js";
 import { hintFor } from "../tool-names.js";
+
+/** What powershell fails with beyond the core's codes. */
+const POWERSHELL_ERROR_CODES = toolErrorCodes("interactive_prompt");
+/** The codes powershell declares (beside the core's). */
+export type PowershellErrorCode = keyof typeof POWERSHELL_ERROR_CODES;
 
 /** Options of the powershell tool. */
 export type PowershellToolOptions = ShellToolOptions;
@@ -64,8 +70,8 @@ export function detectPowershell(
  */
 export function createPowershellToolDefinition(
   options: PowershellToolOptions = {},
-): ToolDefinition<ShellToolSchema, ShellToolDetails> {
-  return createShellToolDefinition("pwsh", options, async (ctx) => {
+): ToolDefinition<ShellToolSchema, ShellToolDetails, PowershellErrorCode> {
+  const definition = createShellToolDefinition("pwsh", options, async (ctx) => {
     const info = await detectPowershell(ctx.operations, { cwd: ctx.cwd });
     if (!info.available) {
       throw new ToolError(
@@ -74,4 +80,5 @@ export function createPowershellToolDefinition(
       );
     }
   });
+  return { ...definition, errorCodes: POWERSHELL_ERROR_CODES };
 }

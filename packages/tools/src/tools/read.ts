@@ -24,10 +24,16 @@ import {
   sanitizeLines,
   sanitizeNotice,
 } from "../text/untrusted.js";
+import { toolErrorCodes } from "../tool-error-codes.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
 import { truncateHeadLines } from "../truncate.js";
+
+/** What read fails with beyond the core's codes. */
+const READ_ERROR_CODES = toolErrorCodes("binary_file");
+/** The codes read declares (beside the core's). */
+export type ReadErrorCode = keyof typeof READ_ERROR_CODES;
 
 /** Largest image read returns as image content (larger images are refused, not shrunk). */
 export const READ_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -90,7 +96,7 @@ export interface ReadToolOptions {
 /** Creates the read tool. Its environment comes from the context of each call. */
 export function createReadToolDefinition(
   options: ReadToolOptions = {},
-): ToolDefinition<typeof readParameters, ReadDetails> {
+): ToolDefinition<typeof readParameters, ReadDetails, ReadErrorCode> {
   checkOptions("read tool", options, {
     maxLines: "positive-integer",
     maxBytes: "positive-integer",
@@ -111,6 +117,7 @@ export function createReadToolDefinition(
     ].join(" "),
     promptSnippet: "read: show a file with line numbers (offset/limit for long files), or an image",
     parameters: readParametersFor(maxLines),
+    errorCodes: READ_ERROR_CODES,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "read", { signal });

@@ -28,10 +28,16 @@ import {
 } from "../text/encoding.js";
 import { countLines, dominantLineEnding } from "../text/line-endings.js";
 import { unknownPlaceholders } from "../text/untrusted.js";
+import { toolErrorCodes } from "../tool-error-codes.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { utf8ByteLength } from "../truncate.js";
 import { writeIfUnchanged } from "./write-if-unchanged.js";
+
+/** What write fails with beyond the core's codes. */
+const WRITE_ERROR_CODES = toolErrorCodes("encoding", "redacted_text");
+/** The codes write declares (beside the core's). */
+export type WriteErrorCode = keyof typeof WRITE_ERROR_CODES;
 
 const writeParameters = Type.Object({
   path: Type.String({ description: "File to write, relative to the working directory or absolute." }),
@@ -63,7 +69,11 @@ export interface WriteDetails {
 }
 
 /** Creates the write tool. Its environment comes from the context of each call. */
-export function createWriteToolDefinition(): ToolDefinition<typeof writeParameters, WriteDetails> {
+export function createWriteToolDefinition(): ToolDefinition<
+  typeof writeParameters,
+  WriteDetails,
+  WriteErrorCode
+> {
   return {
     name: "write",
     label: "Write",
@@ -75,6 +85,7 @@ export function createWriteToolDefinition(): ToolDefinition<typeof writeParamete
     ].join(" "),
     promptSnippet: "write: create or overwrite a whole file",
     parameters: writeParameters,
+    errorCodes: WRITE_ERROR_CODES,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const resolved = await ctx.workspace.resolve(params.path, "write", { signal });
