@@ -52,11 +52,10 @@ expectTypeOf<ToolErrorCode>().toEqualTypeOf<string>();
 expectTypeOf<ToolErrorCode<typeof declared | typeof plain>>().toEqualTypeOf<
   CoreErrorCode | "no_match" | "ambiguous_match"
 >();
-// @ts-expect-error a declaration lists every code of the tool's union
-const missing: AgentTool<typeof parameters, unknown, "no_match" | "other"> = {
-  ...plain,
-  errorCodes: { no_match: "x" },
-};
+// A declaration lists every code of the tool's union.
+const onlyOne = { no_match: "x" };
+// @ts-expect-error "other" is not declared
+const missing: ErrorCodeMeanings<"no_match" | "other"> = onlyOne;
 void missing;
 expectTypeOf({ no_match: "x" }).toExtend<ErrorCodeMeanings>();
 
