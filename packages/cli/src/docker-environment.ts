@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import type { DockerOperationError, SshEngineTarget } from "@tackle/operations-docker";
 import type { SshOperations } from "@tackle/operations-ssh";
 import type { EnvSpec } from "./env-url.js";
-import type { EnvironmentOptions, RemoteEnvironment } from "./environment.js";
+import type { EnvironmentOptions, RemoteEnvironment } from "./environment-options.js";
 import { importAdapter } from "./import-adapter.js";
 import { createCliSshOperations, describeSshFailure, loadSshAdapter } from "./ssh-environment.js";
 import { EnvironmentError, UsageError } from "./usage-error.js";

@@ -1,5 +1,5 @@
 import type { EnvSpec } from "./env-url.js";
-import type { RemoteEnvironment } from "./environment.js";
+import type { RemoteEnvironment } from "./environment-options.js";
 import { importAdapter } from "./import-adapter.js";
 import { UsageError } from "./usage-error.js";
 

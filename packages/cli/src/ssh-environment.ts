@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { SshOperations, SshOperationsOptions } from "@tackle/operations-ssh";
 import type { EnvSpec } from "./env-url.js";
-import type { EnvironmentOptions, RemoteEnvironment } from "./environment.js";
+import type { EnvironmentOptions, RemoteEnvironment } from "./environment-options.js";
 import { importAdapter } from "./import-adapter.js";
 import { EnvironmentError, UsageError } from "./usage-error.js";
 
