@@ -15,8 +15,14 @@ const run = promisify(execFile);
  * packages' READMEs name the same), and the third-party packages their own code imports.
  */
 export const COMBINATIONS = {
-  "tools + operations-local": { tackle: ["@tackle/tools", "@tackle/operations-local", "@tackle/agent-core"] },
-  "tools + operations-ssh": { tackle: ["@tackle/tools", "@tackle/operations-ssh", "@tackle/agent-core"] },
+  // These two run bash with its default command policy, so they add the policy package.
+  "tools + operations-local": {
+    tackle: ["@tackle/tools", "@tackle/operations-local", "@tackle/agent-core", "@tackle/shell-policy"],
+  },
+  "tools + operations-ssh": {
+    tackle: ["@tackle/tools", "@tackle/operations-ssh", "@tackle/agent-core", "@tackle/shell-policy"],
+  },
+  // Read-only tools, no shell: no policy package.
   "tools + operations-docker": {
     tackle: ["@tackle/tools", "@tackle/operations-docker", "@tackle/agent-core"],
   },

@@ -13,8 +13,12 @@ export const ALLOWED_IMPORTS = {
   "operations-docker": ["operations"],
   "operations-kubernetes": ["operations"],
   "agent-core": [],
+  // The tree-sitter runtime, one per process: below everything that parses.
+  "tree-sitter": [],
+  // The command policy: rules on the shell grammars, nothing of the tools or the loop.
+  "shell-policy": ["tree-sitter"],
   extensions: ["operations", "agent-core"],
-  tools: ["operations", "agent-core", "extensions"],
+  tools: ["operations", "agent-core", "extensions", "tree-sitter"],
   // The AI SDK bridge: the loop and tool contracts only, never a tool or an adapter.
   "ai-sdk": ["agent-core", "extensions"],
   cli: [
@@ -27,16 +31,24 @@ export const ALLOWED_IMPORTS = {
     "operations-ssh",
     "operations-docker",
     "operations-kubernetes",
+    "tree-sitter",
+    "shell-policy",
   ],
 };
 
 /**
  * Imports allowed in one file only: `tools` reaches the local adapter solely through its opt-in
  * `@tackle/tools/local` entry (operations-local is an optional peer), so an SSH- or Docker-only
- * install never loads it. Paths are relative to the package directory.
+ * install never loads it; and the shell policy solely through the loader that imports it when a
+ * shell tool's default policy first checks a command (shell-policy is an optional peer), so a
+ * program without a shell tool, or with its own policy, never loads it. Paths are relative to
+ * the package directory.
  */
 export const FILE_ALLOWED_IMPORTS = {
-  tools: { "operations-local": ["src/local.ts"] },
+  tools: {
+    "operations-local": ["src/local.ts"],
+    "shell-policy": ["src/shell/policy-loader.ts"],
+  },
 };
 
 const IMPORT_PATTERN =

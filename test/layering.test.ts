@@ -72,4 +72,30 @@ describe("package layering (docs/architecture.md)", () => {
     const found = checkLayers(repo).map((v: { file: string }) => path.relative(repo, v.file));
     expect(found).toEqual([path.join("tools", "src", "context", "create.ts")]);
   });
+
+  it("puts the tree-sitter runtime at the bottom and the shell policy on it, below the tools", () => {
+    expect(ALLOWED_IMPORTS["tree-sitter"]).toEqual([]);
+    expect(ALLOWED_IMPORTS["shell-policy"]).toEqual(["tree-sitter"]);
+    const repo = fakeRepo({
+      "shell-policy/src/ok.ts": 'import { loadGrammar } from "@tackle/tree-sitter";',
+      "shell-policy/src/bad.ts": 'import type { ToolError } from "@tackle/agent-core";',
+      "shell-policy/src/worse.ts": 'import { createTools } from "@tackle/tools";',
+      "tree-sitter/src/bad.ts": 'import { evaluateCommandPolicy } from "@tackle/shell-policy";',
+    });
+    const found = checkLayers(repo).map((v: { from: string; imports: string }) => `${v.from}->${v.imports}`);
+    expect(found.sort()).toEqual([
+      "shell-policy->agent-core",
+      "shell-policy->tools",
+      "tree-sitter->shell-policy",
+    ]);
+  });
+
+  it("lets tools import the shell policy from its loader only", () => {
+    const repo = fakeRepo({
+      "tools/src/shell/policy-loader.ts": 'const p = await import("@tackle/shell-policy");',
+      "tools/src/shell/tool.ts": 'import { evaluateCommandPolicy } from "@tackle/shell-policy";',
+    });
+    const found = checkLayers(repo).map((v: { file: string }) => path.relative(repo, v.file));
+    expect(found).toEqual([path.join("tools", "src", "shell", "tool.ts")]);
+  });
 });

@@ -131,20 +131,21 @@ async function runConsumer(dir: string, env: NodeJS.ProcessEnv = {}): Promise<un
 }
 
 /**
- * The tree-sitter files of the installed tools package: the runtime and the two grammars the
- * shell policy parses with, nothing else; and no package of prebuilt grammars installed.
+ * The tree-sitter files installed: the runtime (in @tackle/tree-sitter) and the two grammars the
+ * shell policy parses with (in @tackle/shell-policy), nothing else; and no package of prebuilt
+ * grammars installed.
  */
 function expectOnlyUsedGrammars(dir: string): void {
-  const wasm = path.join(dir, "node_modules", "@tackle", "tools", "wasm");
-  expect(fs.readdirSync(wasm).sort()).toEqual([
+  const files = (name: string) =>
+    fs.readdirSync(path.join(dir, "node_modules", "@tackle", name, "wasm")).sort();
+  expect(files("tree-sitter")).toEqual(["LICENSE", "README.md", "tree-sitter.cjs", "tree-sitter.wasm"]);
+  expect(files("shell-policy")).toEqual([
     "LICENSE",
     "README.md",
     "tree-sitter-bash.wasm",
     "tree-sitter-powershell.wasm",
-    "tree-sitter.cjs",
-    "tree-sitter.wasm",
   ]);
-  expect(installedPackages(dir).filter((name: string) => name.includes("tree-sitter"))).toEqual([]);
+  expect(installedPackages(dir).filter((name: string) => name.includes("tree-sitter-wasm"))).toEqual([]);
 }
 
 /** Every installed @tackle package: LICENSE, README, maps that resolve, no test files. */
@@ -193,7 +194,9 @@ describe("packed packages installed a la carte", () => {
           "@tackle/extensions",
           "@tackle/operations",
           "@tackle/operations-ssh",
+          "@tackle/shell-policy",
           "@tackle/tools",
+          "@tackle/tree-sitter",
         ]);
         // No local adapter and no ripgrep binary for an SSH-only user.
         expect(installedPackages(dir).filter((name: string) => name.includes("ripgrep"))).toEqual([]);
@@ -222,6 +225,8 @@ describe("packed packages installed a la carte", () => {
       const installed = installedPackages(dir);
       expect(installed).toContain("dockerode");
       expect(installed).not.toContain("@types/dockerode");
+      // No shell tool in this program: the command policy and its grammars are not installed.
+      expect(installed).not.toContain("@tackle/shell-policy");
       expectTackleContents(dir);
       await compile(dir);
     },

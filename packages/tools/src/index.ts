@@ -45,7 +45,7 @@ export {
 export type { ApplyPatchDetails, PatchFileResult } from "./patch/apply.js";
 export type { ApplyPatchParams, ApplyPatchToolOptions } from "./patch/tool.js";
 export { createApplyPatchToolDefinition } from "./patch/tool.js";
-export type { PolicyConfig, PolicyDecision, PolicyRuleId } from "./shell/policy/types.js";
+export type { PolicyConfig, PolicyDecision, PolicyRuleId } from "./shell/policy-contract.js";
 export type { ShellToolDetails, ShellToolOptions, ShellToolParams } from "./shell/tool.js";
 export type { PatchErrorCode, TackleToolErrorCode, TackleToolOwnErrorCode } from "./tool-error-codes.js";
 export { TACKLE_TOOL_ERROR_CODES } from "./tool-error-codes.js";

@@ -38,7 +38,7 @@ async function modulesLoadedBy(code: string): Promise<string[]> {
 
 const fromPackage = (modules: string[], name: string) =>
   modules.filter((path) => path.includes(`/node_modules/${name}/`));
-/** The shell policy's tree-sitter runtime, shipped in the package's `wasm/` directory. */
+/** The tree-sitter runtime (shipped in `@tackle/tree-sitter`'s `wasm/` directory) the shell policy parses on. */
 const treeSitter = (modules: string[]) => modules.filter((path) => path.endsWith("/wasm/tree-sitter.cjs"));
 
 /** The built files a package's `exports` name. */
@@ -95,7 +95,7 @@ describe("lazy loading", () => {
     `);
     expect(fromPackage(modules, "diff").length).toBeGreaterThan(0);
     expect(fromPackage(modules, "picomatch").length).toBeGreaterThan(0);
-    // The shell policy parses the command with the runtime shipped in the package.
+    // The shell policy (`@tackle/shell-policy`) parses the command on the shared runtime.
     expect(treeSitter(modules).length).toBeGreaterThan(0);
   });
 });

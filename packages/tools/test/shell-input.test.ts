@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evaluateCommandPolicy, findInputReaders } from "../src/shell/policy/engine.js";
+import { evaluateCommandPolicy, findInputReaders } from "../src/shell/policy-loader.js";
 import { wantedInput } from "../src/shell/prompt.js";
 import { createShellToolDefinition, type ShellToolDetails } from "../src/shell/tool.js";
 import { createBashToolDefinition } from "../src/tools/bash.js";

@@ -8,7 +8,7 @@ import {
 import type { Operations, SandboxReport } from "@tackle/operations";
 import type { JobRecord, JobStatus } from "../shell/jobs.js";
 import type { ShellRunOutcome } from "../shell/pipeline.js";
-import type { PolicyHit } from "../shell/policy/types.js";
+import type { PolicyHit } from "../shell/policy-contract.js";
 import { REDACTED_PLACEHOLDER } from "../text/untrusted.js";
 
 /** Records the shell policy's verdict: the rules hit, and for `ask` who answered and what. */

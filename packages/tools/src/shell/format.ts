@@ -1,6 +1,6 @@
 import { formatBytes } from "../defaults.js";
 import type { ShellRunOutcome } from "./pipeline.js";
-import type { InputReader } from "./policy/types.js";
+import type { InputReader } from "./policy-contract.js";
 import { NON_INTERACTIVE_HINT, readClosedStdinHint, waitedForInputHint } from "./prompt.js";
 import { markToolOutput } from "./sanitize.js";
 

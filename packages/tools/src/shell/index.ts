@@ -1,7 +1,8 @@
 /**
  * `@tackle/tools/shell`: the pipeline under bash and powershell, for hosts that run commands
  * their own way: `runShellCommand` (artifacts, sanitised tail, prompt detection, cleanup), the
- * background job registry, the command policy, and the pwsh probe.
+ * background job registry, the command policy (loaded from `@tackle/shell-policy` on first use;
+ * its constants such as `DEFAULT_DECISIONS` are imported from there), and the pwsh probe.
  */
 export type { PowershellInfo } from "../tools/powershell.js";
 export { detectPowershell } from "../tools/powershell.js";
@@ -17,16 +18,16 @@ export type {
   ToolShell,
 } from "./pipeline.js";
 export { runShellCommand } from "./pipeline.js";
-export { evaluateCommandPolicy } from "./policy/engine.js";
 export type {
+  InputReader,
   PolicyConfig,
   PolicyDecision,
   PolicyHit,
   PolicyRuleId,
   PolicyScope,
   PolicyVerdict,
-} from "./policy/types.js";
-export { DEFAULT_DECISIONS, DEFAULT_WRITABLE_PATHS, SANDBOX_CONTAINED_RULES } from "./policy/types.js";
+} from "./policy-contract.js";
+export { evaluateCommandPolicy, ShellPolicyMissingError } from "./policy-loader.js";
 export { detectPrompt, NON_INTERACTIVE_HINT } from "./prompt.js";
 export { getShellJobs } from "./registry.js";
 export type { ShellToolDetails, ShellToolOptions, ShellToolParams, ShellToolSchema } from "./tool.js";

@@ -5,8 +5,8 @@ import { isToolError, ToolError } from "@tackle/agent-core";
 import { approvedCallId, type ExtensionContext, isHeadlessUI } from "@tackle/extensions";
 import { recordPolicyDecision } from "../audit/shell-audit.js";
 import type { ToolShell } from "./pipeline.js";
-import { evaluateCommandPolicy } from "./policy/engine.js";
-import type { InputReader, PolicyConfig, PolicyHit, PolicyScope, PolicyVerdict } from "./policy/types.js";
+import type { InputReader, PolicyConfig, PolicyHit, PolicyScope, PolicyVerdict } from "./policy-contract.js";
+import { evaluateCommandPolicy } from "./policy-loader.js";
 import { answers } from "./prompt.js";
 
 /** The refusal text: the rules hit, what matched, and how to rewrite the command. */

@@ -1,4 +1,4 @@
-import type { InputReader } from "./policy/types.js";
+import type { InputReader } from "./policy-contract.js";
 
 /**
  * Interactive-prompt detection. A command waiting for an answer on the closed stdin either

@@ -18,9 +18,9 @@ import {
   type ShellRunOutcome,
   type ToolShell,
 } from "./pipeline.js";
-import { findInputReaders } from "./policy/engine.js";
-import type { InputReader, PolicyConfig, PolicyHit } from "./policy/types.js";
+import type { InputReader, PolicyConfig, PolicyHit } from "./policy-contract.js";
 import { checkPolicy, policyApproval, policyScope } from "./policy-gate.js";
+import { findInputReaders } from "./policy-loader.js";
 import { lastLine, SELECT_PROMPT } from "./prompt.js";
 import { jobNote, sameCommandJobs, withJobNote } from "./same-command-jobs.js";
 import { sandboxFailureHints, sandboxForCall } from "./sandbox.js";

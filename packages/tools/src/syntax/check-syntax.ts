@@ -1,10 +1,10 @@
+import { loadGrammar, parseTree, type SyntaxTree } from "@tackle/tree-sitter";
 import { SYNTAX_LANGUAGES, type SyntaxLanguage, SyntaxUnavailableError } from "./languages.js";
 import { markdownFenceProblems } from "./markdown-fences.js";
 import { cachedVerdict, forgetFile, latestTree, remember } from "./parse-cache.js";
 import { firstProblems, type SyntaxProblem } from "./syntax-problem.js";
 import { textEdit } from "./text-edit.js";
 import { treeProblems } from "./tree-errors.js";
-import { loadGrammar, parseTree, type SyntaxTree } from "./tree-sitter-runtime.js";
 
 /**
  * What a syntax check found: `parses`, `errors` (with the first problems), `unsupported` (no

@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { shippedGrammarPath } from "../shell/policy/parser.js";
 import { jsonProblems, tomlProblems, yamlProblems } from "./data-formats.js";
 import { pythonIndentationProblem } from "./python-indentation.js";
 import type { SyntaxProblem } from "./syntax-problem.js";
@@ -8,10 +7,10 @@ import type { SyntaxProblem } from "./syntax-problem.js";
 /**
  * Which languages the syntax check knows, by file extension, and where each one's parser comes
  * from:
- * - bash and PowerShell: the grammars this package ships for its shell policy;
- * - the code languages: tree-sitter grammars from `@vscode/tree-sitter-wasm`, an optional peer
- *   dependency pinned to the version the vendored runtime comes from (same ABI). Not installed:
- *   files of those languages are not checked (status `unavailable`), everything else works;
+ * - the code languages, bash and PowerShell among them: tree-sitter grammars from
+ *   `@vscode/tree-sitter-wasm`, an optional peer dependency pinned to the version the runtime of
+ *   `@tackle/tree-sitter` comes from (same ABI). Not installed: files of those languages are not
+ *   checked (status `unavailable`), everything else works;
  * - JSON, YAML, TOML: small parser libraries (see `data-formats.ts`);
  * - Markdown: its fenced code blocks, each checked as its info string's language.
  */
@@ -98,14 +97,14 @@ export const SYNTAX_LANGUAGES: readonly SyntaxLanguage[] = [
     label: "Bash",
     extensions: [".sh", ".bash"],
     aliases: ["sh", "shell"],
-    grammar: () => shippedGrammarPath("bash"),
+    grammar: packaged("bash"),
   },
   {
     id: "powershell",
     label: "PowerShell",
     extensions: [".ps1", ".psm1"],
     aliases: ["pwsh", "ps1"],
-    grammar: () => shippedGrammarPath("powershell"),
+    grammar: packaged("powershell"),
   },
   { id: "json", label: "JSON", extensions: [".json", ".jsonc"], aliases: ["jsonc"], check: jsonProblems },
   { id: "yaml", label: "YAML", extensions: [".yaml", ".yml"], aliases: ["yml"], check: yamlProblems },

@@ -1,5 +1,5 @@
+import type { SyntaxTree } from "@tackle/tree-sitter";
 import type { SyntaxProblem } from "./syntax-problem.js";
-import type { SyntaxTree } from "./tree-sitter-runtime.js";
 
 /**
  * The last text of each recently checked file, with its verdict and, for tree-sitter languages,

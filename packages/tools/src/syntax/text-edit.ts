@@ -1,4 +1,4 @@
-import type { SyntaxEdit, SyntaxPoint } from "./tree-sitter-runtime.js";
+import type { SyntaxEdit, SyntaxPoint } from "@tackle/tree-sitter";
 
 /**
  * The one edit that turns `before` into `after`: the span between their common prefix and

@@ -1,5 +1,5 @@
+import type { SyntaxNode } from "@tackle/tree-sitter";
 import { MAX_SYNTAX_PROBLEMS, type SyntaxProblem } from "./syntax-problem.js";
-import type { SyntaxNode } from "./tree-sitter-runtime.js";
 
 /** Longest piece of source quoted in a problem's message. */
 const QUOTE_CHARS = 24;

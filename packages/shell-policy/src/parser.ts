@@ -1,20 +1,32 @@
-import { join } from "node:path";
-import { loadGrammar, packageWasmDir, parseWith, type SyntaxNode } from "../../syntax/tree-sitter-runtime.js";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { loadGrammar, parseWith, type SyntaxNode } from "@tackle/tree-sitter";
 
 /**
  * The bash and PowerShell grammars, from the package's own `wasm/` directory (the build copies
  * exactly these files there; see `scripts/copy-wasm.mjs`), on the process's one tree-sitter
- * runtime. They are loaded on the first command a shell policy checks, never at import.
+ * runtime (`@tackle/tree-sitter`). They are loaded on the first command the grammar path checks,
+ * never at import.
  */
 
-export type { SyntaxNode } from "../../syntax/tree-sitter-runtime.js";
+export type { SyntaxNode } from "@tackle/tree-sitter";
 
 /** Grammar names this module can load. */
 export type GrammarName = "bash" | "powershell";
 
-/** The WASM file of a grammar the package ships. */
+const require = createRequire(import.meta.url);
+
+/**
+ * The WASM file of a grammar the package ships: `<package>/wasm/`, found by the package's own
+ * name rather than this file's place, since a bundle (the CLI's binary) runs this code from its
+ * own `dist/` and reaches the installed package.
+ */
 export function shippedGrammarPath(name: GrammarName): string {
-  return join(packageWasmDir(), `tree-sitter-${name}.wasm`);
+  return join(
+    dirname(require.resolve("@tackle/shell-policy/package.json")),
+    "wasm",
+    `tree-sitter-${name}.wasm`,
+  );
 }
 
 /**

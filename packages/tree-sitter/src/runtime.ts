@@ -4,8 +4,11 @@ import { dirname, join } from "node:path";
 
 /**
  * The one tree-sitter runtime of the process (web-tree-sitter, vendored in the package's `wasm/`
- * directory by `scripts/copy-wasm.mjs`), shared by the shell policy and the syntax check after
- * edits. It is loaded on first use, never at import, and each grammar at most once.
+ * directory by `scripts/copy-runtime.mjs`), shared by every Tackle package that parses: the shell
+ * policy (`@tackle/shell-policy`) and the syntax check after edits (`@tackle/tools`). One copy
+ * of this package is installed for both (they depend on the same range), so Node loads this
+ * module once and the runtime below is initialised once: a grammar loaded here works with every
+ * parser made here. It is loaded on first use, never at import, and each grammar at most once.
  */
 
 /** A position in a parsed text: 0-based row and column. */
@@ -70,27 +73,42 @@ const require = createRequire(import.meta.url);
 
 /**
  * `<package>/wasm/`, found by the package's own name rather than this file's place: the CLI's
- * bundled binary runs this code from its own `dist/`, and reaches the installed tools package.
+ * bundled binary runs this code from its own `dist/`, and reaches the installed package.
  */
-export function packageWasmDir(): string {
-  return join(dirname(require.resolve("@tackle/tools/package.json")), "wasm");
+function runtimeDir(): string {
+  return join(dirname(require.resolve("@tackle/tree-sitter/package.json")), "wasm");
 }
 
-let runtime: Promise<TreeSitterModule> | undefined;
-const grammars = new Map<string, Promise<LoadedGrammar>>();
+/** What the process holds once: the initialised runtime and each grammar loaded on it. */
+interface RuntimeState {
+  runtime?: Promise<TreeSitterModule>;
+  grammars: Map<string, Promise<LoadedGrammar>>;
+}
+
+/**
+ * Process-wide, not module-wide: two copies of this package in one process (a bundle that
+ * inlined it beside an installed copy, two versions side by side) still share one runtime, since
+ * a second `Parser.init()` would start a second WASM instance and the grammars loaded on the first
+ * would not work with parsers of the second.
+ */
+const STATE_KEY = Symbol.for("@tackle/tree-sitter/runtime");
+const holder = globalThis as Record<symbol, RuntimeState | undefined>;
+const state: RuntimeState = holder[STATE_KEY] ?? { grammars: new Map() };
+holder[STATE_KEY] = state;
+const grammars = state.grammars;
 
 function loadRuntime(): Promise<TreeSitterModule> {
-  runtime ??= (async () => {
-    const wasmDir = packageWasmDir();
+  state.runtime ??= (async () => {
+    const wasmDir = runtimeDir();
     const entry = join(wasmDir, "tree-sitter.cjs");
     // Only a source checkout that was never built lacks it; the published package ships it.
     if (!existsSync(entry))
-      throw new Error(`tree-sitter runtime missing at ${entry}: run the tools package's build`);
+      throw new Error(`tree-sitter runtime missing at ${entry}: run the build of @tackle/tree-sitter`);
     const module = require(entry) as TreeSitterModule;
     await module.Parser.init({ locateFile: (file) => join(wasmDir, file) });
     return module;
   })();
-  return runtime;
+  return state.runtime;
 }
 
 /**

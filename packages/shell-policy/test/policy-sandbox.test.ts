@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateCommandPolicy } from "../src/shell/policy/engine.js";
-import { type PolicyScope, SANDBOX_CONTAINED_RULES } from "../src/shell/policy/types.js";
+import { evaluateCommandPolicy } from "../src/engine.js";
+import { type PolicyScope, SANDBOX_CONTAINED_RULES } from "../src/types.js";
 
 // The policy's "auto-allow in sandbox" mode: what a sandbox contains needs no one's yes.
 

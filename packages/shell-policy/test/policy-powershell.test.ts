@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateCommandPolicy } from "../src/shell/policy/engine.js";
-import type { PolicyScope } from "../src/shell/policy/types.js";
+import { evaluateCommandPolicy } from "../src/engine.js";
+import type { PolicyScope } from "../src/types.js";
 
 const scope: PolicyScope = {
   cwd: "/work/ws/sub",
