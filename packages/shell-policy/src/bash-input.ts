@@ -5,6 +5,7 @@
  * makes, so the result can say which command waited and how to pass the answer.
  */
 import { flags, type Invocation } from "./bash-invocation.js";
+import type { Word } from "./bash-words.js";
 import type { SyntaxNode } from "./parser.js";
 import { PROMPTING_PROGRAMS } from "./rule-data.js";
 import type { InputReader } from "./types.js";
@@ -31,27 +32,39 @@ function hasFlag(given: readonly string[], wanted: readonly string[]): boolean {
  */
 export function inputReaderOf(inv: Invocation): InputReader | undefined {
   if (inv.stdinFed) return undefined;
-  const text = inv.node.text;
-  const given = flags(inv.args);
-  if (inv.name === "read") {
+  const question = stdinQuestion(inv.name, inv.args, inv.node.text);
+  return question && { command: question.command, text: inv.node.text, answer: question.answer };
+}
+
+/**
+ * Whether a command named `name` (a base name) with these arguments asks on stdin, and how to run
+ * it without the question; `text` is its source, quoted in the advice. Reads only the argument
+ * values, so the fast path (`plain-command.ts`) asks it about words it split itself.
+ */
+export function stdinQuestion(
+  name: string,
+  args: readonly Pick<Word, "value">[],
+  text: string,
+): { command: string; answer: string } | undefined {
+  const given = flags(args);
+  if (name === "read") {
     // -u N reads another descriptor; -t 0 only tests whether input is waiting.
     if (hasFlag(given, ["-u"])) return undefined;
     return {
       command: "read",
-      text,
       answer: `give it the answer on stdin, e.g. \`${example(text, "read ...")} <<< 'y'\`, or pipe it into the script that reads it (\`printf 'y\\n' | ./script.sh\`)`,
     };
   }
-  const program = PROMPTING_PROGRAMS[inv.name];
+  const program = PROMPTING_PROGRAMS[name];
   if (!program) return undefined;
-  const sub = inv.args.find((a) => a.value !== undefined && !a.value.startsWith("-"))?.value;
+  const sub = args.find((a) => a.value !== undefined && !a.value.startsWith("-"))?.value;
   if (program.subcommands && (sub === undefined || !program.subcommands.has(sub))) return undefined;
   if (program.asksWith) {
     if (!hasFlag(given, program.asksWith)) return undefined;
   } else if (program.quiet && hasFlag(given, program.quiet)) {
     return undefined;
   }
-  return { command: inv.name, text, answer: program.answer };
+  return { command: name, answer: program.answer };
 }
 
 /** A `select` menu reads its choice from stdin, unless the statement is fed by a pipe or redirect. */

@@ -16,7 +16,7 @@ export interface Invocation {
 }
 
 /** Wrappers that run their argument as a command, with how many option values they take. */
-const WRAPPERS: Record<string, ReadonlySet<string>> = {
+export const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   sudo: new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t", "-R", "-T"]),
   doas: new Set(["-u", "-C"]),
   env: new Set(["-u", "-C", "-S"]),
@@ -80,7 +80,8 @@ export function toInvocation(command: SyntaxNode): Invocation | undefined {
   return { name: commandBaseName(name), args, node: command, stdinFed: stdinFedAt(command) };
 }
 
-export function flags(args: Word[]): string[] {
+/** The flags among `args` (words starting with `-`, up to `--`). Only values are read. */
+export function flags(args: readonly Pick<Word, "value">[]): string[] {
   const out: string[] = [];
   for (const a of args) {
     if (a.value === "--") break;

@@ -1,6 +1,7 @@
 import { bashScopeAt } from "./bash-cwd.js";
 import { inputReaderOf, selectReaderOf } from "./bash-input.js";
 import { flags, type Invocation, operands, stdinFedAt, toInvocation, unwrap } from "./bash-invocation.js";
+import { BASH_RULE_COMMANDS } from "./bash-rule-names.js";
 import { bashWord, HOME_TOKEN, type Word } from "./bash-words.js";
 import { descendantsOfType, type SyntaxNode, withSyntaxTree } from "./parser.js";
 import { classifyPath, cwdEscapeTarget, isWritableException } from "./paths.js";
@@ -129,6 +130,7 @@ function checkInvocation(
   hits: PolicyHit[],
   nested: NestedScript[],
 ): void {
+  if (!BASH_RULE_COMMANDS.has(inv.name)) return;
   const text = inv.node.text;
   if (PRIVILEGE_COMMANDS.has(inv.name)) {
     hits.push({

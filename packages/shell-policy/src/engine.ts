@@ -1,4 +1,5 @@
 import { checkBashCommand } from "./bash-rules.js";
+import { isPlainBashCommand } from "./plain-command.js";
 import { checkPowershellCommand } from "./powershell-rules.js";
 import {
   DEFAULT_DECISIONS,
@@ -16,7 +17,8 @@ const RANK: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };
  * Checks a command before it runs, with the rules written for its shell, and decides allow /
  * ask / deny (the strictest decision among the hits). Guidance, not a sandbox: it reads the
  * command's text, so anything computed at run time (variables, generated scripts, aliases,
- * symlinks) can get past it.
+ * symlinks) can get past it. A bash command of plain words whose commands no rule names is
+ * decided without the parser (see `plain-command.ts`); everything else is parsed.
  *
  * @example
  * ```ts
@@ -31,6 +33,9 @@ export async function evaluateCommandPolicy(
   config: PolicyConfig = {},
 ): Promise<PolicyVerdict> {
   if (config.disabled) return { decision: "allow", hits: [] };
+  // What the grammar path finds for such a command, without loading the parser.
+  if (shell === "bash" && isPlainBashCommand(command))
+    return { decision: "allow", hits: [], inputReaders: [] };
   const found =
     shell === "bash"
       ? await checkBashCommand(command, scope, config)
@@ -60,6 +65,7 @@ export async function findInputReaders(
   command: string,
   scope: PolicyScope,
 ): Promise<InputReader[]> {
+  if (shell === "bash" && isPlainBashCommand(command)) return [];
   const found =
     shell === "bash"
       ? await checkBashCommand(command, scope, {})
