@@ -88,7 +88,8 @@ describe("lazy loading", () => {
       const { invokeTool } = await import("@tackle/agent-core");
       const edit = await invokeTool(created.edit, { path: "a.txt", edits: [{ oldText: "two", newText: "2" }] });
       const find = await invokeTool(created.find, { pattern: "x/**/*.txt" });
-      const bash = await invokeTool(created.bash, { command: "echo checked" });
+      // Quoted: a command of plain words is decided without the parser (the policy's fast path).
+      const bash = await invokeTool(created.bash, { command: "echo 'checked'" });
       if (edit.isError || find.isError || bash.isError)
         throw new Error(JSON.stringify([edit.content, find.content, bash.content]));
       await context.dispose();
@@ -97,5 +98,17 @@ describe("lazy loading", () => {
     expect(fromPackage(modules, "picomatch").length).toBeGreaterThan(0);
     // The shell policy (`@tackle/shell-policy`) parses the command on the shared runtime.
     expect(treeSitter(modules).length).toBeGreaterThan(0);
+  });
+
+  it("a first bash call of plain words (`true`) loads no parser: the policy decides it without one", async () => {
+    const modules = await modulesLoadedBy(`
+      ${createAll.replace('"DIR"', JSON.stringify(dir))}
+      const { invokeTool } = await import("@tackle/agent-core");
+      const bash = await invokeTool(created.bash, { command: "true" });
+      if (bash.isError) throw new Error(JSON.stringify(bash.content));
+      await context.dispose();
+    `);
+    expect(modules.some((path) => /[/\\]shell-policy[/\\]/.test(path))).toBe(true);
+    expect(treeSitter(modules)).toEqual([]);
   });
 });
