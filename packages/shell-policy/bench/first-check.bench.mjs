@@ -3,11 +3,12 @@
 // spawn to exit as the parent sees it, memory the child's peak RSS (the kernel's maxRSS), both
 // medians, against a fresh process doing nothing (`node -e ""`) in the same rounds.
 // Stages: bare node; import the policy; import + one plain command (`true`, the fast path, no
-// parser); import + one command that needs the grammar (`cd src && npm test`: the tree-sitter
+// parser); import + one command that needs the grammar (`cd . && npm test`: the tree-sitter
 // runtime and the bash grammar load). When the CLI is built (`pnpm build`), also the issue's
-// target: `tackle tool bash '{"command":"true"}'` against `tackle tool read` in the same rounds,
-// targets <= 2x its time and < 64 MB. FIRST_CHECK_RUNS changes the rounds (default 7).
-// Run `pnpm --filter @tackle/shell-policy build` first.
+// target: `tackle tool bash '{"command":"true"}'` against `tackle tool read` in the same rounds
+// (targets: <= 2x its time, < 64 MB), and a bash command the grammar must read, for comparison.
+// FIRST_CHECK_RUNS changes the rounds (default 7). Run `pnpm --filter @tackle/shell-policy build`
+// first (and `pnpm build` for the CLI rows).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,6 +43,15 @@ const withCli = existsSync(cli);
 if (withCli) {
   stages["cli-read"] = [cli, "tool", "read", '{"path":"file.txt"}', "--audit", join(dir, "audit.jsonl")];
   stages["cli-bash"] = [cli, "tool", "bash", '{"command":"true"}', "--audit", join(dir, "audit.jsonl")];
+  // A command the grammar must read (quoted): what every first call cost before the fast path.
+  stages["cli-bash-parsed"] = [
+    cli,
+    "tool",
+    "bash",
+    `{"command":"echo 'x'"}`,
+    "--audit",
+    join(dir, "audit.jsonl"),
+  ];
 } else {
   report.note(`(no ${cli}: run \`pnpm build\` for the CLI rows)`);
 }
@@ -122,6 +132,15 @@ try {
       baseline: readMs,
       target: { op: "<=", value: 2, of: "ratio" },
     });
+    report.measure({
+      case: "cli-bash-parsed",
+      metric: "wall",
+      unit: "ms",
+      value: median(ms["cli-bash-parsed"]),
+      stat: "median",
+      rounds: RUNS,
+      baseline: readMs,
+    });
     if (Number.isFinite(readMb.value)) {
       report.measure({
         case: "cli-read",
@@ -141,6 +160,15 @@ try {
         rounds: RUNS,
         baseline: readMb,
         target: { op: "<=", value: 64, of: "value" },
+      });
+      report.measure({
+        case: "cli-bash-parsed",
+        metric: "rss-peak",
+        unit: "MB",
+        value: median(mb["cli-bash-parsed"]),
+        stat: "median",
+        rounds: RUNS,
+        baseline: readMb,
       });
     }
   }
