@@ -1,5 +1,6 @@
 import type { Duplex } from "node:stream";
 import { OperationError } from "@tackle/operations";
+import { ABORT_SETTLE_MS, settleWithin } from "@tackle/operations/adapter";
 import type Docker from "dockerode";
 import { demultiplex, type StreamFrame } from "./demux.js";
 import { DockerOperationError, type EngineDescription, engineError } from "./engine-error.js";
@@ -119,7 +120,7 @@ export class ContainerClient {
     if (options.signal?.aborted) {
       // Wait (briefly) for the script to notice its closed stdin and clean up, so "aborted"
       // means the call is over: no temp file appears after the caller moved on.
-      await Promise.race([process.exitCode().catch(() => undefined), delay(ABORT_SETTLE_MS)]);
+      await settleWithin(process.exitCode(), ABORT_SETTLE_MS);
       throw new OperationError("aborted", `${options.operation ?? "call"} aborted`, {
         cause: options.signal.reason,
         ...(options.operation ? { operation: options.operation } : {}),
@@ -191,9 +192,6 @@ export class ContainerClient {
     }
   }
 }
-
-/** Longest wait for an aborted internal script to finish on its own. */
-const ABORT_SETTLE_MS = 2000;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 

@@ -9,6 +9,7 @@ import {
   type SearchOperations,
   tempFileDomain,
 } from "@tackle/operations";
+import { checkAdapterOptions, type OptionSpec, RunningCommands } from "@tackle/operations/adapter";
 import { ContainerClient } from "./container-client.js";
 import { ContainerFiles } from "./container-files.js";
 import { createContainerSearch } from "./container-search.js";
@@ -53,6 +54,20 @@ export interface DockerOperationsOptions {
    */
   residentShells?: boolean;
 }
+
+/** What each option of {@link DockerOperationsOptions} must be. */
+const OPTION_SPEC = {
+  container: "non-empty-string",
+  docker: "object",
+  user: "non-empty-string",
+  workdir: "non-empty-string",
+  tempDir: "non-empty-string",
+  ripgrepPath: {
+    expected: "a path or false",
+    test: (value) => value === false || (typeof value === "string" && value !== ""),
+  },
+  residentShells: "boolean",
+} as const satisfies OptionSpec;
 
 /** An `Operations` inside a container, plus connection control (the shape of every remote adapter). */
 export interface DockerOperations extends Operations {
@@ -117,6 +132,7 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
       { operation: "createDockerOperations" },
     );
   }
+  checkAdapterOptions("createDockerOperations", options, OPTION_SPEC);
   const { docker, endpoint } = connectEngine(options.docker);
   const tempDir = options.tempDir ?? "/tmp";
   const client = new ContainerClient(docker, options.container, endpoint, options.user, options.workdir);
@@ -168,22 +184,9 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
   const context = { client, tempDir };
   // dispose() cancels commands still running (TERM, then KILL, through their process groups):
   // a disposed adapter leaves nothing of its commands running in the container.
-  const running = new Map<Promise<ExecResult>, AbortController>();
-  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> => {
-    const controller = new AbortController();
-    const caller = execOptions.signal;
-    const forward = () => controller.abort(caller?.reason);
-    if (caller?.aborted) forward();
-    else caller?.addEventListener("abort", forward, { once: true });
-    const call = runCommand(context, command, { ...execOptions, signal: controller.signal });
-    running.set(call, controller);
-    const settle = () => {
-      running.delete(call);
-      caller?.removeEventListener("abort", forward);
-    };
-    void call.then(settle, settle);
-    return call;
-  };
+  const running = new RunningCommands<ExecResult>();
+  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> =>
+    running.run(execOptions.signal, (signal) => runCommand(context, command, { ...execOptions, signal }));
   let disposed: Promise<void> | undefined;
 
   return {
@@ -229,8 +232,7 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
     // Running commands are cancelled first; the resident shells exit when their stdin closes.
     dispose() {
       disposed ??= (async () => {
-        for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
-        await Promise.allSettled([...running.keys()]);
+        await running.cancelAll();
         files.close();
       })();
       return disposed;

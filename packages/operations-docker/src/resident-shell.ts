@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { OperationError } from "@tackle/operations";
+import { ABORT_SETTLE_MS, settleWithin } from "@tackle/operations/adapter";
 import type { ContainerClient, ContainerProcess, ProcessResult } from "./container-client.js";
 import { DockerOperationError } from "./engine-error.js";
 import { shellText } from "./shell-text.js";
@@ -171,10 +172,7 @@ class ResidentShell {
 
   /** Waits (bounded) until the shell's process ended, e.g. after an aborted write. */
   async settled(ms: number): Promise<void> {
-    await Promise.race([
-      this.process.exitCode().catch(() => undefined),
-      new Promise((resolve) => setTimeout(resolve, ms).unref()),
-    ]);
+    await settleWithin(this.process.exitCode(), ms);
   }
 
   private async pump(): Promise<void> {
@@ -235,8 +233,6 @@ class ResidentShell {
 
 /** Most resident shells one adapter keeps (calls beyond that wait for a free one). */
 const MAX_SHELLS = 4;
-/** Longest wait for an aborted script to finish before the caller is released. */
-const ABORT_SETTLE_MS = 2000;
 
 /**
  * A small pool of {@link ResidentShell}s: each call takes an idle shell (starting one when all

@@ -15,12 +15,11 @@ import {
   outputTailBytes,
   throwIfAborted,
 } from "@tackle/operations";
+import { EXEC_DEFAULTS } from "@tackle/operations/adapter";
 import type { ContainerClient } from "./container-client.js";
 import { COPY_WAIT_MS, STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
 import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
 
-/** Milliseconds between SIGTERM and SIGKILL when the caller gives none. */
-export const DEFAULT_KILL_GRACE_MS = 2000;
 /**
  * How long the exec stream may stay open, beyond the kill grace, after the stop script confirmed
  * the group gone: the wrapper's grace for background children (0.1 s), its sweep for escaped
@@ -71,7 +70,7 @@ export async function runCommand(
   const control = `${context.tempDir}/.tackle-exec-${token}`;
   const { env, unset } = splitEnv(options.env);
   const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
-  const graceMs = Math.max(0, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  const graceMs = Math.max(0, options.killGraceMs ?? EXEC_DEFAULTS.killGraceMs);
   const outputLimit =
     options.outputPath !== undefined && options.outputLimitBytes !== undefined
       ? Math.max(0, Math.floor(options.outputLimitBytes))

@@ -8,6 +8,7 @@ import {
   raceAbort,
   tempFileDomain,
 } from "@tackle/operations";
+import { checkAdapterOptions, type OptionSpec, RunningCommands } from "@tackle/operations/adapter";
 import { type KubernetesConnection, loadKubeConfig } from "./kube-config.js";
 import { KubernetesOperationError } from "./kube-error.js";
 import { PodClient, type ResolvedPod } from "./pod-client.js";
@@ -47,6 +48,25 @@ export type KubernetesOperationsOptions = PodTarget &
      */
     residentShells?: boolean;
   };
+
+/** What each option of {@link KubernetesOperationsOptions} must be. */
+const OPTION_SPEC = {
+  pod: "string",
+  selector: "string",
+  sandbox: "string",
+  sandboxClaim: "string",
+  kubeconfig: {
+    expected: "a KubeConfig or the path of a kubeconfig file",
+    test: (value) =>
+      (typeof value === "string" && value !== "") || (typeof value === "object" && value !== null),
+  },
+  context: "non-empty-string",
+  namespace: "non-empty-string",
+  container: "non-empty-string",
+  tempDir: "non-empty-string",
+  readyTimeoutMs: "positive-number",
+  residentShells: "boolean",
+} as const satisfies OptionSpec;
 
 /** An `Operations` in a pod, plus connection control (the shape of every remote adapter). */
 export interface KubernetesOperations extends Operations {
@@ -111,6 +131,7 @@ interface PodFacts {
  * ```
  */
 export function createKubernetesOperations(options: KubernetesOperationsOptions): KubernetesOperations {
+  checkAdapterOptions("createKubernetesOperations", options, OPTION_SPEC);
   const named = (["pod", "selector", "sandbox", "sandboxClaim"] as const).filter(
     (key) => typeof options?.[key] === "string" && (options[key] as string).trim() !== "",
   );
@@ -178,22 +199,12 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
       return call(...args);
     }) as F;
 
-  const running = new Map<Promise<ExecResult>, AbortController>();
-  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> => {
-    const controller = new AbortController();
-    const caller = execOptions.signal;
-    const forward = () => controller.abort(caller?.reason);
-    if (caller?.aborted) forward();
-    else caller?.addEventListener("abort", forward, { once: true });
-    const call = runCommand({ client, tempDir }, command, { ...execOptions, signal: controller.signal });
-    running.set(call, controller);
-    const settle = () => {
-      running.delete(call);
-      caller?.removeEventListener("abort", forward);
-    };
-    void call.then(settle, settle);
-    return call;
-  };
+  // dispose() cancels commands still running (TERM, then KILL, through their process groups).
+  const running = new RunningCommands<ExecResult>();
+  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> =>
+    running.run(execOptions.signal, (signal) =>
+      runCommand({ client, tempDir }, command, { ...execOptions, signal }),
+    );
   let disposed: Promise<void> | undefined;
 
   return {
@@ -241,8 +252,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
     },
     dispose() {
       disposed ??= (async () => {
-        for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
-        await Promise.allSettled([...running.keys()]);
+        await running.cancelAll();
         files.close();
       })();
       return disposed;

@@ -1,5 +1,6 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { OperationError } from "@tackle/operations";
+import { ABORT_SETTLE_MS, settleWithin } from "@tackle/operations/adapter";
 import { apiFailure, type ClusterPlace, KubernetesOperationError } from "./kube-error.js";
 import { type ExecTarget, ExecUpgradeError, type PodProcess, startPodExec } from "./pod-exec.js";
 
@@ -25,9 +26,6 @@ export interface RunOptions {
   operation?: string;
   path?: string;
 }
-
-/** Longest wait for an aborted script's exec to end after its connection was closed. */
-const ABORT_SETTLE_MS = 2000;
 
 /**
  * The adapter's one door to the API server: starts processes in the resolved pod's container
@@ -111,10 +109,7 @@ export class PodClient {
     if (options.signal?.aborted) {
       // The script sees its stdin end (or its output break) and cleans up: wait a moment so
       // "aborted" means the call is over.
-      await Promise.race([
-        process.ended,
-        new Promise((resolve) => setTimeout(resolve, ABORT_SETTLE_MS).unref()),
-      ]);
+      await settleWithin(process.ended, ABORT_SETTLE_MS);
       throw new OperationError("aborted", `${operation} aborted`, {
         operation,
         cause: options.signal.reason,

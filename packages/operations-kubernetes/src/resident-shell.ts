@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { OperationError } from "@tackle/operations";
+import { ABORT_SETTLE_MS, settleWithin } from "@tackle/operations/adapter";
 import type { PodClient, RunResult } from "./pod-client.js";
 import type { PodProcess } from "./pod-exec.js";
 import { shellText } from "./shell-text.js";
@@ -31,8 +32,6 @@ const HIGH_WATER_BYTES = 1 << 20;
 
 /** Most resident shells one adapter keeps; more parallel calls wait for one. */
 export const MAX_RESIDENT_SHELLS = 4;
-/** Longest wait for an aborted request's shell to end before the caller is released. */
-const ABORT_SETTLE_MS = 2000;
 /**
  * How long a request whose reader left early (a listing cut by its time budget) may run on
  * before its shell is closed instead of reused: a shell kept keeps the next call fast.
@@ -128,7 +127,7 @@ class ResidentShell {
 
   /** Waits (bounded) until the shell's exec ended. */
   async settled(ms: number): Promise<void> {
-    await Promise.race([this.process.ended, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+    await settleWithin(this.process.ended, ms);
   }
 
   private async pump(): Promise<void> {

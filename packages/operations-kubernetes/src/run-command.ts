@@ -15,12 +15,11 @@ import {
   outputTailBytes,
   throwIfAborted,
 } from "@tackle/operations";
+import { EXEC_DEFAULTS } from "@tackle/operations/adapter";
 import { COPY_WAIT_MS, STOP_SCRIPT, WATCHDOG_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
 import type { PodClient } from "./pod-client.js";
 import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
 
-/** Milliseconds between SIGTERM and SIGKILL when the caller gives none. */
-export const DEFAULT_KILL_GRACE_MS = 2000;
 /**
  * How long the stream may stay open, past the kill grace, after the stop script confirmed the
  * group gone: the wrapper's 100 ms, its sweep (the grace, then 2 s at most), its waits for the
@@ -72,7 +71,7 @@ export async function runCommand(
   const control = `${context.tempDir}/.tackle-exec-${token}`;
   const envArgs = envArguments(options.env);
   const streamChunks = options.outputPath === undefined || options.streamChunks !== false;
-  const graceMs = Math.max(0, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  const graceMs = Math.max(0, options.killGraceMs ?? EXEC_DEFAULTS.killGraceMs);
   const limit =
     options.outputPath !== undefined && options.outputLimitBytes !== undefined
       ? Math.max(0, Math.floor(options.outputLimitBytes))

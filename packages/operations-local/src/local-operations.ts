@@ -1,10 +1,12 @@
 import { homedir, hostname, userInfo } from "node:os";
+import type { EnvironmentDescription, ExecResult, Operations, SandboxOptions } from "@tackle/operations";
 import {
-  type EnvironmentDescription,
-  OperationError,
-  type Operations,
-  type SandboxOptions,
-} from "@tackle/operations";
+  checkAdapterOptions,
+  EXEC_DEFAULTS,
+  EXEC_OPTION_SPEC,
+  type OptionSpec,
+  RunningCommands,
+} from "@tackle/operations/adapter";
 import { exec } from "./exec.js";
 import { chmod, lstat, mkdir, readdir, readlink, realpath, remove, rename, stat, symlink } from "./files.js";
 import { openRead } from "./open-read.js";
@@ -41,8 +43,21 @@ export interface LocalOperationsOptions {
   sandbox?: SandboxOptions;
 }
 
-/** The shared defaults (kill grace, idle grace) as this adapter applies them. */
-export const LOCAL_EXEC_DEFAULTS = { killGraceMs: 2000, idleGraceMs: 100 } as const;
+/** The shared defaults (kill grace, idle grace) as this adapter applies them: `EXEC_DEFAULTS`. */
+export const LOCAL_EXEC_DEFAULTS = EXEC_DEFAULTS;
+
+const OPTION_SPEC = {
+  ...EXEC_OPTION_SPEC,
+  rgPath: {
+    expected: "a path or false",
+    test: (value) => value === false || (typeof value === "string" && value !== ""),
+  },
+  env: "object",
+  sandbox: {
+    expected: "an options object",
+    test: (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  },
+} as const satisfies OptionSpec;
 
 /**
  * `Operations` for this machine: files on node:fs/promises, commands in their own process group,
@@ -56,12 +71,7 @@ export const LOCAL_EXEC_DEFAULTS = { killGraceMs: 2000, idleGraceMs: 100 } as co
  * ```
  */
 export function createLocalOperations(options: LocalOperationsOptions = {}): Operations {
-  const sandbox = options.sandbox as unknown;
-  if (sandbox !== undefined && (typeof sandbox !== "object" || sandbox === null || Array.isArray(sandbox)))
-    throw new OperationError(
-      "invalid_argument",
-      `createLocalOperations: sandbox must be an options object, got ${JSON.stringify(sandbox)} (${typeof sandbox})`,
-    );
+  checkAdapterOptions("createLocalOperations", options, OPTION_SPEC);
   const execConfig = () => ({
     baseEnv: options.env ?? process.env,
     killGraceMs: options.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,
@@ -70,22 +80,9 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
   });
   const search = options.rgPath === false ? undefined : createRipgrepSearch(options.rgPath);
   // dispose() cancels commands still running, so a disposed environment leaves no process behind.
-  const running = new Map<Promise<unknown>, AbortController>();
-  const trackedExec: Operations["exec"] = (command, execOptions) => {
-    const controller = new AbortController();
-    const caller = execOptions.signal;
-    const forward = () => controller.abort(caller?.reason);
-    if (caller?.aborted) forward();
-    else caller?.addEventListener("abort", forward, { once: true });
-    const call = exec(command, { ...execOptions, signal: controller.signal }, execConfig());
-    running.set(call, controller);
-    const settle = () => {
-      running.delete(call);
-      caller?.removeEventListener("abort", forward);
-    };
-    void call.then(settle, settle);
-    return call;
-  };
+  const running = new RunningCommands<ExecResult>();
+  const trackedExec: Operations["exec"] = (command, execOptions) =>
+    running.run(execOptions.signal, (signal) => exec(command, { ...execOptions, signal }, execConfig()));
   return {
     id: "local",
     platform: process.platform === "win32" ? "win32" : "posix",
@@ -107,10 +104,7 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
     chmod,
     exec: trackedExec,
     ...(search ? { search } : {}),
-    dispose: async () => {
-      for (const controller of running.values()) controller.abort(new Error("Operations disposed"));
-      await Promise.allSettled([...running.keys()]);
-    },
+    dispose: () => running.cancelAll(),
   };
 }
 

@@ -1,15 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { ExecOptions, ExecResult, ExecStatus, OutputChunk } from "@tackle/operations";
+import { MAX_DRAIN_AFTER_EXIT_MS } from "@tackle/operations/adapter";
 import type { LocalExecConfig } from "./exec.js";
 import type { OutputFile } from "./output-file.js";
 import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
 
 /** Largest delay setTimeout honours. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Upper bound on the wait for pipes after exit, however chatty a background child is. */
-const MAX_DRAIN_AFTER_EXIT_MS = 2000;
 
 /** What a run settles to; `exec` adds the elapsed time and the output counts. */
 export type RunOutcome = Omit<ExecResult, "elapsedMs">;

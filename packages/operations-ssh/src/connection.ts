@@ -1,4 +1,5 @@
 import { OperationError, raceAbort, throwIfAborted } from "@tackle/operations";
+import { settleWithin } from "@tackle/operations/adapter";
 import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
 import ssh2 from "ssh2";
 import { hostKeyError, SshConnectionError, type SshEndpoint } from "./errors.js";
@@ -157,6 +158,9 @@ export class Session {
 /** SSH_OPEN_ADMINISTRATIVELY_PROHIBITED (RFC 4254): the server does not allow this kind of channel. */
 const CHANNEL_OPEN_PROHIBITED = 1;
 
+/** How long `dispose` waits for the server to close the connection before destroying it. */
+const CLOSE_WAIT_MS = 2000;
+
 /** Attempts to open a channel before an `exec` fails. */
 const OPEN_RETRIES = 6;
 
@@ -305,7 +309,7 @@ export class SshConnection {
     if (!session || session.isLost) return;
     const closed = session.whenLost();
     session.client.end();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    await settleWithin(closed, CLOSE_WAIT_MS);
     session.client.destroy();
   }
 }

@@ -13,6 +13,7 @@ import {
   outputTailBytes,
   throwIfAborted,
 } from "@tackle/operations";
+import { MAX_DRAIN_AFTER_EXIT_MS } from "@tackle/operations/adapter";
 import type { ClientChannel } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
 import {
@@ -32,8 +33,6 @@ export interface SshExecConfig {
   idleGraceMs: number;
 }
 
-/** Upper bound on the wait for pipes after exit, however chatty a background child is. */
-const MAX_DRAIN_AFTER_EXIT_MS = 2000;
 /** How long a stop waits for the wrapper to report the process group before giving up on it. */
 const PGID_WAIT_MS = 2000;
 /**
@@ -51,9 +50,6 @@ const START_ERRORS: Record<string, [OperationErrorCode, string]> = {
   nolimit: ["not_supported", "the remote host cannot limit the output (dd, mkfifo)"],
 };
 
-/** Commands running now, so `dispose()` can end them before closing the connection. */
-export type RunningSet = Set<RemoteCommand>;
-
 /**
  * `exec` over SSH: one exec channel per command, wrapped so the remote command runs in its own
  * process group (the wrapper reports the group id on a control line) with stdin on /dev/null.
@@ -65,7 +61,6 @@ export async function execRemote(
   command: string,
   options: ExecOptions,
   config: SshExecConfig,
-  running: RunningSet,
 ): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
   if (options.sandbox) {
@@ -94,13 +89,7 @@ export async function execRemote(
       session,
       "exec",
     );
-    running.add(run);
-    let outcome: Omit<ExecResult, "elapsedMs">;
-    try {
-      outcome = await run.finished;
-    } finally {
-      running.delete(run);
-    }
+    let outcome = await run.finished;
     if (outcome.status === "unknown" && session.isLost) {
       // Its processes may still run; the next connection ends them (by marker: the group id may
       // belong to someone else by then).
@@ -209,12 +198,6 @@ export class RemoteCommand {
     this.unsubscribeLost = session.onLost(() => this.poke());
     channel.end();
     this.finished = this.run();
-  }
-
-  /** Ends the command as `cancelled` (used by `dispose`). */
-  cancel(): Promise<Outcome> {
-    this.stop("cancelled");
-    return this.finished;
   }
 
   private poke(): void {

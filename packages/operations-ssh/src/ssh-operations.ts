@@ -1,8 +1,15 @@
 import type { Duplex } from "node:stream";
-import { OperationError, type Operations, type SearchOperations } from "@tackle/operations";
+import { type ExecResult, OperationError, type Operations, type SearchOperations } from "@tackle/operations";
+import {
+  checkAdapterOptions,
+  EXEC_DEFAULTS,
+  EXEC_OPTION_SPEC,
+  type OptionSpec,
+  RunningCommands,
+} from "@tackle/operations/adapter";
 import type { ConnectConfig } from "ssh2";
 import { raceLost, SshConnection } from "./connection.js";
-import { execRemote, type RunningSet } from "./exec.js";
+import { execRemote } from "./exec.js";
 import { createFileMethods } from "./files.js";
 import { makeHostKeyChecker } from "./host-key.js";
 import type { SshOperationsOptions } from "./options.js";
@@ -21,9 +28,45 @@ export const SSH_DEFAULTS = {
   readyTimeoutMs: 20_000,
   maxChannels: 6,
   maxHelperChannels: 3,
-  killGraceMs: 2000,
-  idleGraceMs: 100,
+  killGraceMs: EXEC_DEFAULTS.killGraceMs,
+  idleGraceMs: EXEC_DEFAULTS.idleGraceMs,
 } as const;
+
+const isObject = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** What each option of {@link SshOperationsOptions} must be. */
+const OPTION_SPEC = {
+  ...EXEC_OPTION_SPEC,
+  host: "non-empty-string",
+  port: {
+    expected: "a port number (1 to 65535)",
+    test: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 65535,
+  },
+  username: "non-empty-string",
+  privateKey: {
+    expected: "key text or bytes",
+    test: (value) => typeof value === "string" || value instanceof Uint8Array,
+  },
+  passphrase: "string",
+  agent: {
+    expected: "a socket path or true",
+    test: (value) => value === true || (typeof value === "string" && value !== ""),
+  },
+  hostKey: {
+    expected: "an object ({ knownHostsPath }, { fingerprint } or { insecureAcceptAny: true })",
+    test: isObject,
+  },
+  root: "non-empty-string",
+  keepaliveIntervalMs: "non-negative-number",
+  keepaliveCountMax: "positive-integer",
+  readyTimeoutMs: "positive-number",
+  maxChannels: "positive-integer",
+  ripgrep: {
+    expected: '"auto", a path or false',
+    test: (value) => value === false || (typeof value === "string" && value !== ""),
+  },
+} as const satisfies OptionSpec;
 
 /**
  * The ripgrep probe runs through the remote login shell; a slow profile must not hold the
@@ -86,6 +129,14 @@ export interface SshOperations extends Operations {
  * ```
  */
 export function createSshOperations(options: SshOperationsOptions): SshOperations {
+  checkAdapterOptions("createSshOperations", options, OPTION_SPEC);
+  for (const name of ["host", "username"] as const) {
+    if (options[name] === undefined) {
+      throw new OperationError("invalid_argument", `createSshOperations: option ${name} is required`, {
+        operation: "createSshOperations",
+      });
+    }
+  }
   const agentSocket = options.agent === true ? process.env.SSH_AUTH_SOCK : options.agent;
   if (options.privateKey === undefined && !agentSocket) {
     // Fail here, with the fix, rather than as a vague auth error on the first call.
@@ -130,7 +181,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,
     idleGraceMs: options.idleGraceMs ?? SSH_DEFAULTS.idleGraceMs,
   };
-  const running: RunningSet = new Set();
+  const running = new RunningCommands<ExecResult>();
   const rg = options.ripgrep ?? "auto";
   const rgPath = rg === false ? undefined : rg === "auto" ? "rg" : rg;
   const remoteSearch = rgPath === undefined ? undefined : createRemoteSearch(connection, rgPath);
@@ -171,7 +222,8 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     readFile: (path, opts) => readFile(connection, path, opts),
     openRead: (path, opts) => openRead(connection, path, opts),
     writeFile: (path, data, opts) => writeFile(connection, path, data, opts),
-    exec: (command, opts) => execRemote(connection, command, opts, execConfig, running),
+    exec: (command, opts) =>
+      running.run(opts.signal, (signal) => execRemote(connection, command, { ...opts, signal }, execConfig)),
     listTree: createTreeListing(connection),
     async connect(opts) {
       await connection.session(opts?.signal);
@@ -182,7 +234,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     },
     dispose() {
       disposed ??= (async () => {
-        await Promise.allSettled([...running].map((run) => run.cancel()));
+        await running.cancelAll();
         await connection.dispose();
       })();
       return disposed;

@@ -198,6 +198,31 @@ export function describeExecChecks(get: () => SuiteContext, options: Required<Co
       30_000,
     );
     check(
+      "a process that left the group (setsid) does not outlive the call",
+      async () => {
+        // Nothing outlives exec: also not a process in a session of its own, which a group kill
+        // misses (adapters find it by what it inherited from the command).
+        const { result, stdout } = await run("setsid sleep 100 >/dev/null 2>&1 & echo $!");
+        expect(result.status).toBe("completed");
+        expect(stdout).toMatch(/^\d+\n$/);
+        expect(await isRunning(stdout.trim())).toBe(false);
+      },
+      30_000,
+    );
+    check(
+      "a daemon (double fork into a new session) does not outlive the call",
+      async () => {
+        const { result, stdout } = await run(
+          "setsid sh -c 'sleep 100 >/dev/null 2>&1 & echo $!' > daemon.pid; cat daemon.pid; rm -f daemon.pid",
+          { cwd: get().root },
+        );
+        expect(result.status).toBe("completed");
+        expect(stdout).toMatch(/^\d+\n$/);
+        expect(await isRunning(stdout.trim())).toBe(false);
+      },
+      30_000,
+    );
+    check(
       "onSpawn reports the command's pid and process group while it runs",
       async () => {
         // The command waits for a file that only onSpawn creates: a report that came at the end
