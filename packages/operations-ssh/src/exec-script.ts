@@ -7,7 +7,7 @@ import {
   outputTailBytes,
   type ShellKind,
 } from "@tackle/operations";
-import { shellQuote } from "./remote-command.js";
+import { shellQuote } from "./shell-quote.js";
 
 /**
  * The wrapper's first stderr line, a control line the adapter strips before any output reaches
@@ -23,9 +23,33 @@ const SHELL_ARGS: Record<ShellKind, (command: string) => string[]> = {
 };
 
 /**
+ * The watchdog, a POSIX sh script: `sh -c WATCHDOG tackle-watchdog SSHD PGID MARKER GRACE_MS`,
+ * started by the wrapper in a session of its own with the channel's stdin, which the host keeps
+ * open and silent while the command runs. sshd closes that stdin when the command's leader exits
+ * (the usual end) and when the connection dies (its per-connection process exits). Once it
+ * reads end of input it waits until either the command's leader is gone (the usual end: it
+ * leaves, and the host ends what the command left) or SSHD, the wrapper's parent, is gone (the
+ * connection died: no host will ever stop this command). Then it ends the command's group (only
+ * while its leader still carries the command's marker: the number may be someone else's by
+ * then) and every process carrying the command's marker or its copy marker (the tees and the
+ * capper, also one still waiting to open its FIFO): TERM, then KILL after GRACE_MS.
+ */
+const WATCHDOG = [
+  `sshd=$1; pg=$2; tok=$3; grace=$4`,
+  "cat >/dev/null 2>&1",
+  // Gone: no such process, or a zombie (its parent has not reaped it yet).
+  `gone() { [ -r "/proc/$1/stat" ] || { kill -s 0 "$1" 2>/dev/null && return 1; return 0; }; read -r l <"/proc/$1/stat" 2>/dev/null || return 0; set -- \${l##*) }; [ "$1" = Z ] || [ "$1" = X ]; }`,
+  `while ! gone "$sshd"; do gone "$pg" && exit 0; sleep 0.1; done`,
+  `marked() { grep -lzxF "$1" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p'; }`,
+  `own=; grep -qzxF "TACKLE_EXEC_ID=$tok" "/proc/$pg/environ" 2>/dev/null && own=1`,
+  `hit() { [ -n "$own" ] && kill -s "$1" -- "-$pg" 2>/dev/null; for p in $(marked "TACKLE_EXEC_ID=$tok") $(marked "TACKLE_COPY_ID=$tok"); do kill -s "$1" "$p" 2>/dev/null; done; }`,
+  `hit TERM; sleep "$((grace / 1000)).$((grace % 1000 / 100))"; hit KILL`,
+].join("\n");
+
+/**
  * The wrapper, a POSIX sh script. Arguments: cwd, output path ("" for none), output mode, head
  * and tail bytes of the output budget ("" for no limit), the command's marker, shell binary,
- * then the command's argv. `TACKLE_CAPPER` holds `OUTPUT_CAPPER_SCRIPT` when there is a limit.
+ * kill grace in ms, then the command's argv. `TACKLE_CAPPER` holds `OUTPUT_CAPPER_SCRIPT` when there is a limit.
  * sshd starts every session as a session and process-group leader, so the wrapper's pid is the
  * group id and `exec` keeps it for the command; if some server does not, the wrapper re-runs
  * itself under `setsid` (which does not fork for a non-leader).
@@ -50,11 +74,15 @@ const SHELL_ARGS: Record<ShellKind, (command: string) => string[]> = {
 const WRAPPER = [
   `if ! kill -s 0 -- "-$$" 2>/dev/null; then exec setsid sh -c "$TACKLE_WRAPPER" tackle "$@"; fi`,
   "unset TACKLE_WRAPPER",
+  // The login shell that ran this sourced ~/.bashrc already (bash does under sshd), and its exec
+  // lowered SHLVL to 0: a bash command shell would count itself run by sshd again and source it
+  // a second time in the same process. At 1 it counts as nested and does not.
+  `case \${SHLVL:-0} in 0|*[!0-9]*) export SHLVL=1 ;; esac`,
   `if ! cd -- "$1" 2>/dev/null; then`,
   `  if [ ! -e "$1" ]; then m=nocwd; elif [ ! -d "$1" ]; then m=notdir; else m=denied; fi`,
   `  printf '\\001tackle:%s\\n' "$m" >&2; exit 126`,
   "fi",
-  `out=$2; mode=$3; head=$4; tail=$5; tok=$6; sh=$7; shift 7`,
+  `out=$2; mode=$3; head=$4; tail=$5; tok=$6; sh=$7; grace=$8; shift 8`,
   `if ! command -v "$sh" >/dev/null 2>&1; then printf '\\001tackle:noshell\\n' >&2; exit 127; fi`,
   `lim=; [ -z "$head" ] || lim=1`,
   // The copiers' own session (see above); without setsid they share the command's group.
@@ -69,6 +97,10 @@ const WRAPPER = [
   `  ( trap '' TERM; export TACKLE_COPY_ID="$tok"; exec $ss sh -c 'exec <"$0"; rm -f "$0"; exec sh -c "$TACKLE_CAPPER" capper "$@"' "$p" "$out" "$head" "$tail" "$out.tackle-$tok.tail" ) &`,
   "fi",
   "unset TACKLE_CAPPER",
+  // The watchdog (see WATCHDOG), in a session of its own so no stop of the group reaches it. An
+  // asynchronous list's stdin is /dev/null unless redirected: it gets the channel's as fd 3.
+  `if [ -n "$ss" ]; then exec 3<&0; $ss sh -c "$TACKLE_WATCHDOG" tackle-watchdog "$PPID" "$$" "$tok" "$grace" <&3 >/dev/null 2>&1 & exec 3<&-; fi`,
+  "unset TACKLE_WATCHDOG",
   `printf '\\001tackle:pg=%s%s\\n' "$$" "$cg" >&2`,
   `case $mode$lim in`,
   `  pipe*) exec "$@" </dev/null ;;`,
@@ -99,7 +131,12 @@ export const EXEC_MARKER_VARIABLE = "TACKLE_EXEC_ID";
  * The command line the remote login shell runs for one `exec`; `marker` is the random value of
  * {@link EXEC_MARKER_VARIABLE} for this command.
  */
-export function buildExecCommand(command: string, options: ExecOptions, marker: string): string {
+export function buildExecCommand(
+  command: string,
+  options: ExecOptions,
+  marker: string,
+  killGraceMs: number,
+): string {
   const env = Object.entries(options.env ?? {}).filter(([name]) => name !== EXEC_MARKER_VARIABLE);
   const argv = [
     // env takes its options (-u) before the assignments; the marker goes last so it wins.
@@ -119,12 +156,13 @@ export function buildExecCommand(command: string, options: ExecOptions, marker: 
     limit === undefined ? "" : String(outputTailBytes(limit)),
     marker,
     SHELL_ARGS[options.shell]("")[0] as string,
+    String(killGraceMs),
     ...argv,
   ]
     .map(shellQuote)
     .join(" ");
   const capper = limit === undefined ? "" : `export TACKLE_CAPPER=${shellQuote(OUTPUT_CAPPER_SCRIPT)}; `;
-  return `${capper}export TACKLE_WRAPPER=${shellQuote(WRAPPER)}; exec sh -c "$TACKLE_WRAPPER" tackle ${args}`;
+  return `${capper}export TACKLE_WATCHDOG=${shellQuote(WATCHDOG)} TACKLE_WRAPPER=${shellQuote(WRAPPER)}; exec sh -c "$TACKLE_WRAPPER" tackle ${args}`;
 }
 
 /**

@@ -83,7 +83,7 @@ export async function execRemote(
     const marker = randomBytes(12).toString("hex");
     const run = await raceLost(
       session.exec(
-        buildExecCommand(command, options, marker),
+        buildExecCommand(command, options, marker, options.killGraceMs ?? config.killGraceMs),
         (channel) => new RemoteCommand(session, channel, options, config, marker),
       ),
       session,
@@ -196,7 +196,8 @@ export class RemoteCommand {
       this.poke();
     });
     this.unsubscribeLost = session.onLost(() => this.poke());
-    channel.end();
+    // stdin stays open and silent while the command runs: the remote watchdog reads it, and its
+    // end without the command's end means the connection died (see the wrapper's WATCHDOG).
     this.finished = this.run();
   }
 

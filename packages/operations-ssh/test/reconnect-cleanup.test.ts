@@ -14,7 +14,8 @@ import { descendantsOf, isAlive, startSshServer, type TestSshServer } from "./su
  * it saw start but not end, and temp files of writes it cut off. The next connection of the same
  * adapter cleans them up. The connection is dropped the way a network or server fault does it:
  * the per-connection sshd processes are SIGKILLed (the listener stays), so the commands they
- * started are orphaned but keep running.
+ * started are orphaned. Each command's remote watchdog ends it then (connection-drop.test.ts);
+ * the cleanup on reconnect is the second line, for a command whose watchdog is gone too.
  */
 const servers: TestSshServer[] = [];
 const adapters: SshOperations[] = [];
@@ -109,10 +110,18 @@ describe("after a dropped connection, the next connection cleans up", () => {
     const survivors = () => processesWithMarker(marker);
     // bash, its sleep, and the sleep that left the group with setsid.
     expect((await eventually(survivors, (pids) => pids.length >= 3)).length).toBeGreaterThanOrEqual(3);
+    // Its watchdog is ended first (by pid), as on a host where it could not run.
+    const watchdogs: number[] = [];
+    for (const pid of await descendantsOf(server.pid)) {
+      const argv = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0");
+      if (argv.includes("tackle-watchdog")) watchdogs.push(pid);
+    }
+    expect(watchdogs).toHaveLength(1);
+    for (const pid of watchdogs) killIfRunning(pid);
     await dropConnections(server);
     const result = await running;
     expect(result.status).toBe("unknown");
-    // The drop alone leaves them running: the adapter could not reach the host to end them.
+    // The drop alone then leaves them running: the adapter could not reach the host to end them.
     expect((await survivors()).length).toBeGreaterThanOrEqual(3);
     // Any call reconnects; the cleanup runs through the new connection.
     expect((await ops.stat("/")).type).toBe("directory");
