@@ -6,7 +6,8 @@ import {
   WRITE_LOCK_WAIT_MS,
 } from "@tackle/operations";
 import type { Session } from "./connection.js";
-import { runRemote, shellQuote } from "./remote-command.js";
+import { runRemote } from "./remote-command.js";
+import { shellQuote } from "./shell-quote.js";
 
 /** Exit codes of the script below. */
 const EXIT = { changed: 99, lockTimeout: 101, lockRefused: 102, noHash: 103, isDirectory: 104 } as const;

@@ -4,7 +4,6 @@ import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from "ssh2";
 import ssh2 from "ssh2";
 import { hostKeyError, SshConnectionError, type SshEndpoint } from "./errors.js";
 import type { HostKeyProblem } from "./host-key.js";
-import { Leftovers } from "./leftovers.js";
 
 /** What a connection needs beyond ssh2's own config: the host key policy. */
 export interface ConnectionSettings {
@@ -13,8 +12,27 @@ export interface ConnectionSettings {
   hostKeyChecker: () => Promise<(keyBlob: Uint8Array) => HostKeyProblem | undefined>;
   maxChannels: number;
   maxHelperChannels: number;
-  /** Grace between SIGTERM and SIGKILL when commands left by a dropped connection are ended. */
-  killGraceMs: number;
+  /** What dropped connections leave behind, cleaned up through each new session (`Leftovers`). */
+  leftovers: LeftoverRegistry;
+}
+
+/**
+ * The record of what a dropped connection left on the remote host (temp files of writes it cut
+ * off, commands whose end it kept the adapter from seeing) and its cleanup through the next
+ * session. `Leftovers` implements it; the connection only calls it, so it depends on nothing of
+ * what the cleanup runs.
+ */
+export interface LeftoverRegistry {
+  /** A write created this temp file; until `removeTempFile`, a reconnect removes it. */
+  addTempFile(path: string): void;
+  /** The temp file was renamed or removed by its write. */
+  removeTempFile(path: string): void;
+  /** A command whose connection dropped before its end was seen (`marker` finds all its processes). */
+  addCommand(marker: string, pgid: number): void;
+  /** Starts the cleanup through a new session, in the background. */
+  cleanUp(session: Session): void;
+  /** Resolves when every cleanup started so far has finished. */
+  settled(): Promise<void>;
 }
 
 /**
@@ -218,12 +236,12 @@ export class SshConnection {
   /** Called with each new session (e.g. to probe the remote for ripgrep). */
   onConnect: ((session: Session) => Promise<void>) | undefined;
   /** What dropped connections left behind; cleaned up through each new session. */
-  readonly leftovers: Leftovers;
+  readonly leftovers: LeftoverRegistry;
 
   constructor(private readonly settings: ConnectionSettings) {
     this.slots = new ChannelSlots(settings.maxChannels);
     this.helperSlots = new ChannelSlots(settings.maxHelperChannels);
-    this.leftovers = new Leftovers(settings.killGraceMs);
+    this.leftovers = settings.leftovers;
   }
 
   /** The live session, connecting when there is none. Rejects with an {@link SshConnectionError}. */

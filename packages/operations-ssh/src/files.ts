@@ -9,8 +9,9 @@ import type {
 import { OperationError } from "@tackle/operations";
 import type { SFTPWrapper, Stats } from "ssh2";
 import type { Session, SshConnection } from "./connection.js";
-import { runRemote, shellQuote } from "./remote-command.js";
+import { runRemote } from "./remote-command.js";
 import { call, checkRemotePath, SFTP_STATUS, sftpError, sftpStatus, withSftp } from "./sftp-call.js";
+import { shellQuote } from "./shell-quote.js";
 
 const S_IFMT = 0o170000;
 

@@ -1,5 +1,5 @@
 import { isTempFileName } from "@tackle/operations";
-import type { Session } from "./connection.js";
+import type { LeftoverRegistry, Session } from "./connection.js";
 import { buildMarkerKillCommand } from "./exec-script.js";
 import { runRemote } from "./remote-command.js";
 import { call } from "./sftp-call.js";
@@ -11,7 +11,7 @@ import { call } from "./sftp-call.js";
  * on reconnect every process carrying such a command's marker is ended, and the temp files are
  * removed by the paths they were created at.
  */
-export class Leftovers {
+export class Leftovers implements LeftoverRegistry {
   private readonly tempFiles = new Set<string>();
   /** Markers (`TACKLE_EXEC_ID` values) of commands left running, with their process group. */
   private readonly commands = new Map<string, number>();

@@ -8,11 +8,6 @@ export interface RemoteCommandResult {
   stderr: string;
 }
 
-/** Quotes one word for a POSIX shell (the remote login shell and `sh`). */
-export function shellQuote(word: string): string {
-  return `'${word.replaceAll("'", "'\\''")}'`;
-}
-
 /**
  * Runs a short helper command (kill script, `rm -rf`, probes) on its own exec channel and
  * collects its output. Helpers take a helper slot, never a command slot: they must run even when

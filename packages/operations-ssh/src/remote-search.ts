@@ -21,8 +21,9 @@ import {
 import type { ClientChannel, Stats } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
 import { refined, typeOfMode } from "./files.js";
-import { runRemote, shellQuote } from "./remote-command.js";
+import { runRemote } from "./remote-command.js";
 import { call, checkRemotePath, withSftp } from "./sftp-call.js";
+import { shellQuote } from "./shell-quote.js";
 
 /**
  * Where rg runs and what it is given (see `RipgrepTarget`): inside the request's directory, or

@@ -12,6 +12,7 @@ import { raceLost, SshConnection } from "./connection.js";
 import { execRemote } from "./exec.js";
 import { createFileMethods } from "./files.js";
 import { makeHostKeyChecker } from "./host-key.js";
+import { Leftovers } from "./leftovers.js";
 import type { SshOperationsOptions } from "./options.js";
 import { privateKeyProblem } from "./private-key.js";
 import { openRead, readFile } from "./read-file.js";
@@ -175,7 +176,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
     hostKeyChecker: () => makeHostKeyChecker(options.hostKey, options.host, port),
     maxChannels: options.maxChannels ?? SSH_DEFAULTS.maxChannels,
     maxHelperChannels: SSH_DEFAULTS.maxHelperChannels,
-    killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,
+    leftovers: new Leftovers(options.killGraceMs ?? SSH_DEFAULTS.killGraceMs),
   });
   const execConfig = {
     killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,

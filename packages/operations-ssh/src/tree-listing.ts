@@ -8,9 +8,9 @@ import {
   throwIfAborted,
 } from "@tackle/operations";
 import { raceLost, type SshConnection } from "./connection.js";
-import { shellQuote } from "./remote-command.js";
 import { stopRemote } from "./remote-search.js";
 import { checkRemotePath } from "./sftp-call.js";
+import { shellQuote } from "./shell-quote.js";
 
 /**
  * `Operations.listTree` over SSH: the whole listing is one exec of the shared listing script
