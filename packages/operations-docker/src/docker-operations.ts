@@ -56,7 +56,7 @@ export interface DockerOperationsOptions {
 }
 
 /** What each option of {@link DockerOperationsOptions} must be. */
-const OPTION_SPEC = {
+export const DOCKER_OPTION_SPEC = {
   container: "non-empty-string",
   docker: "object",
   user: "non-empty-string",
@@ -132,7 +132,7 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
       { operation: "createDockerOperations" },
     );
   }
-  checkAdapterOptions("createDockerOperations", options, OPTION_SPEC);
+  checkAdapterOptions("createDockerOperations", options, DOCKER_OPTION_SPEC);
   const { docker, endpoint } = connectEngine(options.docker);
   const tempDir = options.tempDir ?? "/tmp";
   const client = new ContainerClient(docker, options.container, endpoint, options.user, options.workdir);

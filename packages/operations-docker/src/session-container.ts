@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { Operations } from "@tackle/operations";
+import { OperationError, type Operations } from "@tackle/operations";
+import { checkAdapterOptions, type OptionSpec } from "@tackle/operations/adapter";
 import {
   createDockerOperations,
+  DOCKER_OPTION_SPEC,
   type DockerOperations,
   type DockerOperationsOptions,
 } from "./docker-operations.js";
@@ -35,6 +37,22 @@ export interface SessionContainer extends Operations {
   dispose(): Promise<void>;
 }
 
+const isStrings = (value: unknown): boolean =>
+  Array.isArray(value) && value.every((item) => typeof item === "string");
+
+const { container: _container, ...ADAPTER_OPTION_SPEC } = DOCKER_OPTION_SPEC;
+
+/** What each option of {@link SessionContainerOptions} must be. */
+const SESSION_OPTION_SPEC = {
+  ...ADAPTER_OPTION_SPEC,
+  image: "non-empty-string",
+  name: "non-empty-string",
+  network: "non-empty-string",
+  binds: { expected: "an array of strings", test: isStrings },
+  env: { expected: "an array of KEY=value strings", test: isStrings },
+  init: "boolean",
+} as const satisfies OptionSpec;
+
 /** Keeps the container alive without depending on anything but `sh` and `sleep`. */
 const KEEP_ALIVE = ["sh", "-c", "while :; do sleep 3600; done"];
 
@@ -49,6 +67,12 @@ const KEEP_ALIVE = ["sh", "-c", "while :; do sleep 3600; done"];
  * ```
  */
 export async function startSessionContainer(options: SessionContainerOptions): Promise<SessionContainer> {
+  checkAdapterOptions("startSessionContainer", options, SESSION_OPTION_SPEC);
+  if (options.image === undefined) {
+    throw new OperationError("invalid_argument", "startSessionContainer: option image is required", {
+      operation: "startSessionContainer",
+    });
+  }
   const { docker, endpoint } = connectEngine(options.docker);
   const name = options.name ?? `tackle-session-${randomBytes(6).toString("hex")}`;
   const context = { container: name, endpoint, operation: "startSessionContainer" };
@@ -71,7 +95,7 @@ export async function startSessionContainer(options: SessionContainerOptions): P
     if ((error as { statusCode?: number }).statusCode === 404) {
       throw new DockerOperationError(
         "image_not_found",
-        `No such image: ${options.image} (images are never pulled)`,
+        `No such image: ${options.image}. Tackle never pulls images: pull it on the engine (docker pull ${options.image}) or build it, then retry.`,
         {
           cause: error,
           operation: "startSessionContainer",
@@ -90,7 +114,16 @@ export async function startSessionContainer(options: SessionContainerOptions): P
   let operations: DockerOperations;
   try {
     await container.start();
-    operations = createDockerOperations({ ...options, container: container.id });
+    const {
+      image: _image,
+      name: _name,
+      network: _network,
+      binds: _binds,
+      env: _env,
+      init: _init,
+      ...adapter
+    } = options;
+    operations = createDockerOperations({ ...adapter, container: container.id });
     // Connected before it is returned: `homeDir` and `search` are known (the spread below copies them).
     await operations.connect();
   } catch (error) {

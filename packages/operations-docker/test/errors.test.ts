@@ -142,6 +142,8 @@ describe("engine and container errors", () => {
     const error = await dockerFailure(startTestContainer({ image: "tackle-absent:never" }));
     expect(error.reason).toBe("image_not_found");
     expect(error.code).toBe("not_found");
+    // The next step, named: the adapter never pulls.
+    expect(error.message).toContain("docker pull tackle-absent:never");
   });
 
   it("a shell the image lacks is not_supported", async () => {

@@ -1,6 +1,11 @@
 import { isOperationError } from "@tackle/operations";
 import { describe, expect, it } from "vitest";
-import { createDockerOperations, type DockerOperationsOptions } from "../src/index.js";
+import {
+  createDockerOperations,
+  type DockerOperationsOptions,
+  type SessionContainerOptions,
+  startSessionContainer,
+} from "../src/index.js";
 
 /** The error `createDockerOperations(options)` throws (nothing connects before a call), or undefined. */
 function refusal(options: Record<string, unknown>): Error | undefined {
@@ -35,5 +40,25 @@ describe("createDockerOperations checks its options", () => {
 
   it("still names the container first when it is missing", () => {
     expect(refusal({})?.message).toContain("container must be the name or id of a running container");
+  });
+});
+
+describe("startSessionContainer checks its options before it asks the engine", () => {
+  const refused = (options: Record<string, unknown>) =>
+    startSessionContainer(options as unknown as SessionContainerOptions).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+
+  it("quotes a bad value, names an unknown option and a missing image", async () => {
+    const binds = await refused({ image: "tackle-test", binds: "/repo:/work" });
+    expect(isOperationError(binds, "invalid_argument")).toBe(true);
+    expect(binds?.message).toBe(
+      'startSessionContainer: option binds must be an array of strings; got "/repo:/work" (string).',
+    );
+    expect((await refused({ image: "tackle-test", container: "dev" }))?.message).toMatch(
+      /^startSessionContainer: unknown option container\./,
+    );
+    expect((await refused({}))?.message).toBe("startSessionContainer: option image is required");
   });
 });
