@@ -46,7 +46,7 @@ async function connectionProcesses(server: TestSshServer): Promise<number[]> {
   return found;
 }
 
-/** SIGKILLs the sshd processes serving connections: the commands they started keep running. */
+/** SIGKILLs the sshd processes serving connections: the commands they started are orphaned. */
 async function dropConnections(server: TestSshServer): Promise<void> {
   for (const pid of await connectionProcesses(server)) killIfRunning(pid);
 }

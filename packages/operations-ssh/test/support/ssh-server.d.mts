@@ -25,7 +25,7 @@ export interface TestSshServer {
   hostKeyLine: string;
   hostFingerprint: string;
   logPath: string;
-  /** SIGKILLs sshd and its per-connection processes; commands they started keep running. */
+  /** SIGKILLs sshd and its per-connection processes; the commands they started are orphaned (their watchdogs end them). */
   crash(): Promise<void>;
   /** Stops sshd by pid and removes its temp dir. */
   stop(): Promise<void>;

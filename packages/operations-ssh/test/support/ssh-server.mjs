@@ -233,8 +233,8 @@ export async function startSshServer(options = {}) {
       logPath,
       /**
        * Simulates the server dying: SIGKILLs sshd and its per-connection sshd processes (picked
-       * by pid, checked by their executable), but not the commands they started, which keep
-       * running like on a host whose sshd crashed. The caller ends those by their group id.
+       * by pid, checked by their executable), but not the commands they started, which are
+       * orphaned like on a host whose sshd crashed (the adapter's watchdogs then end them).
        */
       async crash() {
         const tree = await descendantsOf(pid);
