@@ -87,10 +87,19 @@ describe("a dropped connection leaves nothing of its commands on the remote host
     ];
     // Every command process, copier and watchdog, by pid, while the connection still stands
     // (after the drop they belong to init and no longer show under the server).
+    // A watchdog just forked shows the wrapper's argv until its exec: wait for all four.
+    const watchdogs = await vi.waitFor(
+      async () => {
+        const found: number[] = [];
+        for (const pid of await startedUnder(server))
+          if ((await argvOf(pid)).includes("tackle-watchdog")) found.push(pid);
+        expect(found).toHaveLength(4);
+        return found;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     const pids = await startedUnder(server);
-    const watchdogs: number[] = [];
-    for (const pid of pids) if ((await argvOf(pid)).includes("tackle-watchdog")) watchdogs.push(pid);
-    expect(watchdogs).toHaveLength(4);
+    expect(pids).toEqual(expect.arrayContaining(watchdogs));
     expect(pids.length).toBeGreaterThan(12);
 
     for (const pid of await descendantsOf(server.pid)) if (await isSshd(pid)) killIfRunning(pid);
