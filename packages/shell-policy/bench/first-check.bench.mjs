@@ -88,89 +88,41 @@ try {
       mb[name].push(sample.mb);
     }
   }
-  const bareMs = { name: 'bare node -e ""', value: median(ms.bare) };
-  const bareMb = { name: 'bare node -e ""', value: median(mb.bare) };
-  for (const name of ["import", "check-plain", "check-parsed"]) {
+  /** Records a stage's median wall time and peak RSS against the baseline stage's. */
+  const measure = (name, stage, base, targets = {}) => {
+    const baseline = (values) => ({ name: base.label, value: median(values[base.stage]) });
     report.measure({
       case: name,
       metric: "wall",
       unit: "ms",
-      value: median(ms[name]),
+      value: median(ms[stage]),
       stat: "median",
       rounds: RUNS,
-      baseline: bareMs,
+      baseline: baseline(ms),
+      ...(targets.wall ? { target: targets.wall } : {}),
     });
+    if (!mb[stage].every(Number.isFinite)) return;
     report.measure({
       case: name,
       metric: "rss-peak",
       unit: "MB",
-      value: median(mb[name]),
+      value: median(mb[stage]),
       stat: "median",
       rounds: RUNS,
-      baseline: bareMb,
+      baseline: baseline(mb),
+      ...(targets.rss ? { target: targets.rss } : {}),
     });
-  }
+  };
+  const bare = { stage: "bare", label: 'bare node -e ""' };
+  for (const name of ["import", "check-plain", "check-parsed"]) measure(name, name, bare);
   if (withCli) {
-    const readMs = { name: "tackle tool read", value: median(ms["cli-read"]) };
-    const readMb = { name: "tackle tool read", value: median(mb["cli-read"]) };
-    report.measure({
-      case: "cli-read",
-      metric: "wall",
-      unit: "ms",
-      value: readMs.value,
-      stat: "median",
-      rounds: RUNS,
-      baseline: bareMs,
+    const read = { stage: "cli-read", label: "tackle tool read" };
+    measure("cli-read", "cli-read", bare);
+    measure("cli-bash-true", "cli-bash", read, {
+      wall: { op: "<=", value: 2, of: "ratio" },
+      rss: { op: "<=", value: 64, of: "value" },
     });
-    report.measure({
-      case: "cli-bash-true",
-      metric: "wall",
-      unit: "ms",
-      value: median(ms["cli-bash"]),
-      stat: "median",
-      rounds: RUNS,
-      baseline: readMs,
-      target: { op: "<=", value: 2, of: "ratio" },
-    });
-    report.measure({
-      case: "cli-bash-parsed",
-      metric: "wall",
-      unit: "ms",
-      value: median(ms["cli-bash-parsed"]),
-      stat: "median",
-      rounds: RUNS,
-      baseline: readMs,
-    });
-    if (Number.isFinite(readMb.value)) {
-      report.measure({
-        case: "cli-read",
-        metric: "rss-peak",
-        unit: "MB",
-        value: readMb.value,
-        stat: "median",
-        rounds: RUNS,
-        baseline: bareMb,
-      });
-      report.measure({
-        case: "cli-bash-true",
-        metric: "rss-peak",
-        unit: "MB",
-        value: median(mb["cli-bash"]),
-        stat: "median",
-        rounds: RUNS,
-        baseline: readMb,
-        target: { op: "<=", value: 64, of: "value" },
-      });
-      report.measure({
-        case: "cli-bash-parsed",
-        metric: "rss-peak",
-        unit: "MB",
-        value: median(mb["cli-bash-parsed"]),
-        stat: "median",
-        rounds: RUNS,
-        baseline: readMb,
-      });
-    }
+    measure("cli-bash-parsed", "cli-bash-parsed", read);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
