@@ -4,7 +4,8 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
-import { Agent, createFauxModel, fauxText, fauxThinking, fauxToolCall, ToolError } from "@tackle/agent-core";
+import { Agent, ToolError } from "@tackle/agent-core";
+import { createFauxModel, fauxText, fauxThinking, fauxToolCall } from "@tackle/agent-core/testing";
 
 const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "..", "packages"));
 

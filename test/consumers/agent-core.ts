@@ -1,6 +1,7 @@
 // agent-core alone: a hand-written tool in the agent loop with the faux model.
 import { Type } from "@sinclair/typebox";
-import { Agent, type AgentTool, createFauxModel, fauxToolCall, invokeTool } from "@tackle/agent-core";
+import { Agent, type AgentTool, invokeTool } from "@tackle/agent-core";
+import { createFauxModel, fauxToolCall } from "@tackle/agent-core/testing";
 
 const params = Type.Object({ a: Type.Number(), b: Type.Number() });
 const add: AgentTool<typeof params, { sum: number }> = {

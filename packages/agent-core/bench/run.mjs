@@ -23,7 +23,8 @@ import { performance } from "node:perf_hooks";
 import { Type } from "@sinclair/typebox";
 import { createBenchReport } from "../../../scripts/bench/report.mjs";
 import { median } from "../../../scripts/bench/stats.mjs";
-import { agentLoop, createFauxModel, fauxToolCall, invokeTool, userMessage } from "../dist/index.js";
+import { agentLoop, invokeTool, userMessage } from "../dist/index.js";
+import { createFauxModel, fauxToolCall } from "../dist/testing/index.js";
 
 const CALLS = 10_000;
 const BATCH = 1000;

@@ -1,17 +1,17 @@
+/**
+ * `@tackle/agent-core`: the agent loop, the executor and its hooks, `invokeTool`, the stateful
+ * `Agent`, tool and message types, error codes, and the audit trail's events. Test doubles (the
+ * scripted model `createFauxModel`) are on `@tackle/agent-core/testing`; TypeBox's runtime on
+ * `@tackle/agent-core/typebox`. Exports marked `@internal` are building blocks Tackle's own
+ * packages share; they may change without notice.
+ */
 export { ABORT_GRACE_MS } from "./abort-race.js";
 export type { AgentListener, AgentOptions, AgentState } from "./agent.js";
 export { Agent } from "./agent.js";
-export type { ArgumentSnapshot } from "./argument-snapshot.js";
-export {
-  ARGUMENT_MAX_DEPTH,
-  ARGUMENT_MAX_VALUES,
-  FORBIDDEN_ARGUMENT_KEYS,
-  snapshotArguments,
-} from "./argument-snapshot.js";
 export type { AuditCallRecord } from "./audit/assemble.js";
 export { assembleAuditRecords } from "./audit/assemble.js";
 export type { ToolCallAuditOptions } from "./audit/call-audit.js";
-export { changedFields, outcomeStatus } from "./audit/call-audit.js";
+export { changedFields } from "./audit/call-audit.js";
 export type {
   AuditDecision,
   AuditDiagnostics,
@@ -36,7 +36,6 @@ export {
   AUDIT_STRING_CHARS,
   createAuditRecorder,
   NO_AUDIT,
-  summarizeArguments,
 } from "./audit/recorder.js";
 export type { AuditSink, MemoryAuditSink } from "./audit/sink.js";
 export { createMemoryAuditSink } from "./audit/sink.js";
@@ -46,15 +45,6 @@ export type { AgentEvent, AgentEventType } from "./events.js";
 export type { BatchResult } from "./executor.js";
 export { executeToolCalls, LENGTH_STOP_MESSAGE } from "./executor.js";
 export type {
-  FauxBlock,
-  FauxModel,
-  FauxModelOptions,
-  FauxReply,
-  FauxReplyMessage,
-  FauxToolCall,
-} from "./faux-model.js";
-export { createFauxModel, fauxText, fauxThinking, fauxToolCall } from "./faux-model.js";
-export type {
   AfterToolCallContext,
   AfterToolCallHook,
   AfterToolCallResult,
@@ -63,13 +53,7 @@ export type {
   ToolCallHookContext,
 } from "./hooks.js";
 export type { InvokeToolOptions, PreparedArguments } from "./invoke-tool.js";
-export {
-  errorOutcome,
-  executeTool,
-  invokeTool,
-  prepareToolArguments,
-  toolFailureOutcome,
-} from "./invoke-tool.js";
+export { errorOutcome, executeTool, invokeTool, prepareToolArguments } from "./invoke-tool.js";
 export type { AgentEventStream } from "./loop.js";
 export { agentLoop } from "./loop.js";
 export type { AgentLoopConfig } from "./loop-config.js";
@@ -95,7 +79,6 @@ export {
   QUOTED_INPUT_MAX_CHARS,
   quoteInput,
   shortenInput,
-  wellFormed,
 } from "./quote-input.js";
 export type {
   AgentTool,
@@ -115,13 +98,5 @@ export type {
 export type { CallScope, ToolCallConfig } from "./tool-call.js";
 export type { CoreErrorCode, ErrorCodeMeanings, ToolErrorOptions } from "./tool-error.js";
 export { CORE_ERROR_CODES, isCoreErrorCode, isToolError, ToolError } from "./tool-error.js";
-export type { ArgumentProblem, ValidationSummary } from "./validation-message.js";
-export {
-  ARGUMENT_ERRORS_SCANNED,
-  ARGUMENT_PROBLEMS_SHOWN,
-  describeSchema,
-  describeValidationErrors,
-  describeValue,
-  formatValidationMessage,
-  summarizeValidationErrors,
-} from "./validation-message.js";
+export type { ArgumentProblem } from "./validation-message.js";
+export { ARGUMENT_PROBLEMS_SHOWN } from "./validation-message.js";

@@ -2,7 +2,8 @@
 // createUIMessageStream and readUIMessageStream, which assemble what a useChat client shows.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { Agent, createFauxModel, fauxText, fauxToolCall } from "@tackle/agent-core";
+import { Agent } from "@tackle/agent-core";
+import { createFauxModel, fauxText, fauxToolCall } from "@tackle/agent-core/testing";
 import { createUIMessageStream, readUIMessageStream, type UIMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createUIMessageChunks, type UIMessageChunksOptions } from "../src/index.js";

@@ -1,5 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { type FauxBlock, type FauxReply, fauxText, fauxThinking, fauxToolCall } from "@tackle/agent-core";
+import {
+  type FauxBlock,
+  type FauxReply,
+  fauxText,
+  fauxThinking,
+  fauxToolCall,
+} from "@tackle/agent-core/testing";
 import { UsageError } from "./usage-error.js";
 
 /** One scripted model reply in a `tackle run` script file. */

@@ -6,14 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   agentLoop,
-  createFauxModel,
-  type FauxReply,
-  fauxToolCall,
   type Message,
   type ModelContext,
   type ToolResultMessage,
   userMessage,
 } from "@tackle/agent-core";
+import { createFauxModel, type FauxReply, fauxToolCall } from "@tackle/agent-core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAllTools } from "../src/factories.js";
 import { createLocalToolContext } from "../src/local.js";

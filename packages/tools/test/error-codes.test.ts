@@ -9,12 +9,11 @@ import { join } from "node:path";
 import {
   type AgentEvent,
   agentLoop,
-  createFauxModel,
-  fauxToolCall,
   invokeTool,
   type ToolResultMessage,
   userMessage,
 } from "@tackle/agent-core";
+import { createFauxModel, fauxToolCall } from "@tackle/agent-core/testing";
 import { OperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -65,7 +65,12 @@ export function recordValidation(
   audit.record({ kind: "decision", source, gate: "repair", verdict: "changed", changed: result.repaired });
 }
 
-/** Top-level argument fields whose value differs between `before` and `after` (added, removed or changed). */
+/**
+ * Top-level argument fields whose value differs between `before` and `after` (added, removed or
+ * changed).
+ *
+ * @internal Shared with `@tackle/extensions`; may change without notice.
+ */
 export function changedFields(before: unknown, after: unknown): string[] {
   if (!isRecord(before)) return isRecord(after) ? ["(arguments)"] : [];
   const a = before;

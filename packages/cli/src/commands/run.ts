@@ -1,12 +1,6 @@
 import { parseArgs } from "node:util";
-import {
-  type AgentEvent,
-  agentLoop,
-  createFauxModel,
-  type Model,
-  type StreamFn,
-  userMessage,
-} from "@tackle/agent-core";
+import { type AgentEvent, agentLoop, type Model, type StreamFn, userMessage } from "@tackle/agent-core";
+import { createFauxModel } from "@tackle/agent-core/testing";
 import { aiSdkModel } from "@tackle/ai-sdk";
 import { agentSystemPrompt } from "../agent-prompt.js";
 import { auditFileOf } from "../audit-file.js";
