@@ -52,7 +52,7 @@ export type {
   BeforeToolCallResult,
   ToolCallHookContext,
 } from "./hooks.js";
-export type { InvokeToolOptions, PreparedArguments } from "./invoke-tool.js";
+export type { ExecuteToolOptions, InvokeToolOptions, PreparedArguments } from "./invoke-tool.js";
 export { errorOutcome, executeTool, invokeTool, prepareToolArguments } from "./invoke-tool.js";
 export type { AgentEventStream } from "./loop.js";
 export { agentLoop } from "./loop.js";
