@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { Agent } from "@tackle/agent-core";
+import { Agent, ToolError } from "@tackle/agent-core";
 import { createFauxModel, fauxToolCall } from "@tackle/agent-core/testing";
 import { defineExtension, defineTool, ExtensionRunner } from "@tackle/extensions";
 import { createToolDefinition } from "@tackle/tools";
@@ -19,9 +19,14 @@ const todoCount = defineTool({
   description: "Counts the lines with TODO in a text file. Use it to size the work before reading.",
   annotations: { readOnlyHint: true, idempotentHint: true },
   parameters: Type.Object({ path: Type.String({ description: "File, relative to the working directory" }) }),
+  // A failure of its own kind gets a code of its own, declared here beside the core's codes.
+  errorCodes: { not_text: "The file is not text, so it has no lines to count." },
   async execute(_toolCallId, { path }, signal, _onUpdate, ctx) {
     const file = await ctx.workspace.resolve(path, "read", { signal });
-    const text = new TextDecoder().decode(await ctx.operations.readFile(file.absolute, { signal }));
+    const bytes = await ctx.operations.readFile(file.absolute, { signal });
+    if (bytes.includes(0))
+      throw new ToolError("not_text", `${file.display} is not a text file. Count TODOs in text files only.`);
+    const text = new TextDecoder().decode(bytes);
     const count = text.split("\n").filter((line) => line.includes("TODO")).length;
     return { content: [{ type: "text", text: `${file.display}: ${count} TODO lines` }], details: { count } };
   },
