@@ -25,9 +25,14 @@ import {
   type WriteFileOptions,
   writeExpectationWord,
 } from "@tackle/operations";
+import {
+  type FileScriptName,
+  fileScript,
+  SCRIPT_CODE,
+  SCRIPT_EXIT,
+} from "@tackle/operations/container-scripts";
 import type { ContainerClient } from "./container-client.js";
 import { DockerOperationError } from "./engine-error.js";
-import { type FileScript, fileScript, SCRIPT_CODE, SCRIPT_EXIT } from "./file-scripts.js";
 import { ResidentShellPool, shellQuote } from "./resident-shell.js";
 
 /** `S_IFMT` and the file-type values of `st_mode` (the same on every Linux and BSD). */
@@ -278,7 +283,7 @@ export class ContainerFiles {
   /** Runs one file script and returns its stdout, or throws the failure class it reported. */
   private async script(
     operation: string,
-    name: FileScript,
+    name: FileScriptName,
     path: string,
     args: string[],
     options: CallOptions | undefined,
@@ -307,7 +312,7 @@ export class ContainerFiles {
   }
 
   /** A file script with its arguments quoted into a `set --` line, for a resident shell. */
-  private residentScript(name: FileScript, args: string[]): string {
+  private residentScript(name: FileScriptName, args: string[]): string {
     return `set -- ${args.map(shellQuote).join(" ")}\n${fileScript(name)}`;
   }
 

@@ -10,6 +10,7 @@ import {
   tempFileDomain,
 } from "@tackle/operations";
 import { checkAdapterOptions, type OptionSpec, RunningCommands } from "@tackle/operations/adapter";
+import { shellText } from "@tackle/operations/container-scripts";
 import { ContainerClient } from "./container-client.js";
 import { ContainerFiles } from "./container-files.js";
 import { createContainerSearch } from "./container-search.js";
@@ -18,7 +19,6 @@ import { connectEngine } from "./engine-connection.js";
 import { DockerOperationError } from "./engine-error.js";
 import { bundledRipgrepFor, placedRipgrepPath, placeRipgrep } from "./ripgrep-placement.js";
 import { runCommand } from "./run-command.js";
-import { shellText } from "./shell-text.js";
 
 /**
  * Options of {@link createDockerOperations}.

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { OperationError } from "@tackle/operations";
 import { ABORT_SETTLE_MS, settleWithin } from "@tackle/operations/adapter";
+import { shellText } from "@tackle/operations/container-scripts";
 import type { ContainerClient, ContainerProcess, ProcessResult } from "./container-client.js";
 import { DockerOperationError } from "./engine-error.js";
-import { shellText } from "./shell-text.js";
 
 /**
  * The loop of a resident shell: `sh -c SERVER sh BOUNDARY`, stdin kept open. Each request is a

@@ -1,41 +1,24 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:os";
 import {
   type ExecCleanup,
   type ExecOptions,
   type ExecResult,
   OperationError,
-  type OperationErrorCode,
-  OUTPUT_ASSEMBLE_SCRIPT,
-  OUTPUT_CAPPER_SCRIPT,
-  type OutputCut,
-  outputCutMarker,
-  outputCutMarkerFormat,
-  outputHeadBytes,
-  outputTailBytes,
   throwIfAborted,
 } from "@tackle/operations";
 import { EXEC_DEFAULTS } from "@tackle/operations/adapter";
+import {
+  COPY_WAIT_MS,
+  outputBudgetArguments,
+  parseStopReport,
+  STOP_SCRIPT,
+  STREAM_DRAIN_MS,
+  setupFailure,
+  WRAPPER_SCRIPT,
+  WrapperOutput,
+  wrapperExecResult,
+} from "@tackle/operations/container-scripts";
 import type { ContainerClient } from "./container-client.js";
-import { COPY_WAIT_MS, STOP_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
-import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
-
-/**
- * How long the exec stream may stay open, beyond the kill grace, after the stop script confirmed
- * the group gone: the wrapper's grace for background children (0.1 s), its sweep for escaped
- * processes (the grace, then at most 2 s for the KILL check), its wait for the relays and then
- * for the capper (`COPY_WAIT_MS` each) and the assembly of a capped output, with room to spare
- * (the sweep's ticks run a grep over /proc each, longer than their sleeps on a loaded machine).
- */
-const STREAM_DRAIN_MS = 2000 + 2 * COPY_WAIT_MS + 2000;
-
-const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SETUP_CODES = new Set<OperationErrorCode>([
-  "not_found",
-  "not_directory",
-  "permission_denied",
-  "not_supported",
-]);
 
 /** Where the adapter keeps per-command control directories inside the container. */
 export interface RunCommandContext {
@@ -75,16 +58,7 @@ export async function runCommand(
     options.outputPath !== undefined && options.outputLimitBytes !== undefined
       ? Math.max(0, Math.floor(options.outputLimitBytes))
       : undefined;
-  const budget =
-    outputLimit === undefined
-      ? ["", "", "", "", ""]
-      : [
-          String(outputHeadBytes(outputLimit)),
-          String(outputTailBytes(outputLimit)),
-          OUTPUT_CAPPER_SCRIPT,
-          OUTPUT_ASSEMBLE_SCRIPT,
-          outputCutMarkerFormat(outputLimit),
-        ];
+  const budget = outputBudgetArguments(outputLimit);
   const process = await client.start(
     [
       "sh",
@@ -100,7 +74,11 @@ export async function runCommand(
       String(graceMs),
       String(COPY_WAIT_MS / 1000),
       ...budget,
-      ...unset,
+      // No watchdog (the exec's stdin is not attached) and the command in the argv.
+      "",
+      "",
+      // Values come with the exec's environment; removals are the wrapper's `env -u`.
+      ...unset.flatMap((name) => ["-u", name]),
     ],
     { env, operation: "exec", path: options.cwd },
   );
@@ -142,15 +120,7 @@ export async function runCommand(
     output.finish();
   }
 
-  if (output.setupError) {
-    const code = SETUP_CODES.has(output.setupError) ? output.setupError : "unknown";
-    const what =
-      code === "not_supported" ? `shell ${options.shell} not found in the container` : `cwd ${options.cwd}`;
-    throw new OperationError(code, `exec: cannot start: ${what} (${code})`, {
-      operation: "exec",
-      path: options.cwd,
-    });
-  }
+  if (output.setupError) throw setupFailure(output.setupError, options);
 
   let exitCode: number | undefined;
   let lost: string | undefined;
@@ -179,61 +149,23 @@ export async function runCommand(
         ? `the engine stream broke: ${streamError instanceof Error ? streamError.message : String(streamError)}`
         : `container ${client.containerName} stopped while the command ran (exit ${exitCode ?? "unknown"})`;
   }
-  const groupCleanup: ExecCleanup = stopping
-    ? await stopping
-    : { termSent: false, killSent: false, confirmed: true };
-  const cleanup = withCopiesCut(
-    withEscapeSweep(
-      groupCleanup.pid === undefined && spawnedPid !== undefined
-        ? { ...groupCleanup, pid: spawnedPid }
-        : groupCleanup,
-      output.ended?.escapes,
-    ),
-    output.ended?.copiesCut === true,
-    options.outputPath,
-  );
-  const dropped = output.ended?.dropped ?? 0;
-  const outputCut: OutputCut | undefined =
-    outputLimit !== undefined && dropped > 0
-      ? {
-          headBytes: outputHeadBytes(outputLimit),
-          droppedBytes: dropped,
-          tailBytes: outputTailBytes(outputLimit),
-        }
-      : undefined;
-  const counts = {
-    elapsedMs: Date.now() - startedAt,
-    // Not streaming: the file holds both streams interleaved; the split is not known, so the
-    // output the wrapper appended (the marker taken out, the dropped bytes put back) all counts
-    // as stdout.
-    stdoutBytes: streamChunks
-      ? output.stdoutBytes
-      : (output.ended?.appended ?? 0) +
-        (outputCut ? dropped - outputCutMarker(outputLimit as number, dropped).length : 0),
-    stderrBytes: streamChunks ? output.stderrBytes : 0,
-    ...(outputCut ? { outputCut } : {}),
-  };
-
-  if (lost !== undefined) {
-    return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
-  }
-  if (!cleanup.confirmed) {
-    // Something of the command survived SIGKILL: its outcome cannot be called complete.
-    return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
-  }
-  // A stop that found the command already finished leaves its own exit code to speak.
-  // (Judged on the group stop alone: escaped processes ended by the sweep do not make a command
-  // that had already finished a stopped one.)
-  if (stopReason && (groupCleanup.termSent || exitCode === undefined)) {
-    const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
-    return { status: stopReason, ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
-  }
-  return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...counts, cleanup };
+  return wrapperExecResult({
+    output,
+    startedAt,
+    stopReason,
+    groupCleanup: stopping ? await stopping : { termSent: false, killSent: false, confirmed: true },
+    spawnedPid,
+    exitCode,
+    lost,
+    limit: outputLimit,
+    streamChunks,
+    outputPath: options.outputPath,
+  });
 }
 
 /**
- * Splits `ExecOptions.env` into `KEY=value` entries for the exec and names for the wrapper to
- * unset. sh can only unset a shell identifier; any other name cannot be set by it either.
+ * Splits `ExecOptions.env` into `KEY=value` entries for the exec and names the wrapper removes
+ * from the command's environment (`env -u`).
  */
 function splitEnv(values: ExecOptions["env"]): { env: string[]; unset: string[] } {
   const env: string[] = [];
@@ -249,40 +181,10 @@ function splitEnv(values: ExecOptions["env"]): { env: string[]; unset: string[] 
       );
     }
     if (value === undefined) {
-      if (SHELL_NAME.test(key)) unset.push(key);
+      unset.push(key);
     } else env.push(`${key}=${value}`);
   }
   return { env, unset };
-}
-
-/**
- * Adds what the wrapper's marker sweep did to the group cleanup: `escapesChecked` when it could
- * look (a mounted /proc), the signals it sent, and `confirmed: false` when a process survived.
- */
-function withEscapeSweep(cleanup: ExecCleanup, sweep: EscapeSweep | undefined): ExecCleanup {
-  if (sweep === undefined) return cleanup;
-  const result: ExecCleanup = { ...cleanup, escapesChecked: true };
-  if (sweep === "none") return result;
-  result.termSent = true;
-  if (sweep === "killed" || sweep === "survived") result.killSent = true;
-  if (sweep === "survived") {
-    result.confirmed = false;
-    result.note = "a process that left the command's process group survived SIGKILL";
-  } else {
-    result.note ??= "processes that left the command's process group were ended";
-  }
-  return result;
-}
-
-/**
- * Adds to the cleanup's note that the wrapper ended an output copier (relay, capper) still open
- * `COPY_WAIT_MS` after the command's processes were gone: what came later is missing.
- */
-function withCopiesCut(cleanup: ExecCleanup, cut: boolean, outputPath: string | undefined): ExecCleanup {
-  if (!cut) return cleanup;
-  const copies = outputPath === undefined ? "the output relays" : `the output copies to ${outputPath}`;
-  const note = `${copies} were still open ${COPY_WAIT_MS} ms after the command's processes ended (a process out of reach holds them, or they are stuck) and were ended: later output is missing`;
-  return { ...cleanup, note: cleanup.note === undefined ? note : `${cleanup.note}; ${note}` };
 }
 
 /** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */
@@ -294,15 +196,7 @@ async function stopGroup(context: RunCommandContext, control: string, graceMs: n
         operation: "exec",
       },
     );
-    const [pgid = "-", term, kill, gone] = result.stdout.toString("utf8").trim().split(" ");
-    const pid = Number(pgid);
-    return {
-      termSent: term === "1",
-      killSent: kill === "1",
-      confirmed: gone === "1",
-      ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}),
-      ...(gone === "1" ? {} : { note: "process group still present after SIGKILL" }),
-    };
+    return parseStopReport(result.stdout.toString("utf8"));
   } catch (error) {
     return {
       termSent: false,
@@ -311,9 +205,4 @@ async function stopGroup(context: RunCommandContext, control: string, graceMs: n
       note: `could not stop the process group: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-}
-
-function signalName(number: number): string | undefined {
-  for (const [name, value] of Object.entries(constants.signals)) if (value === number) return name;
-  return undefined;
 }

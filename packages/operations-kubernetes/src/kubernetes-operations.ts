@@ -9,13 +9,13 @@ import {
   tempFileDomain,
 } from "@tackle/operations";
 import { checkAdapterOptions, type OptionSpec, RunningCommands } from "@tackle/operations/adapter";
+import { shellText } from "@tackle/operations/container-scripts";
 import { type KubernetesConnection, loadKubeConfig } from "./kube-config.js";
 import { KubernetesOperationError } from "./kube-error.js";
 import { PodClient, type ResolvedPod } from "./pod-client.js";
 import { PodFiles } from "./pod-files.js";
 import { type PodTarget, resolvePod } from "./pod-target.js";
 import { runCommand } from "./run-command.js";
-import { shellText } from "./shell-text.js";
 import { copyFromPod, copyToPod } from "./tar-copy.js";
 
 /** Longest wait for a Sandbox or SandboxClaim to be ready, by default. */

@@ -26,10 +26,15 @@ import {
   type WriteFileOptions,
   writeExpectationWord,
 } from "@tackle/operations";
-import { type FileScriptName, fileScript, SCRIPT_CODE, SCRIPT_EXIT } from "./file-scripts.js";
+import {
+  type FileScriptName,
+  fileScript,
+  SCRIPT_CODE,
+  SCRIPT_EXIT,
+  shellQuote,
+} from "@tackle/operations/container-scripts";
 import type { PodClient } from "./pod-client.js";
 import { ResidentShellPool } from "./resident-shell.js";
-import { shellQuote } from "./shell-text.js";
 
 const TYPE_BITS = 0xf000;
 const TYPES: Record<number, FileType> = { 32768: "file", 16384: "directory", 40960: "symlink" };
@@ -183,7 +188,7 @@ export class PodFiles {
   }
 
   /**
-   * Atomic write by the `write` script (see file-scripts.ts): temp file, rename and cleanup all
+   * Atomic write by the `write` script (see `fileScript` in `@tackle/operations/container-scripts`): temp file, rename and cleanup all
    * through the directory the script holds open, `within` checked right before the rename, temp
    * files of dead writers swept. The writer a temp name records is the script's shell in the
    * container: dead when no process there runs with that pid and start time.

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { OperationError } from "@tackle/operations";
 import { ABORT_SETTLE_MS, settleWithin } from "@tackle/operations/adapter";
+import { shellText } from "@tackle/operations/container-scripts";
 import type { PodClient, RunResult } from "./pod-client.js";
 import type { PodProcess } from "./pod-exec.js";
-import { shellText } from "./shell-text.js";
 
 /**
  * The loop of a resident shell, `sh -c LOOP sh BOUNDARY` with stdin open: each request is a

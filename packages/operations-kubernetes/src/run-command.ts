@@ -1,43 +1,32 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:os";
 import {
   type ExecCleanup,
   type ExecOptions,
   type ExecResult,
   OperationError,
-  type OperationErrorCode,
-  OUTPUT_ASSEMBLE_SCRIPT,
-  OUTPUT_CAPPER_SCRIPT,
-  type OutputCut,
-  outputCutMarker,
-  outputCutMarkerFormat,
-  outputHeadBytes,
-  outputTailBytes,
   throwIfAborted,
 } from "@tackle/operations";
 import { EXEC_DEFAULTS } from "@tackle/operations/adapter";
-import { COPY_WAIT_MS, STOP_SCRIPT, WATCHDOG_SCRIPT, WRAPPER_SCRIPT } from "./exec-scripts.js";
+import {
+  COPY_WAIT_MS,
+  outputBudgetArguments,
+  parseStopReport,
+  STOP_SCRIPT,
+  STREAM_DRAIN_MS,
+  setupFailure,
+  WATCHDOG_SCRIPT,
+  WRAPPER_SCRIPT,
+  WrapperOutput,
+  wrapperExecResult,
+} from "@tackle/operations/container-scripts";
 import type { PodClient } from "./pod-client.js";
-import { type EscapeSweep, WrapperOutput } from "./wrapper-output.js";
 
-/**
- * How long the stream may stay open, past the kill grace, after the stop script confirmed the
- * group gone: the wrapper's 100 ms, its sweep (the grace, then 2 s at most), its waits for the
- * relays and the capper (`COPY_WAIT_MS` each) and the assembly, with room to spare.
- */
-const STREAM_DRAIN_MS = 2000 + 2 * COPY_WAIT_MS + 2000;
 /**
  * Commands longer than this (UTF-8 bytes) go to the wrapper on stdin instead of in its argv: the
  * argv travels in the exec request's URL, and API servers and proxies cap URL lengths (Node's
  * HTTP parser at 16 KiB, Go's net/http at 1 MiB of headers).
  */
 export const COMMAND_IN_URL_BYTES = 2048;
-const SETUP_CODES = new Set<OperationErrorCode>([
-  "not_found",
-  "not_directory",
-  "permission_denied",
-  "not_supported",
-]);
 
 /** Where per-command control directories go in the container. */
 export interface RunCommandContext {
@@ -76,16 +65,7 @@ export async function runCommand(
     options.outputPath !== undefined && options.outputLimitBytes !== undefined
       ? Math.max(0, Math.floor(options.outputLimitBytes))
       : undefined;
-  const budget =
-    limit === undefined
-      ? ["", "", "", "", ""]
-      : [
-          String(outputHeadBytes(limit)),
-          String(outputTailBytes(limit)),
-          OUTPUT_CAPPER_SCRIPT,
-          OUTPUT_ASSEMBLE_SCRIPT,
-          outputCutMarkerFormat(limit),
-        ];
+  const budget = outputBudgetArguments(limit);
   const commandBytes = Buffer.from(command, "utf8");
   const viaStdin = commandBytes.length > COMMAND_IN_URL_BYTES;
   const process = await client.start(
@@ -144,15 +124,7 @@ export async function runCommand(
   }
   const end = await process.ended;
 
-  if (output.setupError) {
-    const code = SETUP_CODES.has(output.setupError) ? output.setupError : "unknown";
-    const what =
-      code === "not_supported" ? `shell ${options.shell} not found in the container` : `cwd ${options.cwd}`;
-    throw new OperationError(code, `exec: cannot start: ${what} (${code})`, {
-      operation: "exec",
-      path: options.cwd,
-    });
-  }
+  if (output.setupError) throw setupFailure(output.setupError, options);
   if (!output.startSeen && end.kind !== "lost") {
     throw new OperationError(
       "not_supported",
@@ -171,44 +143,18 @@ export async function runCommand(
         ? `${end.message}; the watchdog in the pod ends the command`
         : `the wrapper in pod ${client.pod?.pod} ended without its end line (${end.kind === "exited" ? `exit ${end.exitCode}` : end.message})`;
   }
-  const groupCleanup: ExecCleanup = stopping
-    ? await stopping
-    : { termSent: false, killSent: false, confirmed: true };
-  const cleanup = withCopiesCut(
-    withEscapeSweep(
-      groupCleanup.pid === undefined && spawnedPid !== undefined
-        ? { ...groupCleanup, pid: spawnedPid }
-        : groupCleanup,
-      output.ended?.escapes,
-    ),
-    output.ended?.copiesCut === true,
-    options.outputPath,
-  );
-  const dropped = output.ended?.dropped ?? 0;
-  const outputCut: OutputCut | undefined =
-    limit !== undefined && dropped > 0
-      ? { headBytes: outputHeadBytes(limit), droppedBytes: dropped, tailBytes: outputTailBytes(limit) }
-      : undefined;
-  const counts = {
-    elapsedMs: Date.now() - startedAt,
-    // Without streaming the file holds both streams mixed: all the wrapper appended (the marker
-    // taken out, the dropped bytes put back) counts as stdout.
-    stdoutBytes: streamChunks
-      ? output.stdoutBytes
-      : (output.ended?.appended ?? 0) +
-        (outputCut ? dropped - outputCutMarker(limit as number, dropped).length : 0),
-    stderrBytes: streamChunks ? output.stderrBytes : 0,
-    ...(outputCut ? { outputCut } : {}),
-  };
-  if (lost !== undefined)
-    return { status: "unknown", ...counts, cleanup: { ...cleanup, confirmed: false, note: lost } };
-  if (!cleanup.confirmed)
-    return { status: "unknown", ...(exitCode !== undefined ? { exitCode } : {}), ...counts, cleanup };
-  if (stopReason && (groupCleanup.termSent || exitCode === undefined)) {
-    const signal = exitCode !== undefined && exitCode > 128 ? signalName(exitCode - 128) : undefined;
-    return { status: stopReason, ...(signal ? { signal } : { exitCode }), ...counts, cleanup };
-  }
-  return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...counts, cleanup };
+  return wrapperExecResult({
+    output,
+    startedAt,
+    stopReason,
+    groupCleanup: stopping ? await stopping : { termSent: false, killSent: false, confirmed: true },
+    spawnedPid,
+    exitCode,
+    lost,
+    limit,
+    streamChunks,
+    outputPath: options.outputPath,
+  });
 }
 
 /**
@@ -234,41 +180,13 @@ function envArguments(values: ExecOptions["env"]): string[] {
   return [...unsets, ...sets];
 }
 
-function withEscapeSweep(cleanup: ExecCleanup, sweep: EscapeSweep | undefined): ExecCleanup {
-  if (sweep === undefined) return cleanup;
-  const result: ExecCleanup = { ...cleanup, escapesChecked: true };
-  if (sweep === "none") return result;
-  result.termSent = true;
-  if (sweep === "killed" || sweep === "survived") result.killSent = true;
-  if (sweep === "survived") {
-    result.confirmed = false;
-    result.note = "a process that left the command's process group survived SIGKILL";
-  } else result.note ??= "processes that left the command's process group were ended";
-  return result;
-}
-
-function withCopiesCut(cleanup: ExecCleanup, cut: boolean, outputPath: string | undefined): ExecCleanup {
-  if (!cut) return cleanup;
-  const copies = outputPath === undefined ? "the output relays" : `the output copies to ${outputPath}`;
-  const note = `${copies} were still open ${COPY_WAIT_MS} ms after the command's processes ended and were ended: later output is missing`;
-  return { ...cleanup, note: cleanup.note === undefined ? note : `${cleanup.note}; ${note}` };
-}
-
 /** Runs the stop script in a second exec; never throws (a failed stop is an unconfirmed cleanup). */
 async function stopGroup(context: RunCommandContext, control: string, graceMs: number): Promise<ExecCleanup> {
   try {
     const result = await context.client.run(["sh", "-c", STOP_SCRIPT, "sh", control, String(graceMs)], {
       operation: "exec",
     });
-    const [group = "-", term, kill, gone] = result.stdout.toString("utf8").trim().split(" ");
-    const pid = Number(group);
-    return {
-      termSent: term === "1",
-      killSent: kill === "1",
-      confirmed: gone === "1",
-      ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}),
-      ...(gone === "1" ? {} : { note: "process group still present after SIGKILL" }),
-    };
+    return parseStopReport(result.stdout.toString("utf8"));
   } catch (error) {
     return {
       termSent: false,
@@ -277,9 +195,4 @@ async function stopGroup(context: RunCommandContext, control: string, graceMs: n
       note: `could not stop the process group: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-}
-
-function signalName(number: number): string | undefined {
-  for (const [name, value] of Object.entries(constants.signals)) if (value === number) return name;
-  return undefined;
 }

@@ -1,9 +1,9 @@
 import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { OperationError, throwIfAborted } from "@tackle/operations";
+import { shellText } from "@tackle/operations/container-scripts";
 import { extract, pack } from "tar-stream";
 import type { PodClient } from "./pod-client.js";
-import { shellText } from "./shell-text.js";
 
 /** Unpacks exactly `$2` bytes of tar from stdin into `$1` (created if missing). */
 const UNPACK_SCRIPT = shellText`

@@ -21,7 +21,7 @@ export class RunningCommands<T = unknown> {
   }
 
   /**
-   * Starts `start` with a signal that aborts when `caller` does or when {@link cancelAll} runs,
+   * Starts `start` with a signal that aborts when `caller` does or when `cancelAll` runs,
    * and tracks the call until it settles. Returns the call's own promise.
    */
   run(caller: AbortSignal | undefined, start: (signal: AbortSignal) => Promise<T>): Promise<T> {

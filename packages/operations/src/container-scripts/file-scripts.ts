@@ -1,4 +1,4 @@
-import { WRITE_LOCK_SHELL } from "@tackle/operations";
+import { WRITE_LOCK_SHELL } from "../write-lock.js";
 import { shellText } from "./shell-text.js";
 
 /**
@@ -7,7 +7,7 @@ import { shellText } from "./shell-text.js";
  * `test` on the path and its parents (as the adapter's user, so permissions are the user's), and
  * never by reading a tool's error message: busybox and GNU word them differently.
  */
-export const SCRIPT_EXIT: Record<number, string> = {
+export const SCRIPT_EXIT: Readonly<Record<number, string>> = {
   90: "ENOENT",
   91: "EACCES",
   92: "ENOTDIR",
@@ -184,6 +184,19 @@ fi
 [ -n "$_lk" ] && rm -f "$_lk"
 sweep "$_p" "$5" "$7"
 exec 9<&-`,
+  // After an aborted write: $1 the path written, $2 its random token. The writer sees its stdin
+  // end when the connection closes and removes its temp file; wait (2 s at most) until it did,
+  // then remove what is left, so the write can no longer land.
+  settle_write: shellText`
+_t=$1; [ -L "$_t" ] && _t=$(readlink -f "$1")
+_d=$(parent_of "$_t"); _i=0
+while [ "$_i" -lt 100 ]; do
+  set -- "$_d"/.*.tackle-*-"$2".tmp
+  [ -e "$1" ] || exit 0
+  sleep 0.02; _i=$((_i + 1))
+done
+rm -f "$@"`,
+  // $1 path, $2 "-p" for recursive.
   // $1 path, $2 "-p" for recursive.
   mkdir: shellText`
 if [ -e "$1" ] || [ -L "$1" ]; then { [ -n "$2" ] && [ -d "$1" ]; } && exit 0; exit 94; fi
@@ -224,9 +237,9 @@ chmod "$2" "$1" 2>/dev/null || exit 91`,
 } as const;
 
 /** Name of one file operation script. */
-export type FileScript = keyof typeof BODIES;
+export type FileScriptName = keyof typeof BODIES;
 
 /** The full `sh -c` text of a file operation. */
-export function fileScript(name: FileScript): string {
+export function fileScript(name: FileScriptName): string {
   return `${PRELUDE}\n${BODIES[name]}\n`;
 }

@@ -1,5 +1,11 @@
-import type { ExecSpawn, OperationErrorCode, OutputChunk } from "@tackle/operations";
-import type { ExecFrame } from "./pod-exec.js";
+import type { OperationErrorCode } from "../errors.js";
+import type { ExecSpawn, OutputChunk } from "../types.js";
+
+/** One piece of an exec stream, as a transport delivers it (demultiplexed). */
+export interface WrapperFrame {
+  stream: "stdout" | "stderr";
+  bytes: Uint8Array;
+}
 
 /** What the wrapper's sweep did about processes that left the group but carry the marker. */
 export type EscapeSweep = "none" | "terminated" | "killed" | "survived";
@@ -50,7 +56,7 @@ export class WrapperOutput {
   constructor(
     token: string,
     private readonly onChunk: ((chunk: OutputChunk) => void) | undefined,
-    private readonly onSpawn: (spawn: ExecSpawn) => void,
+    private readonly onSpawn?: (spawn: ExecSpawn) => void,
   ) {
     this.endLine = Buffer.from(`\0tackle:end:${token}:`, "latin1");
     this.pidLine = Buffer.from(`\0tackle:pid:${token}:`, "latin1");
@@ -60,7 +66,7 @@ export class WrapperOutput {
   }
 
   /** Takes one frame of the stream. */
-  accept(frame: ExecFrame): void {
+  accept(frame: WrapperFrame): void {
     if (frame.stream === "stdout" || this.startSeen) {
       this.deliver(frame.stream, frame.bytes);
       return;
@@ -81,7 +87,7 @@ export class WrapperOutput {
     this.markStarted();
   }
 
-  private deliver(stream: ExecFrame["stream"], input: Uint8Array): void {
+  private deliver(stream: WrapperFrame["stream"], input: Uint8Array): void {
     let bytes = input;
     if (stream === "stderr") {
       if (!this.pidSeen) bytes = this.takePid(bytes);
@@ -102,7 +108,7 @@ export class WrapperOutput {
     const pid = Number(view.subarray(at + this.pidLine.length, end).toString("latin1"));
     if (Number.isInteger(pid) && pid > 0) {
       try {
-        this.onSpawn({ pid, pgid: pid });
+        this.onSpawn?.({ pid, pgid: pid });
       } catch {
         // onSpawn must not throw; a faulty consumer must not leave the command unmanaged.
       }

@@ -7,9 +7,17 @@ import { shellText } from "./shell-text.js";
 export const COPY_WAIT_MS = 2000;
 
 /**
+ * How long the exec stream may stay open, past the kill grace, after the stop script confirmed
+ * the group gone: the wrapper's 100 ms, its sweep (the grace, then 2 s at most), its waits for
+ * the relays and the capper (`COPY_WAIT_MS` each) and the assembly, with room to spare. A stream
+ * open longer than that (a wedged engine or node) is closed by the host.
+ */
+export const STREAM_DRAIN_MS = 2000 + 2 * COPY_WAIT_MS + 2000;
+
+/**
  * The watchdog (`sh -c WATCHDOG watchdog CTL TOKEN GRACE_MS`, stdin: the exec stream's stdin,
- * in a session of its own). It reads stdin until it ends: the API server closes a process's
- * stdin when the exec connection goes away, and the adapter never sends on it or closes it
+ * in a session of its own). It reads stdin until it ends: the transport (the Kubernetes API
+ * server) closes a process's stdin when the exec connection goes away, and the adapter never sends on it or closes it
  * while a command runs. Unless the wrapper finished first (CTL/done), it then ends the
  * command's group (TERM, KILL after the grace) and every process that carries the command's
  * marker (`TACKLE_EXEC_ID`): a dropped connection leaves nothing of the command running. No
@@ -29,9 +37,11 @@ hit TERM "$2"; sleep "$(($3 / 1000)).$(($3 % 1000 / 100))"; hit KILL "$2"
  * The command wrapper, POSIX sh (busybox ash runs it):
  * `sh -c WRAPPER sh CTL SHELL COMMAND OUTPUT STREAM CWD GRACE_MS COPY_WAIT HEAD TAIL CAPPER
  * ASSEMBLE FORMAT WATCHDOG COMMAND_BYTES [ENV...]` (COPY_WAIT in seconds; HEAD, TAIL, CAPPER,
- * ASSEMBLE and FORMAT are the output budget's, "" for none; COMMAND_BYTES: "" when COMMAND is
- * the command, else the command is that many bytes on stdin; ENV: `env` arguments, `-u NAME`
- * and `NAME=VALUE`, since pod exec takes no environment, working directory or user).
+ * ASSEMBLE and FORMAT are the output budget's (`@tackle/operations`), "" for none; WATCHDOG:
+ * `WATCHDOG_SCRIPT` when the exec's stdin stays open for it, "" for none; COMMAND_BYTES: "" when
+ * COMMAND is the command, else the command is that many bytes on stdin; ENV: `env` arguments for
+ * the command only, `-u NAME` and `NAME=VALUE`: a transport without an environment option, such
+ * as pod exec, passes every variable so, one with it only the removals).
  * - A setup failure (cwd, shell) is a marker line on stderr, `\0tackle:err:<class>\n`, not an
  *   exit code (that belongs to the command); otherwise `\0tackle:ok\n` comes first on stderr.
  * - The command runs under `setsid` as a background child that is no group leader (the wrapper
@@ -44,7 +54,7 @@ hit TERM "$2"; sleep "$(($3 / 1000)).$(($3 % 1000 / 100))"; hit KILL "$2"
  * - OUTPUT: both streams also go to that file (`tee -a`), or only there (STREAM empty); with
  *   HEAD, through the capper (its own session, ignores TERM, waited for COPY_WAIT at most),
  *   then ASSEMBLE appends the marker and the tail.
- * - The watchdog (`WATCHDOG`) holds the exec's stdin for the command's lifetime.
+ * - The watchdog (`WATCHDOG`), when given, holds the exec's stdin for the command's lifetime.
  * - Last: `\0tackle:end:<token>:<appended>:<status>:<escapes>:<dropped>:<cut>\n` on stderr and
  *   the command's status as the exit code. A wrapper that ends without it was killed.
  */
@@ -62,10 +72,13 @@ command -v "$_sh" >/dev/null 2>&1 || { printf '\0tackle:err:not_supported\n' >&2
 mkdir -m 700 "$_ctl" 2>/dev/null || { printf '\0tackle:err:permission_denied\n' >&2; exit 0; }
 printf '\0tackle:ok\n' >&2
 # An async list's stdin is /dev/null unless redirected: hand the watchdog the exec's stdin as fd 3.
-exec 3<&0
-setsid sh -c "$_wd" watchdog "$_ctl" "$_tok" "$_grace" <&3 >/dev/null 2>&1 &
-_dog=$!
-exec 3<&- 0</dev/null
+_dog=
+if [ -n "$_wd" ]; then
+  exec 3<&0
+  setsid sh -c "$_wd" watchdog "$_ctl" "$_tok" "$_grace" <&3 >/dev/null 2>&1 &
+  _dog=$!
+  exec 3<&- 0</dev/null
+fi
 run() {
   if [ "$_sh" = pwsh ]; then exec env "$@" TACKLE_EXEC_ID="$_tok" setsid pwsh -NoProfile -NonInteractive -Command "$_cmd"; fi
   exec env "$@" TACKLE_EXEC_ID="$_tok" setsid "$_sh" -c "$_cmd"
@@ -134,7 +147,7 @@ if [ -n "$_cap" ]; then
   [ "$_drop" != - ] && [ "$_drop" != 0 ] || _drop=
 fi
 [ -n "$_out" ] && _count=$(( $(stat -c %s "$_out" 2>/dev/null || echo 0) - _before ))
-: > "$_ctl/done"; kill -KILL "-$_dog" 2>/dev/null
+: > "$_ctl/done"; [ -n "$_dog" ] && kill -KILL "-$_dog" 2>/dev/null
 rm -rf "$_ctl"
 printf '\0tackle:end:%s:%s:%s:%s:%s:%s\n' "$_tok" "$_count" "$_st" "$_esc" "$_drop" "$_cut" >&2
 exit "$_st"

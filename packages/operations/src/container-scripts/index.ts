@@ -1,0 +1,37 @@
+/**
+ * `@tackle/operations/container-scripts`: the scripts an adapter runs inside a container (or
+ * any POSIX environment it reaches only through "run this argv, stream its output"), shared by
+ * the Docker and Kubernetes adapters so each keeps only its transport:
+ *
+ * - the file scripts and their exit-code protocol (`fileScript`, `SCRIPT_EXIT`, `SCRIPT_CODE`):
+ *   a failure class is an exit code standing for an errno, decided by testing the path, never
+ *   by reading a tool's message;
+ * - the command wrapper (`WRAPPER_SCRIPT`: own process group, relays, output budget, marker
+ *   sweep, optional watchdog) and its stop script (`STOP_SCRIPT`);
+ * - the reader of the wrapper's stream (`WrapperOutput`) and the pieces that turn its report
+ *   into an `ExecResult` cleanup;
+ * - `shellText` and `shellQuote` for keeping shell text in TypeScript.
+ */
+
+export {
+  COPY_WAIT_MS,
+  STOP_SCRIPT,
+  STREAM_DRAIN_MS,
+  WATCHDOG_SCRIPT,
+  WRAPPER_SCRIPT,
+} from "./exec-scripts.js";
+export type { FileScriptName } from "./file-scripts.js";
+export { fileScript, SCRIPT_CODE, SCRIPT_EXIT } from "./file-scripts.js";
+export { shellQuote, shellText } from "./shell-text.js";
+export type { EscapeSweep, WrapperEnd, WrapperFrame } from "./wrapper-output.js";
+export { WrapperOutput } from "./wrapper-output.js";
+export type { WrappedRun } from "./wrapper-result.js";
+export {
+  outputBudgetArguments,
+  parseStopReport,
+  setupFailure,
+  signalName,
+  withCopiesCut,
+  withEscapeSweep,
+  wrapperExecResult,
+} from "./wrapper-result.js";
