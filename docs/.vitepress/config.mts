@@ -24,6 +24,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: "Guides",
     items: [
       { text: "Write an Operations adapter", link: "/guides/operations-adapter" },
+      { text: "Add an adapter (with commands)", link: "/guides/add-an-adapter" },
       { text: "Write an extension", link: "/guides/extension" },
       { text: "Run over SSH and in Docker", link: "/guides/remote" },
       { text: "Run many sessions on Kubernetes", link: "/guides/kubernetes" },
