@@ -36,7 +36,8 @@ const SHELL_ARGS: Record<ShellKind, (command: string) => string[]> = {
  */
 const WATCHDOG = [
   `sshd=$1; pg=$2; tok=$3; grace=$4`,
-  "cat >/dev/null 2>&1",
+  // The shell's own read, not a cat: one process less per command.
+  "while read -r l; do :; done",
   // Gone: no such process, or a zombie (its parent has not reaped it yet).
   `gone() { [ -r "/proc/$1/stat" ] || { kill -s 0 "$1" 2>/dev/null && return 1; return 0; }; read -r l <"/proc/$1/stat" 2>/dev/null || return 0; set -- \${l##*) }; [ "$1" = Z ] || [ "$1" = X ]; }`,
   `while ! gone "$sshd"; do gone "$pg" && exit 0; sleep 0.1; done`,
