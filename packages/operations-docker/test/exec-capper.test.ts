@@ -1,8 +1,8 @@
 import type { ExecOptions, ExecResult } from "@tackle/operations";
+import { COPIER_CONTROL, keptUnder, numbers } from "@tackle/operations/conformance";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionContainer } from "../src/index.js";
 import { startTestContainer } from "./session.js";
-import { COPIER_CONTROL, keptUnder, numbers } from "./support/output-copiers.js";
 
 /**
  * `exec` with `outputLimitBytes`: the wrapper's capper copies the output into the file (head,

@@ -1,14 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import type { ExecOptions } from "@tackle/operations";
+import { COPIER_CONTROL, keptUnder, numbers } from "@tackle/operations/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  COPIER_CONTROL,
-  type ExecHost,
-  execStreamed,
-  keptUnder,
-  numbers,
-  startExecHost,
-} from "./support/output-copiers.js";
+import { type ExecHost, execStreamed, startExecHost } from "./support/output-copiers.js";
 import { untilExists } from "./support/processes.js";
 import { isAlive } from "./support/ssh-server.mjs";
 

@@ -2,9 +2,10 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import type { ExecOptions } from "@tackle/operations";
+import { numbers } from "@tackle/operations/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SshOperations } from "../src/index.js";
-import { type ExecHost, execStreamed, numbers, startExecHost } from "./support/output-copiers.js";
+import { type ExecHost, execStreamed, startExecHost } from "./support/output-copiers.js";
 import { killIfRunning, untilExists } from "./support/processes.js";
 import { isAlive, type TestSshServer } from "./support/ssh-server.mjs";
 

@@ -30,6 +30,7 @@ export type { ConformanceOptions, ConformanceSubject, MakeOperations } from "./c
 export { collect, expectCode } from "./context.js";
 export type { LineWriterReport } from "./line-writer.js";
 export { lineOf, lineWriterFile, lostRounds, runLineWriter } from "./line-writer.js";
+export { COPIER_CONTROL, keptUnder, numbers } from "./output-helpers.js";
 
 /** The contract asks for a 50 MB file in the fixture. */
 const DEFAULT_BIG_FILE_BYTES = 50 * 1024 * 1024;

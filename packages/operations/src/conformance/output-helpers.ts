@@ -1,4 +1,9 @@
-import { outputCutMarker, outputHeadBytes, outputTailBytes } from "@tackle/operations";
+/**
+ * Helpers for an adapter's own output tests beyond the suite (the output budget, the copiers a
+ * wrapper runs): what a capped output file must hold, and shell functions that hold the copiers
+ * back the way a loaded host or a slow disk would. Shared by the SSH and Docker adapters' tests.
+ */
+import { outputCutMarker, outputHeadBytes, outputTailBytes } from "../output-cut.js";
 
 /** `seq 1 count` as the command prints it. */
 export const numbers = (count: number): string =>
@@ -17,15 +22,15 @@ export function keptUnder(output: string, limit: number): string {
 }
 
 /**
- * POSIX sh functions (busybox ash runs them) for a command that holds the wrapper's output
- * capper back, the way a loaded host or a slow disk would, until the end of the call:
+ * POSIX sh functions (busybox ash runs them) for a command that holds the output copiers (tees,
+ * relays, the capper) back, the way a loaded host or a slow disk would, until the end of the call:
  * - `freeze N A B` waits until N processes have both `A` and `B` among their arguments (whole
- *   arguments: `freeze 1 capper "$OUT"` finds the capper of output file OUT), stops them
- *   (SIGSTOP) and prints their pids;
- * - `release_on_term PID...` starts a process that leaves the command's group (`setsid`) but
- *   keeps its marker, so only the wrapper's sweep for such processes reaches it (after the
- *   group's reap), and continues PID... (SIGCONT) on that SIGTERM; it returns once that
- *   process is set up, so the reap right after the command's exit cannot catch it.
+ *   arguments: `freeze 1 capper "$OUT"` finds the capper of output file OUT, `freeze 2 tee "$OUT"`
+ *   its tees), stops them (SIGSTOP) and prints their pids;
+ * - `release_on_term PID...` starts a process that leaves the command's group (`setsid`, or the
+ *   program named in `$SETSID`) but keeps its marker, so only the sweep for such processes
+ *   reaches it (after the group's end), and continues PID... (SIGCONT) on that SIGTERM; it
+ *   returns once that process is set up, so no early end of the group can catch it.
  */
 export const COPIER_CONTROL = `
 freeze() (
@@ -46,6 +51,6 @@ freeze() (
 )
 release_on_term() {
   # Returns once the process is out of the group with its trap set (it then closes the pipe).
-  ready=$(setsid sh -c 'trap "kill -CONT $*; exit 0" TERM; sleep 600 >/dev/null 2>&1 & echo ready; exec >/dev/null 2>&1; wait' release "$@" </dev/null &)
+  ready=$("\${SETSID:-setsid}" sh -c 'trap "kill -CONT $*; exit 0" TERM; sleep 600 >/dev/null 2>&1 & echo ready; exec >/dev/null 2>&1; wait' release "$@" </dev/null &)
 }
 `;
