@@ -16,6 +16,7 @@ import {
   type ToolCallAuditOptions,
 } from "./audit/call-audit.js";
 import { type AuditRecorder, NO_AUDIT } from "./audit/recorder.js";
+import { misspeltFieldProblems } from "./misspelt-fields.js";
 import { normalizeArguments } from "./normalize-arguments.js";
 import { boundText, shortenInput, wellFormed } from "./quote-input.js";
 import type {
@@ -171,6 +172,9 @@ function prepare(tool: AnyAgentTool, rawArgs: unknown, audit: AuditRecorder): Pr
   const forbidden = findForbiddenKey(normalized);
   if (forbidden !== undefined)
     return refused(tool, [forbiddenKeyProblem(forbidden.field, forbidden.key)], audit);
+  // Normalisation drops unknown keys; one that misspells a field the call left out changes the call.
+  const misspelt = misspeltFieldProblems(schema, args);
+  if (misspelt.length > 0) return refused(tool, misspelt.slice(0, ARGUMENT_PROBLEMS_SHOWN), audit);
   let summary: ValidationSummary;
   try {
     const checker = compiled(schema);

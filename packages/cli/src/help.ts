@@ -154,7 +154,7 @@ export function toolHelp(options: CommandOptions): string {
 
 Runs one tool through the same path the agent uses and prints what the model would see.
 
-${formatOptions(options, { json: "print the whole outcome {content, details, isError, errorCode} as JSON (with --list: the tools and their schemas)" })}
+${formatOptions(options, { json: "print the whole outcome {content, details, isError, errorCode} as one JSON object on stdout, usage and environment errors included (with --list: the tools and their schemas)" })}
 
 ${ENV_FORMS}
 

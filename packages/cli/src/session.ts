@@ -76,7 +76,9 @@ export async function dropUnavailablePowershell(session: CliSession, askedByName
 /** Throws a {@link UsageError} naming the valid tools when `name` is not one. */
 export function assertToolName(name: string): asserts name is ToolName {
   if (!(ALL_TOOL_NAMES as readonly string[]).includes(name)) {
-    throw new UsageError(`Unknown tool "${name}". Available tools: ${ALL_TOOL_NAMES.join(", ")}.`);
+    throw new UsageError(`Unknown tool "${name}". Available tools: ${ALL_TOOL_NAMES.join(", ")}.`, {
+      code: "tool_not_found",
+    });
   }
 }
 

@@ -13,7 +13,15 @@ export interface ToolSummary {
   readOnly: boolean;
   /** The first sentence of the tool's description. */
   summary: string;
+  /** Why the environment cannot run it (powershell where no `pwsh` exists); absent when it can. */
+  unavailable?: string;
 }
+
+/** Tools the environment cannot run, by name, with the reason `tackle tool --list` shows. */
+export type UnavailableTools = ReadonlyMap<string, string>;
+
+/** The reason `--list` gives for powershell where `pwsh` does not run. */
+export const NO_PWSH = "unavailable here: no pwsh in this environment";
 
 /**
  * Arguments for each tool's example in its help: real calls a newcomer can paste. Tested
@@ -45,22 +53,26 @@ export function firstSentence(text: string): string {
   return (match ? match[0] : text.trim()).replace(/\s+/g, " ");
 }
 
-/** Name, read-only flag and summary of every tool. */
-export function toolSummaries(): ToolSummary[] {
-  return toolDefinitions().map((definition) => ({
-    name: definition.name,
-    readOnly: definition.annotations?.readOnlyHint === true,
-    summary: firstSentence(definition.description),
-  }));
+/** Name, read-only flag and summary of every tool, and why a tool cannot run when it cannot. */
+export function toolSummaries(unavailable: UnavailableTools = new Map()): ToolSummary[] {
+  return toolDefinitions().map((definition) => {
+    const reason = unavailable.get(definition.name);
+    return {
+      name: definition.name,
+      readOnly: definition.annotations?.readOnlyHint === true,
+      summary: firstSentence(definition.description),
+      ...(reason !== undefined ? { unavailable: reason } : {}),
+    };
+  });
 }
 
-/** The text of `tackle tool --list`. */
-export function formatToolList(): string {
-  const summaries = toolSummaries();
+/** The text of `tackle tool --list`; a tool the environment cannot run says so before its summary. */
+export function formatToolList(unavailable: UnavailableTools = new Map()): string {
+  const summaries = toolSummaries(unavailable);
   const width = Math.max(...summaries.map((tool) => tool.name.length)) + 2;
   const lines = summaries.map(
     (tool) =>
-      `  ${tool.name.padEnd(width)}${(tool.readOnly ? "read-only" : "writes").padEnd(11)}${tool.summary}`,
+      `  ${tool.name.padEnd(width)}${(tool.readOnly ? "read-only" : "writes").padEnd(11)}${tool.unavailable ? `(${tool.unavailable}) ` : ""}${tool.summary}`,
   );
   return `Tools (tackle tool <name> --help for parameters):\n${lines.join("\n")}`;
 }

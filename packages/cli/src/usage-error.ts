@@ -5,7 +5,17 @@
  */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+  /** What kind of mistake: `tool_not_found`, `invalid_json`, or `usage` for any other. */
+  readonly code: UsageErrorCode;
+
+  constructor(message: string, options?: ErrorOptions & { code?: UsageErrorCode }) {
+    super(message, options);
+    this.code = options?.code ?? "usage";
+  }
 }
+
+/** The kinds of {@link UsageError}, as `tackle tool --json` reports them in `errorCode`. */
+export type UsageErrorCode = "usage" | "tool_not_found" | "invalid_json";
 
 /**
  * The environment (`--env`) could not be reached or used: connection refused, unknown host name,

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BIN, isAlive, killIfRunning, tempDir } from "./helpers.js";
+import { BIN, EXIT, isAlive, killIfRunning, tackle, tempDir } from "./helpers.js";
 
 type Text = { type: string; text?: string };
 const textOf = (result: { [key: string]: unknown }) =>
@@ -112,6 +112,20 @@ describe("tackle mcp", () => {
     const unknown = await client.callTool({ name: "nope", arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain("Available tools");
+  });
+
+  it("answers a missing file or directory as tackle tool does, hint included", async () => {
+    const { client } = await connect(["--cwd", workspace.dir]);
+    for (const [name, args] of [
+      ["read", { path: "absent.txt" }],
+      ["read", { path: "hello.tx" }],
+      ["ls", { path: "nodir" }],
+    ] as const) {
+      const overMcp = textOf(await client.callTool({ name, arguments: args }));
+      const cli = await tackle(["tool", name, JSON.stringify(args), "--cwd", workspace.dir]);
+      expect(cli.code).toBe(EXIT.toolError);
+      expect(cli.stdout.trimEnd()).toBe(overMcp);
+    }
   });
 
   it("carries each error's code in _meta, and none on success", async () => {

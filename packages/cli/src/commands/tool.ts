@@ -1,16 +1,27 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import type { ShellToolDetails } from "@tackle/tools";
+import { ALL_TOOL_NAMES, type ShellToolDetails } from "@tackle/tools";
 import { ARTIFACT_RETENTION_MS } from "@tackle/tools/context";
+import { detectPowershell } from "@tackle/tools/shell";
 import { formatBytes } from "@tackle/tools/text";
 import { auditFileOf } from "../audit-file.js";
+import { parseEnvUrl } from "../env-url.js";
+import { type EnvironmentOptions, openEnvironment } from "../environment.js";
 import { toolHelp } from "../help.js";
 import type { CliIO } from "../io.js";
 import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
+import { asksForJson, failureOutcome } from "../json-failure.js";
 import { Progress } from "../progress.js";
 import { assertToolName, auditOptionsOf, newCallId, openCliSession } from "../session.js";
-import { formatToolHelp, formatToolList, toolDefinitions, toolSummaries } from "../tool-catalog.js";
+import {
+  formatToolHelp,
+  formatToolList,
+  NO_PWSH,
+  toolDefinitions,
+  toolSummaries,
+  type UnavailableTools,
+} from "../tool-catalog.js";
 import { EXIT_ENVIRONMENT, EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, UsageError } from "../usage-error.js";
 
 /** The flags of `tackle tool`. */
@@ -42,6 +53,7 @@ function parseJsonArgs(text: string | undefined, toolName: string, source: strin
     throw new UsageError(
       `The arguments for ${[toolName, source].filter(Boolean).join(" ")} are not valid JSON (${(error as Error).message}). ` +
         `Quote them for the shell, e.g. tackle tool ${toolName} '{"path":"."}', or pass them on stdin with -.`,
+      { code: "invalid_json" },
     );
   }
 }
@@ -79,12 +91,55 @@ function pointedArtifact(outcome: ToolOutcome): { path: string; size: number } |
   return run?.outputCut ? run.artifact : undefined;
 }
 
+/**
+ * The exit code of a tool outcome: 2 for arguments the tool refused (it never ran), 3 when the
+ * environment failed under it, 1 for any other error, 0 for success.
+ */
+function exitCodeOf(outcome: ToolOutcome): number {
+  if (!outcome.isError) return EXIT_OK;
+  if (outcome.errorCode === "invalid_arguments") return EXIT_USAGE;
+  if (ENVIRONMENT_ERROR_CODES.has(outcome.errorCode ?? "")) return EXIT_ENVIRONMENT;
+  return EXIT_TOOL_ERROR;
+}
+
+/**
+ * The tools the environment (`--env`, default this machine) cannot run: powershell where `pwsh`
+ * does not start there. The environment is opened for the question and closed again.
+ */
+async function unavailableTools(
+  envUrl: string | undefined,
+  options: EnvironmentOptions,
+): Promise<UnavailableTools> {
+  const env = await openEnvironment(parseEnvUrl(envUrl), options);
+  try {
+    const pwsh = await detectPowershell(env.operations, { cwd: env.cwd });
+    return new Map(pwsh.available ? [] : [["powershell", NO_PWSH]]);
+  } finally {
+    await env.dispose();
+  }
+}
+
 function hours(ms: number): string {
   return `${Math.round(ms / 3_600_000)} h`;
 }
 
-/** `tackle tool <name> '<json args>'`, `tackle tool --list`, `tackle tool <name> --help`. Returns the exit code. */
+/**
+ * `tackle tool <name> '<json args>'`, `tackle tool --list`, `tackle tool <name> --help`. Returns the
+ * exit code. With `--json`, every outcome is one JSON object on stdout, a usage or environment
+ * error included (see {@link failureOutcome}); the exit code stays the same.
+ */
 export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
+  if (!asksForJson(argv)) return runToolCommand(argv, io);
+  try {
+    return await runToolCommand(argv, io);
+  } catch (error) {
+    const { outcome, exitCode } = failureOutcome(error);
+    io.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
+    return exitCode;
+  }
+}
+
+async function runToolCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     () => parseArgs({ args: argv, allowPositionals: true, options: TOOL_OPTIONS }),
     "tool",
@@ -93,8 +148,9 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.list) {
     if (name !== undefined)
       throw new UsageError(`--list takes no tool name. Use tackle tool ${name} --help.`);
+    const unavailable = await unavailableTools(values.env, environmentOptionsOf(values));
     if (values.json) {
-      const summaries = toolSummaries();
+      const summaries = toolSummaries(unavailable);
       const tools = toolDefinitions().map((definition, i) => ({
         ...summaries[i],
         description: definition.description,
@@ -103,7 +159,7 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
       }));
       io.stdout(`${JSON.stringify(tools, null, 2)}\n`);
     } else {
-      io.stdout(`${formatToolList()}\n`);
+      io.stdout(`${formatToolList(unavailable)}\n`);
     }
     return EXIT_OK;
   }
@@ -128,9 +184,11 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
   assertToolName(name);
   const { text, source } = await argumentsText(jsonText, values.input, io);
   const args = parseJsonArgs(text, name, source);
+  // The whole set, as `tackle mcp` serves it: a tool's hints name the tools that exist next to it
+  // ("Use find or ls to see what exists"), so a call answers here as it answers a model over MCP.
   const session = await openCliSession(
     values.env,
-    [name],
+    ALL_TOOL_NAMES,
     environmentOptionsOf(values),
     auditFileOf(values.audit),
   );
@@ -153,17 +211,20 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
         : {}),
     });
     progress?.stop();
-    const rendered = values.json ? JSON.stringify(outcome, null, 2) : renderOutcomeText(outcome);
-    if (outcome.isError && outcome.errorCode === "invalid_arguments") {
+    const exitCode = exitCodeOf(outcome);
+    if (values.json) {
+      io.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
+    } else if (exitCode === EXIT_USAGE) {
       // The tool never ran: the caller must change the call. A usage error, on stderr.
-      io.stderr(`tackle: ${rendered}\nSee tackle tool ${name} --help for its parameters.\n`);
-      return EXIT_USAGE;
+      io.stderr(
+        `tackle: ${renderOutcomeText(outcome)}\nSee tackle tool ${name} --help for its parameters.\n`,
+      );
+    } else if (exitCode === EXIT_ENVIRONMENT) {
+      io.stderr(`tackle: ${renderOutcomeText(outcome)}\n`);
+    } else {
+      io.stdout(`${renderOutcomeText(outcome)}\n`);
     }
-    if (outcome.isError && ENVIRONMENT_ERROR_CODES.has(outcome.errorCode ?? "")) {
-      io.stderr(`tackle: ${rendered}\n`);
-      return EXIT_ENVIRONMENT;
-    }
-    io.stdout(`${rendered}\n`);
+    if (exitCode === EXIT_USAGE || exitCode === EXIT_ENVIRONMENT) return exitCode;
     const artifact = pointedArtifact(outcome);
     if (artifact) {
       // The printed text points at the full output: it stays, and the user learns for how long.
@@ -174,7 +235,7 @@ export async function toolCommand(argv: string[], io: CliIO): Promise<number> {
         `tackle: the full output (${formatBytes(artifact.size)}) is kept at ${artifact.path}${where} for ${hours(ARTIFACT_RETENTION_MS)} (a later tackle run there removes it after that); delete it sooner with rm.\n`,
       );
     }
-    return outcome.isError ? EXIT_TOOL_ERROR : EXIT_OK;
+    return exitCode;
   } finally {
     progress?.stop();
     // A short output printed whole leaves nothing behind; a cut one keeps its artifact.
