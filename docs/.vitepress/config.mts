@@ -3,12 +3,13 @@ import path from "node:path";
 import { type DefaultTheme, defineConfig } from "vitepress";
 import { repoLinks } from "./repo-links.mjs";
 import { base, docsDir, outDir, referenceDir, repoRoot, repository } from "./site.mjs";
+import { completeSnippets } from "./snippets.mjs";
 
 /** The API reference's sidebar, written by typedoc-vitepress-theme next to the pages. */
 function referenceSidebar(): DefaultTheme.SidebarItem[] {
   const file = path.join(referenceDir, "typedoc-sidebar.json");
   if (!fs.existsSync(file))
-    throw new Error("docs/reference is missing: run `pnpm docs` (TypeDoc runs first)");
+    throw new Error("docs/reference is missing: run `pnpm docs:build` (TypeDoc runs first)");
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
@@ -17,12 +18,14 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: "Introduction",
     items: [
       { text: "Getting started", link: "/getting-started" },
+      { text: "Install", link: "/install" },
       { text: "Concepts", link: "/concepts" },
     ],
   },
   {
     text: "Guides",
     items: [
+      { text: "Work on this machine", link: "/guides/local" },
       { text: "Write an Operations adapter", link: "/guides/operations-adapter" },
       { text: "Add an adapter (with commands)", link: "/guides/add-an-adapter" },
       { text: "Write an extension", link: "/guides/extension" },
@@ -92,6 +95,7 @@ export default defineConfig({
   markdown: {
     config(md) {
       repoLinks(md, { docsDir, repoRoot, repository });
+      completeSnippets(md);
     },
   },
   themeConfig: {

@@ -7,10 +7,9 @@ import { aiSdkModel } from "@tackle/ai-sdk";
 import { createReadOnlyTools } from "@tackle/tools";
 import { createLocalToolContext } from "@tackle/tools/local";
 
+// #region agent
 const baseURL = process.env.OPENAI_BASE_URL;
 const openai = createOpenAI(baseURL ? { baseURL } : {}); // the key from OPENAI_API_KEY
-
-// #region agent
 const context = createLocalToolContext({ cwd: process.cwd() });
 const agent = new Agent({
   ...aiSdkModel(openai.chat("gpt-4.1")),

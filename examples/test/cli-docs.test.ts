@@ -50,4 +50,17 @@ describe("the CLI's pages", () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it("puts every command's section under Commands on the docs page, none under another section", async () => {
+    const text = await readFile(pages["docs/cli.md"], "utf8");
+    let section = "";
+    const misplaced: string[] = [];
+    for (const [, level, title] of text.matchAll(/^(#{2,4}) (.+)$/gm)) {
+      if (level === "##") section = title ?? "";
+      else if (/^`tackle \w+/.test(title ?? "") && section !== "Commands") misplaced.push(`${title} under ${section}`);
+    }
+    expect(misplaced).toEqual([]);
+    expect(text.indexOf("## Use it")).toBeLessThan(text.indexOf("## Commands"));
+    expect(text.indexOf("## When to choose this")).toBeLessThan(text.indexOf("## Commands"));
+  });
 });

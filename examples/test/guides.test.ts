@@ -87,3 +87,20 @@ describe("audit and recover", () => {
     expect(bash).toContain("snapshot: changed report.txt");
   });
 });
+
+describe("work on this machine", () => {
+  it("reaches both roots, edits in the project, refuses a path outside and runs bash there", async () => {
+    const { stdout } = await runGuide("local");
+    const found = Object.fromEntries(
+      stdout
+        .split(/^--- /m)
+        .slice(1)
+        .map((section) => [section.split("\n")[0] ?? "", section]),
+    );
+    expect(Object.keys(found)).toEqual(["find", "grep", "read", "edit", "outside (error: outside_workspace)", "bash"]);
+    expect(found.find).toContain("src/app.ts");
+    expect(found.grep).toContain("todo.md:1: - the answer is 42");
+    expect(found.edit).toContain("Edited src/app.ts");
+    expect(found.bash).toContain("export const answer = 42;");
+  });
+});

@@ -1,5 +1,6 @@
-// The default VitePress theme plus the styles of the benchmark charts.
+// The default VitePress theme plus the styles of the benchmark charts and wrapping code blocks.
 import DefaultTheme from "vitepress/theme";
 import "./bench-charts.css";
+import "./code-wrap.css";
 
 export default DefaultTheme;
