@@ -61,7 +61,13 @@ export const INSTALLS = {
     thirdParty: ["@kubernetes/client-node"],
   },
   "the AI SDK loop": {
-    tackle: ["@tackle/ai-sdk", "@tackle/agent-core", "@tackle/tools", "@tackle/operations-local"],
+    tackle: [
+      "@tackle/ai-sdk",
+      "@tackle/agent-core",
+      "@tackle/tools",
+      "@tackle/extensions",
+      "@tackle/operations-local",
+    ],
     thirdParty: ["ai", "@ai-sdk/anthropic"],
   },
   "the agent loop alone": { tackle: ["@tackle/agent-core"], thirdParty: ["@sinclair/typebox"] },

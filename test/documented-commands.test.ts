@@ -35,7 +35,9 @@ describe("documented pnpm commands", () => {
 
   it("names each of the repository's own scripts it documents as a script, never as a name pnpm takes", () => {
     const ours = documented.filter((name) => scripts.includes(name));
-    expect(ours).toEqual(expect.arrayContaining(["test", "check", "bench", "docs:build", "docs:dev", "pack:all"]));
+    expect(ours).toEqual(
+      expect.arrayContaining(["test", "check", "bench", "docs:build", "docs:dev", "pack:all"]),
+    );
     for (const name of ours) expect(SHADOWING_COMMANDS.has(name), `pnpm ${name}`).toBe(false);
     for (const name of scripts) expect(SHADOWING_COMMANDS.has(name), `script "${name}"`).toBe(false);
   });

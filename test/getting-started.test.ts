@@ -43,37 +43,33 @@ function normalized(text: string): string {
 }
 
 describe("the Getting started page", () => {
-  it(
-    "runs as printed in an empty folder and prints what the page shows",
-    async () => {
-      const steps = pageSteps(fs.readFileSync(page, "utf8"));
-      expect(steps.map((step) => step.kind)).toEqual(["build", "run", "run", "file", "run", "output"]);
-      expect(steps[0]?.text).toContain("pnpm pack:all");
+  it("runs as printed in an empty folder and prints what the page shows", async () => {
+    const steps = pageSteps(fs.readFileSync(page, "utf8"));
+    expect(steps.map((step) => step.kind)).toEqual(["build", "run", "run", "file", "run", "output"]);
+    expect(steps[0]?.text).toContain("pnpm pack:all");
 
-      const home = path.join(work, "home");
-      packAll(root, path.join(home, "tackle", "tarballs"));
-      const project = path.join(work, "empty");
-      fs.mkdirSync(project, { recursive: true });
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        HOME: home,
-        // The page's Node first; npm's cache shared with the pack-and-install test.
-        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
-        npm_config_cache: sharedNpmCache(root),
-        npm_config_update_notifier: "false",
-        npm_config_fund: "false",
-        npm_config_audit: "false",
-      };
+    const home = path.join(work, "home");
+    packAll(root, path.join(home, "tackle", "tarballs"));
+    const project = path.join(work, "empty");
+    fs.mkdirSync(project, { recursive: true });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: home,
+      // The page's Node first; npm's cache shared with the pack-and-install test.
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+      npm_config_cache: sharedNpmCache(root),
+      npm_config_update_notifier: "false",
+      npm_config_fund: "false",
+      npm_config_audit: "false",
+    };
 
-      let cwd = project;
-      let printed = "";
-      for (const step of steps.slice(1)) {
-        if (step.kind === "file") fs.writeFileSync(path.join(cwd, step.file ?? ""), step.text);
-        if (step.kind === "run") ({ stdout: printed, cwd } = await runBlock(step.text, cwd, env));
-        if (step.kind === "output") expect(normalized(printed)).toBe(normalized(step.text));
-      }
-      expect(path.basename(cwd)).toBe("hello-tackle");
-    },
-    600_000,
-  );
+    let cwd = project;
+    let printed = "";
+    for (const step of steps.slice(1)) {
+      if (step.kind === "file") fs.writeFileSync(path.join(cwd, step.file ?? ""), step.text);
+      if (step.kind === "run") ({ stdout: printed, cwd } = await runBlock(step.text, cwd, env));
+      if (step.kind === "output") expect(normalized(printed)).toBe(normalized(step.text));
+    }
+    expect(path.basename(cwd)).toBe("hello-tackle");
+  }, 600_000);
 });

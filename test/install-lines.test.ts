@@ -38,9 +38,12 @@ function installCommands(text: string): string[] {
 }
 
 const packageOfTarball = new Map<string, string>(
-  tackleClosure(root, ["@tackle/cli", "@tackle/operations-ssh", "@tackle/operations-docker", "@tackle/operations-kubernetes"]).map(
-    (name: string) => [tarballName(name), name],
-  ),
+  tackleClosure(root, [
+    "@tackle/cli",
+    "@tackle/operations-ssh",
+    "@tackle/operations-docker",
+    "@tackle/operations-kubernetes",
+  ]).map((name: string) => [tarballName(name), name]),
 );
 
 describe("install lines", () => {
@@ -61,9 +64,12 @@ describe("install lines", () => {
 
   it("of the install page are the ones pnpm pack:all prints", () => {
     const page = textOf("docs/install.md");
-    for (const install of Object.values(INSTALLS)) expect(page).toContain(installLine(root, TARBALLS, install));
+    for (const install of Object.values(INSTALLS))
+      expect(page).toContain(installLine(root, TARBALLS, install));
     const start = textOf("docs/getting-started.md");
-    expect(start).toContain(installLine(root, TARBALLS, { ...INSTALLS["tools on this machine"], thirdParty: ["tsx"] }));
+    expect(start).toContain(
+      installLine(root, TARBALLS, { ...INSTALLS["tools on this machine"], thirdParty: ["tsx"] }),
+    );
   });
 
   it("from the registry come with a word on when they apply", () => {

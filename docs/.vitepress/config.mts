@@ -110,7 +110,23 @@ export default defineConfig({
       "/reference/": [{ text: "API reference", link: "/reference/", items: referenceSidebar() }],
       "/": guide,
     },
-    search: { provider: "local" },
+    search: {
+      provider: "local",
+      options: {
+        miniSearch: {
+          searchOptions: {
+            // A guide answers "how do I use X" better than a page of reference entries about X:
+            // guides first, the API reference's property entries last. (Serialized into the
+            // page, so it must not use anything from this module.)
+            boostDocument(id: string) {
+              if (id.includes("/guides/") || id.includes("/getting-started")) return 3;
+              if (id.includes("/reference/")) return 0.5;
+              return 1;
+            },
+          },
+        },
+      },
+    },
     socialLinks: [{ icon: "github", link: repository }],
     outline: { level: [2, 3] },
   },

@@ -43,7 +43,10 @@ export function importsUsedBy(source, code) {
   for (const [, typeOnly = "", clause, from] of source.matchAll(IMPORT)) {
     const parts = [];
     const braces = /\{([\s\S]*)\}/.exec(clause);
-    const head = clause.replace(/\{[\s\S]*\}/, "").replace(/,\s*$/, "").trim();
+    const head = clause
+      .replace(/\{[\s\S]*\}/, "")
+      .replace(/,\s*$/, "")
+      .trim();
     if (head !== "") {
       const local = head.replace(/^\*\s+as\s+/, "").trim();
       if (used(local)) parts.push(head);
@@ -53,7 +56,14 @@ export function importsUsedBy(source, code) {
         .split(",")
         .map((n) => n.trim())
         .filter(Boolean)
-        .filter((n) => used(n.split(/\s+as\s+/).pop().replace(/^type\s+/, "")));
+        .filter((n) =>
+          used(
+            n
+              .split(/\s+as\s+/)
+              .pop()
+              .replace(/^type\s+/, ""),
+          ),
+        );
       if (names.length > 0) parts.push(`{ ${names.join(", ")} }`);
     }
     if (parts.length > 0) lines.push(`import ${typeOnly}${parts.join(", ")} from ${from};`);

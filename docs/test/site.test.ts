@@ -171,4 +171,67 @@ describe("the documentation site", () => {
       await page.close();
     }
   });
+
+  it("fits every prose page into 1280 px: no sideways scroll of the page, a code block or a table", async () => {
+    const pages = prosePages(outDir);
+    expect(pages.length).toBeGreaterThan(40);
+    const wide: string[] = [];
+    // One tab for all pages: a new one per page costs more than the check.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      for (const path of pages) {
+        await page.goto(new URL(path, site.url).href, { waitUntil: "load" });
+        const found = await page.evaluate(() => {
+          // Runs in the page.
+          const doc = (globalThis as unknown as { document: PageDocument }).document;
+          const out: string[] = [];
+          if (doc.documentElement.scrollWidth > doc.documentElement.clientWidth) out.push("the page");
+          for (const element of doc.querySelectorAll(".vp-doc pre, .vp-doc table, .vp-doc p, .vp-doc li")) {
+            if (element.checkVisibility() && element.scrollWidth > element.clientWidth + 1)
+              out.push(`${element.tagName.toLowerCase()}: ${(element.textContent ?? "").slice(0, 60)}`);
+          }
+          return out;
+        });
+        for (const what of found) wide.push(`${path}: ${what}`);
+      }
+    } finally {
+      await page.close();
+    }
+    expect(wide).toEqual([]);
+  }, 600_000);
+
+  it.each(["ssh", "docker", "mcp"])("answers a search for %s with a guide first", async (term) => {
+    const { page, errors } = await open("getting-started.html");
+    try {
+      await page.locator(".VPNavBarSearch").getByRole("button").click();
+      await page.locator("#localsearch-input").fill(term);
+      const first = page.locator("#localsearch-list .result").first();
+      await first.waitFor();
+      expect(await first.getAttribute("href")).toMatch(/\/guides\//);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });
+
+/** What the in-page checks use of the DOM (the test compiles without the DOM lib). */
+interface PageDocument {
+  documentElement: { scrollWidth: number; clientWidth: number };
+  querySelectorAll(selector: string): Iterable<{
+    tagName: string;
+    textContent: string | null;
+    scrollWidth: number;
+    clientWidth: number;
+    checkVisibility(): boolean;
+  }>;
+}
+
+/** The built pages written from docs/ (the API reference left out), as paths relative to the site. */
+function prosePages(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) return ["reference", "assets"].includes(entry.name) ? [] : prosePages(dir, path);
+    return entry.name.endsWith(".html") && entry.name !== "404.html" ? [path] : [];
+  });
+}

@@ -8,9 +8,7 @@ import { createTools } from "@tackle/tools";
 import { createLocalToolContext } from "@tackle/tools/local";
 
 function show(title: string, outcome: ToolOutcome): void {
-  const text = outcome.content
-    .map((part) => (part.type === "text" ? part.text : "[image]"))
-    .join("\n");
+  const text = outcome.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
   const error = outcome.isError ? ` (error: ${outcome.errorCode})` : "";
   console.log(`--- ${title}${error}\n${text}`);
 }

@@ -57,7 +57,8 @@ describe("the CLI's pages", () => {
     const misplaced: string[] = [];
     for (const [, level, title] of text.matchAll(/^(#{2,4}) (.+)$/gm)) {
       if (level === "##") section = title ?? "";
-      else if (/^`tackle \w+/.test(title ?? "") && section !== "Commands") misplaced.push(`${title} under ${section}`);
+      else if (/^`tackle \w+/.test(title ?? "") && section !== "Commands")
+        misplaced.push(`${title} under ${section}`);
     }
     expect(misplaced).toEqual([]);
     expect(text.indexOf("## Use it")).toBeLessThan(text.indexOf("## Commands"));

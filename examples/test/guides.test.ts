@@ -97,7 +97,14 @@ describe("work on this machine", () => {
         .slice(1)
         .map((section) => [section.split("\n")[0] ?? "", section]),
     );
-    expect(Object.keys(found)).toEqual(["find", "grep", "read", "edit", "outside (error: outside_workspace)", "bash"]);
+    expect(Object.keys(found)).toEqual([
+      "find",
+      "grep",
+      "read",
+      "edit",
+      "outside (error: outside_workspace)",
+      "bash",
+    ]);
     expect(found.find).toContain("src/app.ts");
     expect(found.grep).toContain("todo.md:1: - the answer is 42");
     expect(found.edit).toContain("Edited src/app.ts");

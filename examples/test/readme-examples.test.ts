@@ -79,7 +79,7 @@ describe("the package READMEs' examples", () => {
   });
 
   it("@tackle/agent-core: the faux model calls ls, then answers from its result", async () => {
-    const stdout = await runBlock("agent-core", "createFauxModel", { cwd });
+    const stdout = await runBlock("agent-core", 'fauxToolCall("ls"', { cwd });
     const lines = stdout.split("\n");
     expect(lines[0]).toBe("agent_start");
     expect(lines).toContain("tool_execution_end");
@@ -129,6 +129,15 @@ describe("the package READMEs' examples", () => {
       expect(stdout).toContain("text: 'Fixed.'");
       expect(server.remaining).toBe(0);
       expect(JSON.stringify(server.requests[1]?.body)).toContain("1 failing");
+      // The model gets a system prompt built from the tools, search tools included.
+      const first = (server.requests[0]?.body ?? {}) as { system?: unknown; tools?: { name: string }[] };
+      const system = JSON.stringify(first.system ?? "");
+      expect(system).toContain("You are a coding agent.");
+      expect(system).toContain("Available tools:");
+      for (const tool of ["grep", "find", "ls", "read", "edit", "bash"])
+        expect(system).toContain(`- ${tool}:`);
+      const offered = first.tools ?? [];
+      expect(offered.map((tool) => tool.name)).toEqual(expect.arrayContaining(["grep", "find"]));
     });
   });
 });

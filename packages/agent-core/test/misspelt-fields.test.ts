@@ -58,7 +58,10 @@ describe("invokeTool: misspelt fields", () => {
     const { tool } = echoTool("edit", editParams);
     const outcome = await invokeTool(tool, {
       path: "a.ts",
-      edits: [{ oldText: "a", newText: "b" }, { old_text: "c", newText: "d" }],
+      edits: [
+        { oldText: "a", newText: "b" },
+        { old_text: "c", newText: "d" },
+      ],
     } as unknown);
     expect(outcome.errorCode).toBe("invalid_arguments");
     expect(textOf(outcome)).toContain("edits[1].old_text");

@@ -40,7 +40,14 @@ describe("tackle tool --json", () => {
   });
 
   it("answers arguments the tool refuses with the outcome on stdout and exit 2", async () => {
-    const result = await tackle(["tool", "read", '{"path":"notes.txt","limit":"many"}', "--json", "--cwd", workspace.dir]);
+    const result = await tackle([
+      "tool",
+      "read",
+      '{"path":"notes.txt","limit":"many"}',
+      "--json",
+      "--cwd",
+      workspace.dir,
+    ]);
     const { code, outcome } = onlyJson(result);
     expect(code).toBe(EXIT.usage);
     expect(outcome.errorCode).toBe("invalid_arguments");
@@ -64,7 +71,9 @@ describe("tackle tool: a misspelt argument", () => {
 
   it("is refused for an optional field too, so grep does not run without its glob", async () => {
     const args = '{"pattern":"one","glbo":"*.md"}';
-    const { code, outcome } = onlyJson(await tackle(["tool", "grep", args, "--json", "--cwd", workspace.dir]));
+    const { code, outcome } = onlyJson(
+      await tackle(["tool", "grep", args, "--json", "--cwd", workspace.dir]),
+    );
     expect(code).toBe(EXIT.usage);
     expect(textOf(outcome)).toContain("Did you mean `glob`?");
   });

@@ -10,8 +10,8 @@ import { parseEnvUrl } from "../env-url.js";
 import { type EnvironmentOptions, openEnvironment } from "../environment.js";
 import { toolHelp } from "../help.js";
 import type { CliIO } from "../io.js";
-import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { asksForJson, failureOutcome } from "../json-failure.js";
+import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { Progress } from "../progress.js";
 import { assertToolName, auditOptionsOf, newCallId, openCliSession } from "../session.js";
 import {
