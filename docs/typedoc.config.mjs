@@ -37,6 +37,10 @@ export default {
   excludeExternals: true,
   hideGenerator: true,
   sort: ["kind", "alphabetical"],
+  // What a reader calls comes first on a module's page: its functions and classes, then the
+  // constants, then the types they take and return.
+  groupOrder: ["Functions", "Classes", "Variables", "Interfaces", "Type Aliases", "*"],
+  kindSortOrder: ["Function", "Class", "Variable", "Interface", "TypeAlias", "Enum"],
   validation: { notExported: false, invalidLink: true, unusedMergeModuleWith: true },
   treatWarningsAsErrors: false,
 };

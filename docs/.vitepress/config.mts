@@ -1,9 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type DefaultTheme, defineConfig } from "vitepress";
+import { writeLlmsFiles } from "./llms.mjs";
 import { repoLinks } from "./repo-links.mjs";
-import { base, docsDir, outDir, referenceDir, repoRoot, repository } from "./site.mjs";
+import { base, docsDir, outDir, referenceDir, repoRoot, repository, siteUrl } from "./site.mjs";
 import { completeSnippets } from "./snippets.mjs";
+import { publicEntryPoints } from "./typedoc/entry-points.mjs";
+import { isTestingModule } from "./typedoc/reference-index.mjs";
 
 /** The API reference's sidebar, written by typedoc-vitepress-theme next to the pages. */
 function referenceSidebar(): DefaultTheme.SidebarItem[] {
@@ -11,6 +14,16 @@ function referenceSidebar(): DefaultTheme.SidebarItem[] {
   if (!fs.existsSync(file))
     throw new Error("docs/reference is missing: run `pnpm docs:build` (TypeDoc runs first)");
   return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+
+/** The reference's sidebar: the modules a program imports, then those for tests, apart. */
+function referenceGroups(): DefaultTheme.SidebarItem[] {
+  const items = referenceSidebar();
+  const testing = items.filter((item) => isTestingModule(item.text ?? ""));
+  return [
+    { text: "API reference", link: "/reference/", items: items.filter((item) => !testing.includes(item)) },
+    { text: "For tests and adapter authors", items: testing },
+  ];
 }
 
 const guide: DefaultTheme.SidebarItem[] = [
@@ -79,10 +92,32 @@ const guide: DefaultTheme.SidebarItem[] = [
   },
 ];
 
+const description =
+  "The tool layer for coding agents in TypeScript: one set of tools on this machine, over SSH and in Docker.";
+
 export default defineConfig({
   title: "Tackle",
-  description:
-    "The tool layer for coding agents in TypeScript: one set of tools on this machine, over SSH and in Docker.",
+  description,
+  // llms.txt and each page's Markdown, for agents reading the docs.
+  buildEnd(site) {
+    writeLlmsFiles({
+      docsDir,
+      outDir: site.outDir,
+      siteUrl,
+      title: "Tackle",
+      description,
+      sections: guide as { text: string; items: { text: string; link: string }[] }[],
+      extra: [
+        {
+          text: "API reference",
+          items: [
+            { text: "API reference index", link: "/reference/" },
+            ...publicEntryPoints(repoRoot).map(({ name }) => ({ text: name, link: `/reference/${name}` })),
+          ],
+        },
+      ],
+    });
+  },
   base,
   outDir,
   cacheDir: path.join(docsDir, ".vitepress", "cache"),
@@ -107,7 +142,7 @@ export default defineConfig({
       { text: "Benchmarks", link: "/benchmarks" },
     ],
     sidebar: {
-      "/reference/": [{ text: "API reference", link: "/reference/", items: referenceSidebar() }],
+      "/reference/": referenceGroups(),
       "/": guide,
     },
     search: {

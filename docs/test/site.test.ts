@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, docsDir, outDir, repoRoot, siteUrl } from "../.vitepress/site.mjs";
+import { base, docsDir, outDir, referenceDir, repoRoot, siteUrl } from "../.vitepress/site.mjs";
+import { publicEntryPoints } from "../.vitepress/typedoc/entry-points.mjs";
+import { isTestingModule } from "../.vitepress/typedoc/reference-index.mjs";
 import { brokenLinks, brokenSiteUrls } from "./site-links.js";
 import { type StaticSite, serveSite } from "./static-server.js";
 
@@ -199,6 +201,53 @@ describe("the documentation site", () => {
     }
     expect(wide).toEqual([]);
   }, 600_000);
+
+  it("opens the API reference with where to start, one line per module, and the test modules apart", () => {
+    const index = readFileSync(join(referenceDir, "index.md"), "utf8");
+    const start = index.indexOf("## Start here");
+    const modules = index.indexOf("## Modules");
+    const testing = index.indexOf("## For tests and adapter authors");
+    expect(start).toBeGreaterThan(-1);
+    expect(modules).toBeGreaterThan(start);
+    expect(testing).toBeGreaterThan(modules);
+    for (const { name } of publicEntryPoints(repoRoot)) {
+      const row = new RegExp(
+        `^\\| \\[${name.replace(/[/.-]/g, "\\$&")}\\]\\([^)]*\\) \\| \\S.* \\|$`,
+        "m",
+      ).exec(index);
+      expect(row, name).not.toBeNull();
+      expect(index.indexOf(row?.[0] ?? "") > testing, name).toBe(isTestingModule(name));
+    }
+  });
+
+  it("has no empty reference page, and puts a module's functions before its types", () => {
+    const empty: string[] = [];
+    for (const { name } of publicEntryPoints(repoRoot)) {
+      const text = readFileSync(join(referenceDir, `${name}.md`), "utf8");
+      // Past the breadcrumb and the title, a page holds a description or members.
+      const body = text.slice(text.indexOf(`# ${name}`) + name.length + 2).trim();
+      if (body.length < 80) empty.push(name);
+      const functions = text.indexOf("\n## Functions");
+      const types = text.indexOf("\n## Interfaces");
+      if (functions !== -1 && types !== -1) expect(functions, name).toBeLessThan(types);
+    }
+    expect(empty).toEqual([]);
+  });
+
+  it("serves llms.txt and each listed page as Markdown, code from the examples written in", async () => {
+    const llms = await (await fetch(new URL("llms.txt", site.url))).text();
+    expect(llms).toMatch(/^# Tackle\n\n> /);
+    const links = [...llms.matchAll(/\]\((https:[^)]+\.md)\)/g)].map((m) => m[1] ?? "");
+    expect(links.length).toBeGreaterThan(40);
+    for (const link of links) {
+      const response = await fetch(new URL(link.slice(siteUrl.length), site.url));
+      expect(response.status, link).toBe(200);
+      const text = await response.text();
+      expect(text, link).not.toMatch(/^<<< |#region|\{#[\w-]+\}$/m);
+    }
+    const local = await (await fetch(new URL("guides/local.md", site.url))).text();
+    expect(local).toContain('import { createLocalToolContext } from "@tackle/tools/local";');
+  });
 
   it.each(["ssh", "docker", "mcp"])("answers a search for %s with a guide first", async (term) => {
     const { page, errors } = await open("getting-started.html");

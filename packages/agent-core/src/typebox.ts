@@ -14,6 +14,8 @@
  * FormatRegistry.Set("ticket-id", (value) => /^[A-Z]+-\d+$/.test(value));
  * const parameters = Type.Object({ ticket: Type.String({ format: "ticket-id" }) });
  * ```
+ *
+ * @module
  */
 export type { Static, TSchema } from "@sinclair/typebox";
 export { FormatRegistry, Kind, Type, TypeRegistry } from "./typebox-runtime.js";
