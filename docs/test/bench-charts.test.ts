@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { benchGroups, ratioChart, scaleCharts, tableRows } from "../.vitepress/bench/charts.mjs";
+import {
+  benchGroups,
+  displayUnit,
+  ratioChart,
+  scaleCharts,
+  tableRows,
+  wrapText,
+} from "../.vitepress/bench/charts.mjs";
 import { parseResults } from "../.vitepress/bench/results.mjs";
 
 /** One measurement line in the reporter's format. */
@@ -58,11 +65,12 @@ describe("benchmark charts", () => {
       ].join("\n"),
       "x",
     );
-    const svg = ratioChart(records) ?? "";
+    const svg = ratioChart(records)?.svg ?? "";
     expect(svg).toContain('class="bench-chart"');
-    expect(svg.match(/class="bar faster"/g)).toHaveLength(1);
-    expect(svg.match(/class="bar slower"/g)).toHaveLength(1);
-    expect(svg.match(/class="target"/g)).toHaveLength(1);
+    // One bar each, plus one swatch each in the legend.
+    expect(svg.match(/<rect[^>]*class="bar faster"/g)).toHaveLength(2);
+    expect(svg.match(/<rect[^>]*class="bar slower"/g)).toHaveLength(2);
+    expect(svg.match(/class="target"/g)).toHaveLength(2);
     expect(svg).toContain(">0.500x<");
     expect(svg).toContain(">2.00x<");
     expect(svg).not.toContain("alone");
@@ -98,8 +106,68 @@ describe("benchmark charts", () => {
       line({ case: "<script>", baseline: { name: "a&b", value: 1 }, ratio: 10 }),
       "x",
     );
-    const svg = ratioChart(records) ?? "";
+    const svg = ratioChart(records)?.svg ?? "";
     expect(svg).not.toContain("<script>");
     expect(svg).toContain("&#60;script&#62;");
+  });
+
+  it("titles each chart visibly with its unit, in seconds once milliseconds reach a second", () => {
+    const records = parseResults(
+      [1, 8, 32]
+        .map((n) => line({ bench: "scale", case: "ssh", metric: "wall", value: 125_000 * n, params: { n } }))
+        .join("\n"),
+      "x",
+    );
+    const [chart] = scaleCharts(records) as { unit: string; svg: string; help: string }[];
+    expect(chart?.unit).toBe("s");
+    expect(chart?.svg).toMatch(
+      /<text[^>]*class="chart-title"[^>]*>wall in seconds \(s\), by number of sessions n</,
+    );
+    expect(chart?.svg).not.toContain("125000");
+    expect(chart?.svg).toContain(">4000<"); // 4,000,000 ms at n=32 is 4000 s: the top tick
+    expect(displayUnit("ms", [12, 999])).toEqual({ unit: "ms", scale: 1 });
+    expect(displayUnit("us", [2500])).toEqual({ unit: "ms", scale: 1000 });
+    const ratio = ratioChart(
+      parseResults(line({ case: "grep", baseline: { name: "rg", value: 1 }, ratio: 1.2 }), "x"),
+    );
+    expect(ratio?.svg).toMatch(/<text[^>]*class="chart-title"[^>]*>Time of the Tackle call/);
+  });
+
+  it("gives every line a legend entry with a swatch of its colour, and every chart a how-to-read", () => {
+    const records = parseResults(
+      [1, 8]
+        .flatMap((n) => [
+          line({ bench: "scale", case: "local", metric: "p50", value: n, params: { n } }),
+          line({ bench: "scale", case: "ssh", metric: "p50", value: 2 * n, params: { n } }),
+        ])
+        .join("\n"),
+      "x",
+    );
+    const [chart] = scaleCharts(records) as { svg: string; help: string }[];
+    const strokes = [...(chart?.svg ?? "").matchAll(/<path[^>]*stroke="(#[0-9a-f]+)"/g)].map((m) => m[1]);
+    const swatches = [
+      ...(chart?.svg ?? "").matchAll(/<rect[^>]*fill="(#[0-9a-f]+)"[^>]*class="swatch"/g),
+    ].map((m) => m[1]);
+    expect(strokes).toHaveLength(2);
+    expect(swatches).toEqual(strokes);
+    expect(chart?.svg).toMatch(/class="legend"[^>]*>local</);
+    expect(chart?.help).toMatch(/^How to read it: across, the number of sessions/);
+    const ratio = ratioChart(parseResults(line({ baseline: { name: "rg", value: 1 }, ratio: 3 }), "x"));
+    expect(ratio?.help).toMatch(/^How to read it: each bar is one measurement.*\(rg\)/);
+  });
+
+  it("writes long labels in full, wrapped between words, never cut", () => {
+    const long = `grep ${"parameter=value ".repeat(12)}end`;
+    const records = parseResults(
+      line({ case: long, baseline: { name: "rg", value: 1 }, ratio: 2, params: { files: 100000 } }),
+      "x",
+    );
+    const svg = ratioChart(records)?.svg ?? "";
+    expect(svg).not.toContain("…");
+    const shown = [...svg.matchAll(/class="label"[^>]*>([^<]*)</g)].map((m) => m[1]).join(" ");
+    expect(shown).toContain("end");
+    expect(shown).toContain("files=100000");
+    for (const text of wrapText(long, 40)) expect(text.length).toBeLessThanOrEqual(40);
+    expect(wrapText(long, 40).join(" ")).toBe(long.trim());
   });
 });

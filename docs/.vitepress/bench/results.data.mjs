@@ -14,11 +14,13 @@ export default {
     const records = parseResults(fs.readFileSync(snapshot, "utf8"), "docs/benchmarks/results.jsonl");
     return benchGroups(records).map((group) => {
       const run = group.records[0].run ?? {};
+      const ratio = ratioChart(group.records);
       return {
         id: `${group.package.replace(/^@tackle\//, "")}-${group.bench}`,
         title: `${group.package}: ${group.bench}`,
         run: `Run ${run.startedAt ?? "?"} at commit ${run.commit ?? "?"}, Node ${run.node ?? "?"}, ${run.cpus ?? "?"} CPUs, load average ${(run.loadavg ?? []).join(" ")}`,
-        ratio: ratioChart(group.records),
+        ratio: ratio?.svg,
+        ratioHelp: ratio?.help,
         scale: scaleCharts(group.records),
         rows: tableRows(group.records),
       };

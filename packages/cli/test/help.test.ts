@@ -73,7 +73,9 @@ describe("tackle tool --list", () => {
       const definition = definitionOf(name);
       const line = lines.find((text) => text.trimStart().startsWith(`${name} `));
       expect(line, name).toBeDefined();
-      const [, listedName, access, summary] = /^\s+(\S+)\s+(read-only|writes)\s+(.+)$/.exec(line!) ?? [];
+      // A tool the environment cannot run says so in parentheses before its summary.
+      const [, listedName, access, summary] =
+        /^\s+(\S+)\s+(read-only|writes)\s+(?:\([^)]*\) )?(.+)$/.exec(line!) ?? [];
       expect(listedName).toBe(name);
       expect(access, name).toBe(definition.annotations?.readOnlyHint ? "read-only" : "writes");
       expect(definition.description.replace(/\s+/g, " ").startsWith(summary!), name).toBe(true);
