@@ -100,7 +100,7 @@ export function ratioChart(records) {
   const ticks = decades(Math.min(0.5, ...ratios), Math.max(2, ...ratios));
   const lo = Math.log10(ticks[0]);
   const hi = Math.log10(ticks.at(-1));
-  const left = 16;
+  const left = 30; // room for the first tick label, centred on the axis start
   const plot = WIDTH - left - 90;
   const x = (ratio) => left + ((Math.log10(ratio) - lo) / (hi - lo)) * plot;
   const title = "Time of the Tackle call ÷ time of its raw baseline (×, log scale)";
