@@ -49,15 +49,22 @@ export function tackleClosure(root, names) {
 }
 
 /**
- * What a user installs for each way of using Tackle: the Tackle packages asked for, and the
- * third-party packages their code imports (docs/install.md names the same).
+ * What a user installs for each way of using Tackle: the Tackle packages asked for (the shell
+ * policy with the tools: the bash tool checks each command with it, an optional peer of the
+ * tools), and the third-party packages their code imports (docs/install.md names the same).
  */
 export const INSTALLS = {
-  "tools on this machine": { tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-local"] },
-  "tools over SSH": { tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-ssh"] },
-  "tools in Docker": { tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-docker"] },
+  "tools on this machine": {
+    tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-local", "@tackle/shell-policy"],
+  },
+  "tools over SSH": {
+    tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-ssh", "@tackle/shell-policy"],
+  },
+  "tools in Docker": {
+    tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-docker", "@tackle/shell-policy"],
+  },
   "tools on Kubernetes": {
-    tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-kubernetes"],
+    tackle: ["@tackle/tools", "@tackle/agent-core", "@tackle/operations-kubernetes", "@tackle/shell-policy"],
     thirdParty: ["@kubernetes/client-node"],
   },
   "the AI SDK loop": {
@@ -67,6 +74,7 @@ export const INSTALLS = {
       "@tackle/tools",
       "@tackle/extensions",
       "@tackle/operations-local",
+      "@tackle/shell-policy",
     ],
     thirdParty: ["ai", "@ai-sdk/anthropic"],
   },
