@@ -27,6 +27,9 @@ export const MODULE_LINES = {
   "@tackle/cli/mcp": "the MCP server of tackle mcp, to run in your own host",
   "@tackle/operations": "the Operations contract every environment implements, and OperationError",
   "@tackle/operations/ripgrep": "running ripgrep and reading its JSON, for adapters",
+  "@tackle/operations/adapter": "what every adapter shares: exec defaults, running commands, option checks",
+  "@tackle/shell-policy": "the command policy of bash and powershell: allow, ask or deny before a command runs",
+  "@tackle/tree-sitter": "the one tree-sitter runtime of a process, for the packages that parse",
   "@tackle/operations-local": "the environment on this machine",
   "@tackle/operations-ssh": "the environment on a machine over SSH",
   "@tackle/operations-docker": "the environment in a Docker container, and session containers",
@@ -59,10 +62,28 @@ const START_HERE = [
   ["createMcpServer", "@tackle/cli/mcp", "createmcpserver", "the tools over MCP in your own host"],
 ];
 
+/**
+ * A module's line when {@link MODULE_LINES} has none: the first sentence of its source file's
+ * leading doc comment, without the `` `@tackle/x`: `` it may open with.
+ */
+function commentLine(file) {
+  const comment = /^\s*\/\*\*([\s\S]*?)\*\//.exec(fs.readFileSync(file, "utf8"))?.[1] ?? "";
+  const text = comment
+    .split("\n")
+    .map((line) => line.replace(/^\s*\* ?/, "").trim())
+    .filter((line) => !line.startsWith("@"))
+    .join(" ")
+    .trim()
+    .replace(/^`[^`]+`:\s*/, "");
+  return /^[\s\S]*?\.(?=\s|$)/.exec(text)?.[0].replace(/\.$/, "") ?? text;
+}
+
 /** The Markdown of the reference's index page. */
 export function referenceIndex(root) {
-  const names = publicEntryPoints(root).map(({ name }) => name);
-  const line = (name) => `| [${name}](${name}.md) | ${MODULE_LINES[name] ?? ""} |`;
+  const entries = publicEntryPoints(root);
+  const names = entries.map(({ name }) => name);
+  const lines = new Map(entries.map(({ name, file }) => [name, MODULE_LINES[name] ?? commentLine(file)]));
+  const line = (name) => `| [${name}](${name}.md) | ${lines.get(name) ?? ""} |`;
   const main = names.filter((name) => !isTestingModule(name));
   const testing = names.filter(isTestingModule);
   return [
