@@ -28,7 +28,8 @@ export const MODULE_LINES = {
   "@tackle/operations": "the Operations contract every environment implements, and OperationError",
   "@tackle/operations/ripgrep": "running ripgrep and reading its JSON, for adapters",
   "@tackle/operations/adapter": "what every adapter shares: exec defaults, running commands, option checks",
-  "@tackle/shell-policy": "the command policy of bash and powershell: allow, ask or deny before a command runs",
+  "@tackle/shell-policy":
+    "the command policy of bash and powershell: allow, ask or deny before a command runs",
   "@tackle/tree-sitter": "the one tree-sitter runtime of a process, for the packages that parse",
   "@tackle/operations-local": "the environment on this machine",
   "@tackle/operations-ssh": "the environment on a machine over SSH",
