@@ -1,15 +1,19 @@
 import { randomBytes } from "node:crypto";
 import {
-  type CallOptions,
   type ExecOptions,
   type ExecResult,
   OperationError,
   type Operations,
-  raceAbort,
   type SearchOperations,
   tempFileDomain,
 } from "@tackle/operations";
-import { checkAdapterOptions, type OptionSpec, RunningCommands } from "@tackle/operations/adapter";
+import {
+  ConnectOnce,
+  checkAdapterOptions,
+  filesAfterConnect,
+  type OptionSpec,
+  RunningCommands,
+} from "@tackle/operations/adapter";
 import { shellText } from "@tackle/operations/container-scripts";
 import { ContainerClient } from "./container-client.js";
 import { ContainerFiles } from "./container-files.js";
@@ -136,14 +140,13 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
   const { docker, endpoint } = connectEngine(options.docker);
   const tempDir = options.tempDir ?? "/tmp";
   const client = new ContainerClient(docker, options.container, endpoint, options.user, options.workdir);
-  let known: ContainerFacts | undefined;
-  // File calls run only once connected (afterConnect below), so the domain is known by then.
+  // File calls run only once connected (filesAfterConnect below), so the domain is known by then.
   const files = new ContainerFiles(client, options.residentShells !== false, () => {
+    const known = connection.known;
     if (!known) throw new Error("the container's writer domain is read before connecting");
     return known.writerDomain;
   });
 
-  let connecting: Promise<ContainerFacts> | undefined;
   const learn = async (): Promise<ContainerFacts> => {
     const facts = await probe(client, tempDir);
     let rg = facts.rg;
@@ -159,27 +162,9 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
       search: rg ? createContainerSearch(client, files, rg) : undefined,
     };
   };
-  /** Connects once; a failed attempt is forgotten, so the next call tries again (the container may have been started meanwhile). */
-  const ready = (signal: AbortSignal | undefined): Promise<ContainerFacts> => {
-    if (known) return Promise.resolve(known);
-    connecting ??= learn().then(
-      (facts) => {
-        known = facts;
-        return facts;
-      },
-      (error: unknown) => {
-        connecting = undefined;
-        throw error;
-      },
-    );
-    return raceAbort(connecting, signal, "connect");
-  };
-  /** `call` once the container was checked (the signal of its last argument bounds the wait). */
-  const afterConnect = <F extends (...args: any[]) => Promise<unknown>>(call: F): F =>
-    (async (...args: Parameters<F>) => {
-      if (!known) await ready((args[args.length - 1] as CallOptions | undefined)?.signal);
-      return call(...args);
-    }) as F;
+  // Connects once; a failed attempt is forgotten, so the next call tries again (the container
+  // may have been started meanwhile).
+  const connection = new ConnectOnce<ContainerFacts>(() => learn());
 
   const context = { client, tempDir };
   // dispose() cancels commands still running (TERM, then KILL, through their process groups):
@@ -200,34 +185,15 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
       ...(options.user !== undefined ? { user: options.user } : {}),
     },
     get homeDir() {
-      return known?.home;
+      return connection.known?.home;
     },
     get search() {
-      return known?.search;
+      return connection.known?.search;
     },
-    stat: afterConnect(files.stat.bind(files)),
-    lstat: afterConnect(files.lstat.bind(files)),
-    realpath: afterConnect(files.realpath.bind(files)),
-    readlink: afterConnect(files.readlink.bind(files)),
-    readFile: afterConnect(files.readFile.bind(files)),
-    openRead: (path, callOptions) => {
-      if (known) return files.openRead(path, callOptions);
-      return (async function* () {
-        await ready(callOptions?.signal);
-        yield* files.openRead(path, callOptions);
-      })();
-    },
-    writeFile: afterConnect(files.writeFile.bind(files)),
-    mkdir: afterConnect(files.mkdir.bind(files)),
-    readdir: afterConnect(files.readdir.bind(files)),
-    listTree: afterConnect(files.listTree.bind(files)),
-    remove: afterConnect(files.remove.bind(files)),
-    symlink: afterConnect(files.symlink.bind(files)),
-    rename: afterConnect(files.rename.bind(files)),
-    chmod: afterConnect(files.chmod.bind(files)),
-    exec: afterConnect(exec),
+    ...filesAfterConnect(files, connection),
+    exec: connection.after(exec),
     async connect(connectOptions) {
-      await ready(connectOptions?.signal);
+      await connection.ready(connectOptions?.signal);
     },
     // Running commands are cancelled first; the resident shells exit when their stdin closes.
     dispose() {

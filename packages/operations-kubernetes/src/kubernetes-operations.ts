@@ -1,14 +1,18 @@
 import { randomBytes } from "node:crypto";
 import {
-  type CallOptions,
   type ExecOptions,
   type ExecResult,
   OperationError,
   type Operations,
-  raceAbort,
   tempFileDomain,
 } from "@tackle/operations";
-import { checkAdapterOptions, type OptionSpec, RunningCommands } from "@tackle/operations/adapter";
+import {
+  ConnectOnce,
+  checkAdapterOptions,
+  filesAfterConnect,
+  type OptionSpec,
+  RunningCommands,
+} from "@tackle/operations/adapter";
 import { shellText } from "@tackle/operations/container-scripts";
 import { type KubernetesConnection, loadKubeConfig } from "./kube-config.js";
 import { KubernetesOperationError } from "./kube-error.js";
@@ -145,12 +149,11 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
   const { config, place } = loadKubeConfig(options, options.namespace);
   const client = new PodClient(config, place);
   const tempDir = options.tempDir ?? "/tmp";
-  let known: PodFacts | undefined;
   const files = new PodFiles(client, options.residentShells !== false, () => {
+    const known = connection.known;
     if (!known) throw new Error("the writer domain is read before connecting");
     return known.writerDomain;
   });
-  let connecting: Promise<PodFacts> | undefined;
   const learn = async (signal: AbortSignal | undefined): Promise<PodFacts> => {
     client.pod = await resolvePod(
       config,
@@ -179,25 +182,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
         bootId && pidNamespace ? tempFileDomain(bootId, pidNamespace) : randomBytes(6).toString("hex"),
     };
   };
-  const ready = (signal: AbortSignal | undefined): Promise<PodFacts> => {
-    if (known) return Promise.resolve(known);
-    connecting ??= learn(signal).then(
-      (facts) => {
-        known = facts;
-        return facts;
-      },
-      (error: unknown) => {
-        connecting = undefined;
-        throw error;
-      },
-    );
-    return raceAbort(connecting, signal, "connect");
-  };
-  const afterConnect = <F extends (...args: any[]) => Promise<unknown>>(call: F): F =>
-    (async (...args: Parameters<F>) => {
-      if (!known) await ready((args[args.length - 1] as CallOptions | undefined)?.signal);
-      return call(...args);
-    }) as F;
+  const connection = new ConnectOnce<PodFacts>(learn);
 
   // dispose() cancels commands still running (TERM, then KILL, through their process groups).
   const running = new RunningCommands<ExecResult>();
@@ -216,39 +201,20 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
       return client.pod;
     },
     get homeDir() {
-      return known?.home;
+      return connection.known?.home;
     },
-    stat: afterConnect(files.stat.bind(files)),
-    lstat: afterConnect(files.lstat.bind(files)),
-    realpath: afterConnect(files.realpath.bind(files)),
-    readlink: afterConnect(files.readlink.bind(files)),
-    readFile: afterConnect(files.readFile.bind(files)),
-    openRead: (path, callOptions) => {
-      if (known) return files.openRead(path, callOptions);
-      return (async function* () {
-        await ready(callOptions?.signal);
-        yield* files.openRead(path, callOptions);
-      })();
-    },
-    writeFile: afterConnect(files.writeFile.bind(files)),
-    mkdir: afterConnect(files.mkdir.bind(files)),
-    readdir: afterConnect(files.readdir.bind(files)),
-    listTree: afterConnect(files.listTree.bind(files)),
-    remove: afterConnect(files.remove.bind(files)),
-    symlink: afterConnect(files.symlink.bind(files)),
-    rename: afterConnect(files.rename.bind(files)),
-    chmod: afterConnect(files.chmod.bind(files)),
-    exec: afterConnect(exec),
-    copyToPod: afterConnect(
+    ...filesAfterConnect(files, connection),
+    exec: connection.after(exec),
+    copyToPod: connection.after(
       (localDir: string, podDir: string, copyOptions?: { signal?: AbortSignal | undefined }) =>
         copyToPod(client, localDir, podDir, copyOptions?.signal),
     ),
-    copyFromPod: afterConnect(
+    copyFromPod: connection.after(
       (podDir: string, localDir: string, copyOptions?: { signal?: AbortSignal | undefined }) =>
         copyFromPod(client, podDir, localDir, copyOptions?.signal),
     ),
     async connect(connectOptions) {
-      await ready(connectOptions?.signal);
+      await connection.ready(connectOptions?.signal);
     },
     dispose() {
       disposed ??= (async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  ConnectOnce,
   checkAdapterOptions,
   checkOptions,
   EXEC_DEFAULTS,
@@ -119,5 +120,45 @@ describe("settleWithin and the defaults", () => {
 
   it("the exec defaults are the documented ones", () => {
     expect(EXEC_DEFAULTS).toEqual({ killGraceMs: 2000, idleGraceMs: 100 });
+  });
+});
+
+describe("ConnectOnce", () => {
+  it("connects once for every caller, and calls wrapped with after() wait for it", async () => {
+    let attempts = 0;
+    const connection = new ConnectOnce(async () => ({ attempt: ++attempts }));
+    const double = connection.after(async (value: number, _options?: { signal?: AbortSignal }) => value * 2);
+    expect(await Promise.all([double(2), double(3), connection.ready(undefined)])).toEqual([
+      4,
+      6,
+      { attempt: 1 },
+    ]);
+    expect(connection.known).toEqual({ attempt: 1 });
+    expect(attempts).toBe(1);
+  });
+
+  it("forgets a failed attempt: the next call tries again", async () => {
+    let attempts = 0;
+    const connection = new ConnectOnce(async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error("not yet");
+      return "up";
+    });
+    await expect(connection.ready(undefined)).rejects.toThrow("not yet");
+    expect(connection.known).toBeUndefined();
+    expect(await connection.ready(undefined)).toBe("up");
+  });
+
+  it("a caller's signal bounds its own wait (aborted), not the attempt", async () => {
+    let finish!: (value: string) => void;
+    const connection = new ConnectOnce(() => new Promise<string>((resolve) => (finish = resolve)));
+    const controller = new AbortController();
+    const waiting = connection.ready(controller.signal);
+    controller.abort();
+    const error = await waiting.catch((caught: unknown) => caught);
+    expect(isOperationError(error, "aborted")).toBe(true);
+    const other = connection.ready(undefined);
+    finish("up");
+    expect(await other).toBe("up");
   });
 });
