@@ -1,4 +1,5 @@
 import { access, readdir, readFile } from "node:fs/promises";
+import { vi } from "vitest";
 
 /**
  * Live (non-zombie) pids of process group `pgid` on this machine. The test sshd runs here, so
@@ -15,19 +16,25 @@ export async function livePidsOfGroup(pgid: number): Promise<number[]> {
   return found;
 }
 
-/** Waits until `check` holds or `ms` passed; returns the last result. */
+/** Waits (vitest's `vi.waitFor`) until `check`'s value is `ok` or `ms` passed; returns the last value. */
 export async function eventually<T>(
   check: () => Promise<T>,
   ok: (value: T) => boolean,
   ms = 5000,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await check();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await check();
+  try {
+    return await vi.waitFor(
+      async () => {
+        const value = await check();
+        if (!ok(value)) throw new Error("not yet");
+        return value;
+      },
+      { timeout: ms, interval: 50 },
+    );
+  } catch {
+    // The caller asserts on the value as it is now, so a failure shows what was found.
+    return await check();
   }
-  return value;
 }
 
 /** SIGKILL by pid, test processes only (never by name); one that ended since it was listed is fine. */
