@@ -10,12 +10,15 @@ import {
 
 /**
  * The environment calls are sent to: everything in a context that belongs to one environment.
- * The mutation queue, artifact store and read ledger go with the operations: a shell writes its
- * output artifact through the target's own files, and a read recorded on this machine says
- * nothing about a file of the same path in a container.
+ * The mutation queue, artifact store, read ledger and session state (the shell's jobs) go with
+ * the operations: a shell writes its output artifact through the target's own files, and a read
+ * recorded on this machine says nothing about a file of the same path in a container.
  */
 export interface TargetEnvironment
-  extends Pick<ExtensionContext, "cwd" | "operations" | "workspace" | "mutations" | "artifacts" | "reads"> {
+  extends Pick<
+    ExtensionContext,
+    "cwd" | "operations" | "workspace" | "mutations" | "artifacts" | "reads" | "state"
+  > {
   /** A name for logs and results. */
   name: string;
 }
@@ -41,6 +44,7 @@ export function routeToEnvironment(definition: AnyToolDefinition, target: Target
             mutations: target.mutations,
             artifacts: target.artifacts,
             reads: target.reads,
+            state: target.state,
           };
           return definition.execute(toolCallId, params, signal, onUpdate, routed);
         },

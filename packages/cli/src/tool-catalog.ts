@@ -4,7 +4,7 @@
  * help cannot drift from what the tools accept.
  */
 import type { AnyToolDefinition } from "@tackle/extensions";
-import { ALL_TOOL_NAMES, createToolDefinition, type ToolName } from "@tackle/tools";
+import { ALL_TOOL_NAMES, createToolDefinition, isToolName, type ToolName, toolExample } from "@tackle/tools";
 
 /** One line of `tackle tool --list`. */
 export interface ToolSummary {
@@ -22,22 +22,6 @@ export type UnavailableTools = ReadonlyMap<string, string>;
 
 /** The reason `--list` gives for powershell where `pwsh` does not run. */
 export const NO_PWSH = "unavailable here: no pwsh in this environment";
-
-/**
- * Arguments for each tool's example in its help: real calls a newcomer can paste. Tested
- * against each tool's schema; a tool without an entry gets one built from its required fields.
- */
-export const TOOL_EXAMPLES: Partial<Record<string, Record<string, unknown>>> = {
-  read: { path: "README.md", offset: 1, limit: 40 },
-  write: { path: "notes/todo.md", content: "- ship it\n" },
-  edit: { path: "src/app.ts", edits: [{ oldText: "const answer = 41;", newText: "const answer = 42;" }] },
-  bash: { command: "npm test", timeout: 300 },
-  grep: { pattern: "TODO", glob: "*.ts", context: 2 },
-  find: { pattern: "src/**/*.test.ts" },
-  ls: { path: "." },
-  powershell: { command: "Get-ChildItem -Recurse -Filter *.ps1" },
-  jobs: { action: "list" },
-};
 
 /** The definition of every tool, in the order of `ALL_TOOL_NAMES`. */
 export function toolDefinitions(): AnyToolDefinition[] {
@@ -113,7 +97,9 @@ export function describeType(schema: JsonSchema): string {
 
 /** The example arguments of a tool: the curated one, else its required fields with placeholders. */
 export function exampleArguments(definition: AnyToolDefinition): Record<string, unknown> {
-  const curated = TOOL_EXAMPLES[definition.name];
+  // Real calls a newcomer can paste, from the tools' own record; a tool from elsewhere gets one
+  // built from its required fields.
+  const curated = isToolName(definition.name) ? toolExample(definition.name) : undefined;
   if (curated) return curated;
   const schema = definition.parameters as JsonSchema;
   const example: Record<string, unknown> = {};

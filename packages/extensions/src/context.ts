@@ -1,6 +1,7 @@
-import type { AuditSink } from "@tackle/agent-core";
+import type { AuditRecorder, AuditSink } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
 import type { DiagnosticsSettings } from "./diagnostics.js";
+import type { SessionState } from "./session-state.js";
 
 /** How paths outside the workspace roots are treated. */
 export type OutsideWorkspacePolicy = "deny" | "read-only" | "allow";
@@ -154,10 +155,11 @@ export interface SessionInfo {
 }
 
 /**
- * Everything a tool needs from its environment, handed to `execute` at call time. Swapping the
- * environment (local, SSH, Docker) or the session means handing a different context.
+ * The session a tool runs in: the environment and everything that lasts from call to call. A
+ * plain object; each call gets its own {@link ExtensionContext} made from it (the session's
+ * fields plus the call's `signal` and `call`), so nothing a call adds is seen by another.
  */
-export interface ExtensionContext {
+export interface ToolSession {
   /** Working directory, absolute in the environment's syntax. */
   cwd: string;
   operations: Operations;
@@ -166,8 +168,6 @@ export interface ExtensionContext {
   artifacts: ArtifactStore;
   reads: ReadLedger;
   ui: ToolUI;
-  /** The call's abort signal (the same one `execute` receives). */
-  signal: AbortSignal | undefined;
   logger: Logger;
   session: SessionInfo;
   /**
@@ -181,6 +181,36 @@ export interface ExtensionContext {
    * Absent: the syntax check only.
    */
   diagnostics?: DiagnosticsSettings;
-  /** Free-form host services (e.g. the shell job registry), keyed by name. */
-  services?: Record<string, unknown>;
+  /**
+   * What tools keep for the rest of the session (the shell's job registry, the artifact
+   * directory made readable), under typed keys: `new SessionState()` for a new session.
+   */
+  state: SessionState;
+}
+
+/** The call a context was made for. One per call; never shared between calls. */
+export interface CallInfo {
+  /** The tool call's id (`""` for a check made before the call exists, such as `checkApproval`). */
+  readonly id: string;
+  /** The tool that runs. */
+  readonly toolName: string;
+  /** This call's record in the audit trail (a no-op recorder when the session has no sink). */
+  readonly audit: AuditRecorder;
+  /**
+   * The tools the model has in this call, when the host said (tool sets from the factories do):
+   * hints then name only these ("Use ls to list it" only where ls exists). Absent: unknown.
+   */
+  readonly toolNames?: readonly string[];
+}
+
+/**
+ * Everything a tool needs, handed to `execute` at call time: the {@link ToolSession}'s fields,
+ * the call's abort signal and the {@link CallInfo} of this call. Swapping the environment (local,
+ * SSH, Docker) or the session means handing a different session to the context factory.
+ */
+export interface ExtensionContext extends ToolSession {
+  /** The call's abort signal (the same one `execute` receives). */
+  signal: AbortSignal | undefined;
+  /** The call this context was made for. */
+  call: CallInfo;
 }

@@ -1,5 +1,4 @@
 import { type AfterToolCallResult, type BeforeToolCallResult, changedFields } from "@tackle/agent-core";
-import { callAudit } from "./call-audit.js";
 import type { ExtensionContext } from "./context.js";
 import type { ExtensionHandlers, ToolCallEvent, ToolResultEvent } from "./extension.js";
 
@@ -25,7 +24,7 @@ export async function runToolCallChain(
 ): Promise<BeforeToolCallResult | undefined> {
   let input = event.input;
   let rewritten = false;
-  const audit = callAudit(ctx, event.toolCallId);
+  const audit = ctx.call.audit;
   for (const { extension, handler } of handlers) {
     let decision: Awaited<ReturnType<typeof handler>>;
     try {
@@ -95,7 +94,7 @@ export async function runToolResultChain(
 ): Promise<AfterToolCallResult | undefined> {
   let current = event;
   let patched = false;
-  const audit = callAudit(ctx, event.toolCallId);
+  const audit = ctx.call.audit;
   for (const { extension, handler } of handlers) {
     let patch: Awaited<ReturnType<typeof handler>>;
     try {

@@ -1,8 +1,11 @@
 export { approvedCallId, runApprovedCall } from "./approved-call.js";
-export { callAudit, withCallAudit } from "./call-audit.js";
+export { auditedWorkspace } from "./audited-workspace.js";
+export type { CallContextOptions } from "./call-context.js";
+export { contextForCall } from "./call-context.js";
 export type {
   ArtifactInfo,
   ArtifactStore,
+  CallInfo,
   ExtensionContext,
   FileMutationQueue,
   Logger,
@@ -13,6 +16,7 @@ export type {
   ReadWindow,
   ResolvedPath,
   SessionInfo,
+  ToolSession,
   ToolUI,
   WorkspacePolicy,
 } from "./context.js";
@@ -52,11 +56,13 @@ export { isToolCallFor, isToolResultFor } from "./narrow.js";
 export { mapEscapedError, specialFileError, toToolError } from "./operation-errors.js";
 export type { CommandInfo, ExtensionError, ExtensionRunnerOptions, LoadResult } from "./runner.js";
 export { ExtensionRunner } from "./runner.js";
+export type { SessionKey } from "./session-state.js";
+export { SessionState, sessionKey } from "./session-state.js";
 export { guardContext, STALE_CONTEXT, StaleContextError } from "./stale-context.js";
 export type { SystemPromptOptions } from "./system-prompt.js";
 export { buildSystemPrompt } from "./system-prompt.js";
 export type { AnyToolDefinition, ToolAnnotations, ToolDefinition } from "./tool-definition.js";
-export type { ExtensionContextFactory, ToolCallInfo } from "./wrap-tool-definition.js";
+export type { ExtensionContextFactory, ToolCallInfo, WrapToolOptions } from "./wrap-tool-definition.js";
 export {
   createToolDefinitionFromAgentTool,
   definitionOf,

@@ -5,7 +5,8 @@ import type {
   BeforeToolCallHook,
   ToolCallHookContext,
 } from "@tackle/agent-core";
-import type { ExtensionContext, Logger } from "./context.js";
+import { contextForCall } from "./call-context.js";
+import type { ExtensionContext, Logger, ToolSession } from "./context.js";
 import { silentLogger } from "./defaults.js";
 import type {
   Extension,
@@ -23,7 +24,6 @@ import type { AnyToolDefinition } from "./tool-definition.js";
 import {
   type ExtensionContextFactory,
   type ToolCallInfo,
-  withSignal,
   wrapToolDefinition,
 } from "./wrap-tool-definition.js";
 
@@ -174,7 +174,7 @@ export class ExtensionRunner {
     const factory = (call: ToolCallInfo) => {
       if (generation !== this.#generation)
         throw new StaleContextError(`tool ${call.toolName} from before a reload`);
-      return this.context(call);
+      return this.#session(call);
     };
     return this.toolDefinitions().map((definition) => wrapToolDefinition(definition, factory) as AgentTool);
   }
@@ -188,12 +188,25 @@ export class ExtensionRunner {
     });
   }
 
-  /** A context of this generation for `call`: throws {@link StaleContextError} once the runner unloads or reloads. */
+  /**
+   * The context of `call` in this generation, as handlers get it: reading it throws
+   * {@link StaleContextError} once the runner unloads or reloads.
+   */
   async context(call: ToolCallInfo): Promise<ExtensionContext> {
     const generation = this.#generation;
-    const context = await this.#options.context(call);
+    const session = await this.#options.context(call);
     if (generation !== this.#generation) throw new StaleContextError("a context requested before a reload");
+    // Handlers see the call's context; the call's record opens with the tool, not here.
+    const context = contextForCall(session, { ...call, opensRecord: false });
     return guardContext(context, () => generation === this.#generation, "an extension context");
+  }
+
+  /** The session of `call` in this generation, for the runner's tools (stale after a reload). */
+  async #session(call: ToolCallInfo): Promise<ToolSession> {
+    const generation = this.#generation;
+    const session = await this.#options.context(call);
+    if (generation !== this.#generation) throw new StaleContextError("a context requested before a reload");
+    return guardContext(session, () => generation === this.#generation, "an extension context");
   }
 
   /** The `tool_call` chain, as the loop's `beforeToolCall`. */
@@ -357,9 +370,8 @@ export class ExtensionRunner {
 
   async #contextForHook(hook: ToolCallHookContext, signal: AbortSignal | undefined) {
     try {
-      const context = await this.context({ toolCallId: hook.toolCall.id, toolName: hook.tool.name, signal });
       // Handlers get the run's signal in ctx.signal, as the tool itself does.
-      return withSignal(context, signal);
+      return await this.context({ toolCallId: hook.toolCall.id, toolName: hook.tool.name, signal });
     } catch (error) {
       this.#report("runner", "context", error);
       return undefined;

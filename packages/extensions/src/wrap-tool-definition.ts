@@ -7,8 +7,8 @@ import {
   ToolError,
 } from "@tackle/agent-core";
 import { isOperationError } from "@tackle/operations";
-import { withCallAudit } from "./call-audit.js";
-import type { ExtensionContext } from "./context.js";
+import { contextForCall } from "./call-context.js";
+import type { ToolSession } from "./context.js";
 import { mapEscapedError, toToolError } from "./operation-errors.js";
 import type { AnyToolDefinition, ToolDefinition } from "./tool-definition.js";
 
@@ -21,10 +21,20 @@ export interface ToolCallInfo {
 }
 
 /**
- * Builds the {@link ExtensionContext} of one call. Called at call time, so a host swaps
- * environment or session by making the factory return a different context.
+ * Gives the session of one call (see {@link ToolSession}; a context from `createToolContext` is
+ * one). Called at call time, so a host swaps environment or session by returning a different
+ * one. The call's own context is made from it by {@link contextForCall}.
  */
-export type ExtensionContextFactory = (call: ToolCallInfo) => ExtensionContext | Promise<ExtensionContext>;
+export type ExtensionContextFactory = (call: ToolCallInfo) => ToolSession | Promise<ToolSession>;
+
+/** Options of {@link wrapToolDefinition}. */
+export interface WrapToolOptions {
+  /**
+   * The tools the model is given with this one (see `CallInfo.toolNames`): its hints then name
+   * only these. The set factories of `@tackle/tools` pass their set.
+   */
+  toolNames?: readonly string[];
+}
 
 const definitions = new WeakMap<AgentTool, AnyToolDefinition>();
 
@@ -42,7 +52,9 @@ const definitions = new WeakMap<AgentTool, AnyToolDefinition>();
 export function wrapToolDefinition<TParams extends TSchema, TDetails, TErrorCode extends string = never>(
   definition: ToolDefinition<TParams, TDetails, TErrorCode>,
   contextFactory: ExtensionContextFactory,
+  options: WrapToolOptions = {},
 ): AgentTool<TParams, TDetails, TErrorCode> {
+  const { toolNames } = options;
   const tool: AgentTool<TParams, TDetails, TErrorCode> = {
     name: definition.name,
     label: definition.label,
@@ -54,10 +66,11 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails, TErrorCode
       signal: AbortSignal | undefined,
       onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
     ): Promise<AgentToolResult<TDetails>> {
-      const context = await contextOf(contextFactory, { toolCallId, toolName: definition.name, signal });
-      const callContext = withCallAudit(withSignal(context, signal), toolCallId, definition.annotations);
+      const call = { toolCallId, toolName: definition.name, signal };
+      const session = await sessionOf(contextFactory, call);
+      const context = contextForCall(session, { ...call, annotations: definition.annotations, toolNames });
       try {
-        return await definition.execute(toolCallId, params, signal, onUpdate, callContext);
+        return await definition.execute(toolCallId, params, signal, onUpdate, context);
       } catch (error) {
         // One mapping for what a tool lets escape: an environment failure while resolving a
         // path keeps its code (connection_lost) instead of becoming "check the arguments".
@@ -73,8 +86,8 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails, TErrorCode
     tool.checkApproval = async (params, signal) => {
       try {
         const call = { toolCallId: "", toolName: definition.name, signal };
-        const context = await contextOf(contextFactory, call);
-        return await check.call(definition, params, withSignal(context, signal), signal);
+        const context = contextForCall(await sessionOf(contextFactory, call), { ...call, toolNames });
+        return await check.call(definition, params, context, signal);
       } catch (error) {
         // Must not throw: a check that cannot decide leaves it to a person.
         const reason = error instanceof Error ? error.message : String(error);
@@ -87,12 +100,12 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails, TErrorCode
 }
 
 /**
- * Asks the factory for a call's context. A factory failure is the host's (no environment, a
+ * Asks the factory for a call's session. A factory failure is the host's (no environment, a
  * lost connection), not the model's: it becomes a ToolError saying so, while a ToolError from
  * the factory (a stale context) keeps its code and an OperationError (connection_lost) its
  * code family.
  */
-async function contextOf(factory: ExtensionContextFactory, call: ToolCallInfo): Promise<ExtensionContext> {
+async function sessionOf(factory: ExtensionContextFactory, call: ToolCallInfo): Promise<ToolSession> {
   try {
     return await factory(call);
   } catch (error) {
@@ -141,16 +154,4 @@ export function createToolDefinitionFromAgentTool<
   if (check !== undefined)
     definition.checkApproval = (params, _ctx, signal) => check.call(tool, params, signal);
   return definition;
-}
-
-/**
- * The context with `signal` set to the call's signal. A proxy rather than a copy, so a guarded
- * (stale-checking) context keeps checking every read, and `{ ...ctx }` still copies every field.
- */
-export function withSignal(context: ExtensionContext, signal: AbortSignal | undefined): ExtensionContext {
-  if (context.signal === signal) return context;
-  return new Proxy(context, {
-    get: (target, property, receiver) =>
-      property === "signal" ? signal : Reflect.get(target, property, receiver),
-  });
 }

@@ -6,7 +6,7 @@ import { Type } from "@sinclair/typebox";
 import { Agent, invokeTool } from "@tackle/agent-core";
 import { createFauxModel, fauxToolCall } from "@tackle/agent-core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ExtensionContext, ToolUI } from "../src/context.js";
+import type { ToolSession, ToolUI } from "../src/context.js";
 import { createHeadlessUI } from "../src/defaults.js";
 import { defineTool } from "../src/define-tool.js";
 import { ExtensionRunner } from "../src/runner.js";
@@ -149,7 +149,7 @@ describe("example: tool override routing a tool to another environment", () => {
     try {
       await writeFile(path.join(sandbox, "only-in-sandbox.txt"), "");
       const { routeToEnvironment } = await import(path.join(examples, "route-to-environment.ts"));
-      const target: ExtensionContext = createTestContext(sandbox, { id: "sandbox" });
+      const target: ToolSession = createTestContext(sandbox, { id: "sandbox" });
       const runner = new ExtensionRunner({
         context: () => createTestContext(dir),
         builtinTools: [bashDefinition, writeDefinition],

@@ -5,7 +5,7 @@ import { Type } from "@sinclair/typebox";
 import { type AgentTool, invokeTool } from "@tackle/agent-core";
 import { OperationError } from "@tackle/operations";
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import type { ExtensionContext } from "../src/context.js";
+import type { ExtensionContext, ToolSession } from "../src/context.js";
 import { defineTool } from "../src/define-tool.js";
 import { guardContext } from "../src/stale-context.js";
 import { createToolDefinitionFromAgentTool, wrapToolDefinition } from "../src/wrap-tool-definition.js";
@@ -96,7 +96,7 @@ describe("wrapToolDefinition", () => {
     const lost = new OperationError("connection_lost", "ssh: connection closed", {
       path: path.join(dirA, "note.txt"),
     });
-    const context: ExtensionContext = {
+    const context: ToolSession = {
       ...base,
       workspace: {
         ...base.workspace,

@@ -5,76 +5,32 @@
  * never left to chance (two tools made without one would each check their own ledger).
  */
 import type { AgentTool } from "@tackle/agent-core";
-import type { AnyToolDefinition, ExtensionContext, ToolDefinition } from "@tackle/extensions";
+import type { AnyToolDefinition, ToolDefinition, ToolSession } from "@tackle/extensions";
 import { type ExtensionContextFactory, wrapToolDefinition } from "@tackle/extensions";
-import type { JobRegistry } from "./shell/jobs.js";
-import { withToolNames } from "./tool-names.js";
 import { checkOptions, type OptionSpec } from "./tool-options.js";
-import { type BashToolOptions, createBashToolDefinition } from "./tools/bash.js";
-import { createEditToolDefinition, type EditToolOptions } from "./tools/edit.js";
-import { createFindToolDefinition, type FindToolOptions } from "./tools/find.js";
-import { createGrepToolDefinition, type GrepToolOptions } from "./tools/grep.js";
-import { createJobsToolDefinition } from "./tools/jobs.js";
-import { createLsToolDefinition } from "./tools/ls.js";
 import {
-  createPowershellToolDefinition,
-  detectPowershell,
-  type PowershellToolOptions,
-} from "./tools/powershell.js";
-import { createReadToolDefinition, type ReadToolOptions } from "./tools/read.js";
-import { createWriteToolDefinition } from "./tools/write.js";
+  ALL_TOOL_NAMES,
+  isToolName,
+  TOOLS,
+  type ToolDefinitionByName,
+  type ToolName,
+  type ToolOptionsByName,
+} from "./tool-registry.js";
+import { detectPowershell } from "./tools/powershell.js";
 
-/** Names of the tools: the eight plus `jobs`, which manages what bash/powershell start in the background. */
-export type ToolName = "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls" | "powershell" | "jobs";
+export type { ToolDefinitionByName, ToolName, ToolOptionsByName } from "./tool-registry.js";
+export { ALL_TOOL_NAMES } from "./tool-registry.js";
 
 /** The tools that run commands. A set holding one also holds `jobs`, which their results point to. */
 export type ShellToolName = "bash" | "powershell";
 
-/** Every tool name, in the order `createAllTools` returns them. */
-export const ALL_TOOL_NAMES = [
-  "read",
-  "write",
-  "edit",
-  "bash",
-  "grep",
-  "find",
-  "ls",
-  "powershell",
-  "jobs",
-] as const satisfies readonly ToolName[];
 /** read, bash, edit, write (and jobs, for bash's background jobs): what a coding agent needs. */
 export const CODING_TOOL_NAMES = ["read", "bash", "edit", "write"] as const satisfies readonly ToolName[];
 /** read, grep, find, ls: look, never touch. */
 export const READ_ONLY_TOOL_NAMES = ["read", "grep", "find", "ls"] as const satisfies readonly ToolName[];
 
-/** Options of each tool, by name. */
-export interface ToolOptionsByName {
-  read: ReadToolOptions;
-  write: Record<string, never>;
-  edit: EditToolOptions;
-  bash: BashToolOptions;
-  grep: GrepToolOptions;
-  find: FindToolOptions;
-  ls: Record<string, never>;
-  powershell: PowershellToolOptions;
-  jobs: { /** Registry to manage instead of the context's (see `getShellJobs`). */ jobs?: JobRegistry };
-}
-
 /** Per-tool options for the set factories. */
 export type PerToolOptions = { [N in ToolName]?: ToolOptionsByName[N] };
-
-/** The definition `createToolDefinition(name)` returns, by name. */
-export interface ToolDefinitionByName {
-  read: ReturnType<typeof createReadToolDefinition>;
-  write: ReturnType<typeof createWriteToolDefinition>;
-  edit: ReturnType<typeof createEditToolDefinition>;
-  bash: ReturnType<typeof createBashToolDefinition>;
-  grep: ReturnType<typeof createGrepToolDefinition>;
-  find: ReturnType<typeof createFindToolDefinition>;
-  ls: ReturnType<typeof createLsToolDefinition>;
-  powershell: ReturnType<typeof createPowershellToolDefinition>;
-  jobs: ReturnType<typeof createJobsToolDefinition>;
-}
 
 /** The bound tool `createTool(name)` returns: typed with that tool's parameters and details. */
 export type ToolByName = {
@@ -97,31 +53,12 @@ export function createToolDefinition<N extends ToolName>(
   name: N,
   options?: ToolOptionsByName[N],
 ): ToolDefinitionByName[N];
-export function createToolDefinition(name: ToolName, options: Record<string, unknown> = {}) {
-  switch (name) {
-    case "read":
-      return createReadToolDefinition(options as ReadToolOptions);
-    case "write":
-      checkOptions("write tool", options, {});
-      return createWriteToolDefinition();
-    case "edit":
-      return createEditToolDefinition(options as EditToolOptions);
-    case "grep":
-      return createGrepToolDefinition(options as GrepToolOptions);
-    case "find":
-      return createFindToolDefinition(options as FindToolOptions);
-    case "ls":
-      checkOptions("ls tool", options, {});
-      return createLsToolDefinition();
-    case "bash":
-      return createBashToolDefinition(options as BashToolOptions);
-    case "powershell":
-      return createPowershellToolDefinition(options as PowershellToolOptions);
-    case "jobs":
-      return createJobsToolDefinition(options as ToolOptionsByName["jobs"]);
-    default:
-      throw new TypeError(`Unknown tool name: ${String(name)}. Tool names: ${ALL_TOOL_NAMES.join(", ")}.`);
+export function createToolDefinition(name: ToolName, options?: Record<string, unknown>) {
+  if (!isToolName(name)) {
+    throw new TypeError(`Unknown tool name: ${String(name)}. Tool names: ${ALL_TOOL_NAMES.join(", ")}.`);
   }
+  const create = TOOLS[name].create as (options?: Record<string, unknown>) => AnyToolDefinition;
+  return create(options);
 }
 
 /** `tools` of the set factories: options per tool name, each an object. */
@@ -135,7 +72,7 @@ export interface ToolSetOptions {
    * `createToolContext` (or `createLocalToolContext` from `@tackle/tools/local`) and end it with
    * its `dispose()`.
    */
-  context: ExtensionContext | ExtensionContextFactory;
+  context: ToolSession | ExtensionContextFactory;
   /** Options per tool, by name. */
   tools?: PerToolOptions;
 }
@@ -149,7 +86,7 @@ export interface CreateToolsOptions<N extends ToolName> extends ToolSetOptions {
 /** Options of {@link createTool}. */
 export interface CreateToolOptions<N extends ToolName> {
   /** See {@link ToolSetOptions.context}. */
-  context: ExtensionContext | ExtensionContextFactory;
+  context: ToolSession | ExtensionContextFactory;
   options?: ToolOptionsByName[N];
   /**
    * The other tools the model is given with this one (made one by one, or by another library).
@@ -164,7 +101,7 @@ export interface CreateToolOptions<N extends ToolName> {
   set?: readonly ToolName[];
 }
 
-function contextFactoryOf(context: ExtensionContext | ExtensionContextFactory): ExtensionContextFactory {
+function contextFactoryOf(context: ToolSession | ExtensionContextFactory): ExtensionContextFactory {
   if (typeof context === "function") return context;
   if (context === null || typeof context !== "object") {
     throw new TypeError(
@@ -200,12 +137,11 @@ export function createTools<const N extends ToolName>(options: CreateToolsOption
   // Options under a misspelt name would be ignored without a word.
   checkOptions("createTools: tools", options.tools, TOOL_OPTIONS_SPEC);
   const names = withJobs(options.names);
-  // Each call sees the set's names, so its hints name only tools the model has (`hasTool`).
-  const inSet: ExtensionContextFactory = async (call) => withToolNames(await factory(call), names);
   const tools: Record<string, AgentTool> = {};
   for (const name of names) {
     const definition: AnyToolDefinition = createToolDefinition(name, options.tools?.[name] as never);
-    tools[name] = wrapToolDefinition(definition, inSet);
+    // Each call sees the set's names, so its hints name only tools the model has (`hasTool`).
+    tools[name] = wrapToolDefinition(definition, factory, { toolNames: names });
   }
   return tools as ToolSet<N>;
 }
@@ -226,14 +162,13 @@ export function createTool<N extends ToolName>(name: N, options: CreateToolOptio
   const factory = contextFactoryOf(options.context);
   if (options.set === undefined) return wrapToolDefinition(definition, factory) as ToolByName[N];
   for (const other of options.set) {
-    if (!(ALL_TOOL_NAMES as readonly string[]).includes(other))
+    if (!isToolName(other))
       throw new TypeError(
         `createTool: set: unknown tool name ${JSON.stringify(other)}. Tool names: ${ALL_TOOL_NAMES.join(", ")}.`,
       );
   }
   const names = [...new Set<ToolName>([name, ...options.set])];
-  const inSet: ExtensionContextFactory = async (call) => withToolNames(await factory(call), names);
-  return wrapToolDefinition(definition, inSet) as ToolByName[N];
+  return wrapToolDefinition(definition, factory, { toolNames: names }) as ToolByName[N];
 }
 
 /** read, bash, edit, write and jobs, sharing one context. */

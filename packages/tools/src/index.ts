@@ -50,6 +50,8 @@ export type { ShellToolDetails, ShellToolOptions, ShellToolParams } from "./shel
 export type { PatchErrorCode, TackleToolErrorCode, TackleToolOwnErrorCode } from "./tool-error-codes.js";
 export { TACKLE_TOOL_ERROR_CODES } from "./tool-error-codes.js";
 export { toToolError } from "./tool-errors.js";
+export type { ToolEntry } from "./tool-registry.js";
+export { isToolName, TOOLS, toolExample } from "./tool-registry.js";
 export type { BashErrorCode } from "./tools/bash.js";
 export type { EditDetails, EditErrorCode, EditParams, EditToolOptions } from "./tools/edit.js";
 export type { FindDetails, FindParams, FindToolOptions } from "./tools/find.js";

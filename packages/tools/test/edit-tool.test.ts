@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AnyAgentTool, invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import type { ToolSession } from "@tackle/extensions";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLocalToolContext } from "../src/local.js";
@@ -10,7 +10,7 @@ import { createEditToolDefinition, type EditDetails } from "../src/tools/edit.js
 import { createReadToolDefinition } from "../src/tools/read.js";
 
 let dir: string;
-let ctx: ExtensionContext;
+let ctx: ToolSession;
 let edit: AnyAgentTool;
 let read: AnyAgentTool;
 

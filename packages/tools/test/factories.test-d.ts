@@ -4,7 +4,7 @@
  */
 import type { Static } from "@sinclair/typebox";
 import { type AgentTool, type CoreErrorCode, invokeTool, type ToolErrorCode } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import type { ToolSession } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { expectTypeOf } from "vitest";
 import type { ToolContext } from "../src/context/create-tool-context.js";
@@ -27,7 +27,7 @@ import type { JobsDetails } from "../src/tools/jobs.js";
 import type { ReadDetails, ReadParams } from "../src/tools/read.js";
 
 declare const context: ToolContext;
-declare const extensionContext: ExtensionContext;
+declare const extensionContext: ToolSession;
 
 type ParamsOf<T> = T extends AgentTool<infer P, unknown> ? Static<P> : never;
 type DetailsOf<T> = T extends AgentTool<any, infer D> ? D : never;
@@ -94,7 +94,7 @@ createToolContext({ cwd: "/work" });
 const local = createLocalToolContext({ cwd: "/tmp" });
 expectTypeOf(local).toEqualTypeOf<ToolContext>();
 expectTypeOf(local.dispose).returns.toEqualTypeOf<Promise<void>>();
-expectTypeOf(local).toExtend<ExtensionContext>();
+expectTypeOf(local).toExtend<ToolSession>();
 
 // invokeTool follows the tool: written arguments checked, details typed on success.
 const outcome = await invokeTool(read, { path: "a.ts", limit: 20 });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invokeTool } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import { contextForCall, type ToolSession } from "@tackle/extensions";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
@@ -55,7 +55,7 @@ describe("factories", () => {
   });
 
   it("refuses to make tools without a context, saying how to make one", () => {
-    const noContext = { context: undefined } as unknown as { context: ExtensionContext };
+    const noContext = { context: undefined } as unknown as { context: ToolSession };
     expect(() => createTool("read", noContext)).toThrow(/createToolContext/);
     expect(() => createCodingTools(noContext)).toThrow(/createLocalToolContext/);
     expect(() => createToolContext({ cwd: dir } as never)).toThrow(/needs `operations`/);
@@ -65,7 +65,8 @@ describe("factories", () => {
     const definition = createToolDefinition("read");
     expect(definition.annotations.readOnlyHint).toBe(true);
     const ctx = createLocalToolContext({ cwd: dir });
-    const result = await definition.execute("id", { path: "a.txt" }, undefined, undefined, ctx);
+    const call = contextForCall(ctx, { toolCallId: "id", toolName: "read", signal: undefined });
+    const result = await definition.execute("id", { path: "a.txt" }, undefined, undefined, call);
     expect(result.content[0]).toEqual({
       type: "text",
       text: '<tool-output source="read">\n1\tone\n</tool-output>',

@@ -3,7 +3,7 @@
  * portable walk: the same output either way, plus each parameter and each notice.
  */
 import { isToolError } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import { contextForCall, type ToolSession } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,8 +17,8 @@ const find = createFindToolDefinition();
 const nativeOps = createLocalOperations();
 const portableOps = createLocalOperations({ rgPath: false });
 let tree: { root: string; cleanup: () => Promise<void> };
-let native: ExtensionContext;
-let portable: ExtensionContext;
+let native: ToolSession;
+let portable: ToolSession;
 
 beforeAll(async () => {
   tree = await makeTree();
@@ -28,7 +28,8 @@ beforeAll(async () => {
 afterAll(() => tree.cleanup());
 
 async function run(params: FindParams, ctx = native, tool = find) {
-  const result = await tool.execute("call", params, undefined, undefined, ctx);
+  const call = contextForCall(ctx, { toolCallId: "call", toolName: tool.name, signal: undefined });
+  const result = await tool.execute("call", params, undefined, undefined, call);
   const shown = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   // Exact assertions state the shown text; the marker itself is asserted by its own test.
   return { text: unmarked(shown, "find"), marked: shown, details: result.details };

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invokeTool, isToolError } from "@tackle/agent-core";
-import { type ExtensionContext, wrapToolDefinition } from "@tackle/extensions";
+import { contextForCall, type ToolSession, wrapToolDefinition } from "@tackle/extensions";
 import { type GrepEvent, type GrepRequest, OperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,8 +20,8 @@ const grep = createGrepToolDefinition();
 const nativeOps = createLocalOperations();
 const portableOps = createLocalOperations({ rgPath: false });
 let tree: { root: string; cleanup: () => Promise<void> };
-let native: ExtensionContext;
-let portable: ExtensionContext;
+let native: ToolSession;
+let portable: ToolSession;
 
 beforeAll(async () => {
   tree = await makeTree();
@@ -31,7 +31,8 @@ beforeAll(async () => {
 afterAll(() => tree.cleanup());
 
 async function run(params: GrepParams, ctx = native, tool = grep) {
-  const result = await tool.execute("call", params, undefined, undefined, ctx);
+  const call = contextForCall(ctx, { toolCallId: "call", toolName: tool.name, signal: undefined });
+  const result = await tool.execute("call", params, undefined, undefined, call);
   const shown = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   // Exact assertions state the shown text; the marker itself is asserted by its own test.
   return { text: unmarked(shown, "grep"), marked: shown, details: result.details };
@@ -494,7 +495,13 @@ describe("grep", () => {
       const controller = new AbortController();
       controller.abort();
       await expect(
-        grep.execute("call", { pattern: "needle" }, controller.signal, undefined, ctx),
+        grep.execute(
+          "call",
+          { pattern: "needle" },
+          controller.signal,
+          undefined,
+          contextForCall(ctx, { toolCallId: "call", toolName: "grep", signal: controller.signal }),
+        ),
       ).rejects.toMatchObject({
         code: "aborted",
       });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import { type ExtensionContext, wrapToolDefinition } from "@tackle/extensions";
+import { type ToolSession, wrapToolDefinition } from "@tackle/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalToolContext } from "../src/local.js";
 import { redactLines, redactSecrets } from "../src/redaction/engine.js";
@@ -24,7 +24,7 @@ const DOCS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "do
 const PLACEHOLDER = /\[REDACTED:(?!kind\])[a-z0-9-]+\]/;
 
 let dir: string;
-let ctx: ExtensionContext;
+let ctx: ToolSession;
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "tackle-redaction-")));
   const files = new Map<string, string>([

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import type { ExtensionContext } from "@tackle/extensions";
+import type { ToolSession } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { createToolContext } from "../src/context/create-tool-context.js";
 
@@ -74,7 +74,7 @@ export async function makeTree(
 }
 
 /** A context like a host would build, on `operations`, with the workspace rooted at `cwd`. */
-export function makeContext(operations: Operations, cwd: string, roots: string[] = [cwd]): ExtensionContext {
+export function makeContext(operations: Operations, cwd: string, roots: string[] = [cwd]): ToolSession {
   return createToolContext({ cwd, operations, roots });
 }
 

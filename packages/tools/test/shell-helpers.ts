@@ -5,25 +5,25 @@ import { join } from "node:path";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import {
   type AnyToolDefinition,
-  type ExtensionContext,
+  type ToolSession,
   type ToolUI,
   wrapToolDefinition,
 } from "@tackle/extensions";
 import { createLocalOperations } from "@tackle/operations-local";
 import { createArtifactStore } from "../src/context/artifacts.js";
 import { createToolContext } from "../src/context/create-tool-context.js";
-import { createJobRegistry, type JobRegistry, SHELL_JOBS_SERVICE } from "../src/shell/jobs.js";
+import { createJobRegistry, type JobRegistry } from "../src/shell/jobs.js";
 
 /** A workspace in a fresh temp dir, a local context with its own artifacts and job registry. */
 export interface ShellTestEnv {
   dir: string;
   workspace: string;
-  ctx: ExtensionContext;
+  ctx: ToolSession;
   jobs: JobRegistry;
   run(
     definition: AnyToolDefinition,
     args: unknown,
-    options?: { signal?: AbortSignal; ctx?: ExtensionContext },
+    options?: { signal?: AbortSignal; ctx?: ToolSession },
   ): Promise<ToolOutcome>;
   dispose(): Promise<void>;
 }
@@ -43,7 +43,7 @@ export async function createShellTestEnv(options: { ui?: ToolUI } = {}): Promise
     cwd: workspace,
     operations,
     artifacts: createArtifactStore({ operations, sessionId: "test", baseDir: dir }),
-    services: { [SHELL_JOBS_SERVICE]: jobs },
+    jobs,
     ...(options.ui ? { ui: options.ui } : {}),
   });
   return {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AnyAgentTool, createMemoryAuditSink, invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import type { DiagnosticsEvent, ExtensionContext } from "@tackle/extensions";
+import type { DiagnosticsEvent, ToolSession } from "@tackle/extensions";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLocalToolContext } from "../src/local.js";
@@ -13,7 +13,7 @@ import { createWriteToolDefinition, type WriteDetails } from "../src/tools/write
 import { SYNTAX_CORPUS } from "./fixtures/syntax-corpus.js";
 
 let dir: string;
-let ctx: ExtensionContext;
+let ctx: ToolSession;
 let edit: AnyAgentTool;
 let write: AnyAgentTool;
 let events: DiagnosticsEvent[];

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import { type ExtensionContext, wrapToolDefinition } from "@tackle/extensions";
+import { type ToolSession, wrapToolDefinition } from "@tackle/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalToolContext } from "../src/local.js";
 import { redactSecrets } from "../src/redaction/engine.js";
@@ -29,7 +29,7 @@ const ANSI =
 const SECRETS = [AWS, GITHUB, API];
 
 let dir: string;
-let ctx: ExtensionContext;
+let ctx: ToolSession;
 beforeAll(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "tackle-untrusted-")));
   await writeFile(join(dir, ".env"), ENV);

@@ -3,8 +3,9 @@ import { readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
-import type { ExtensionContext, Logger, ReadRecord, ToolUI } from "../../src/context.js";
+import type { Logger, ReadRecord, ToolSession, ToolUI } from "../../src/context.js";
 import { createHeadlessUI } from "../../src/defaults.js";
+import { SessionState } from "../../src/session-state.js";
 
 /** Lines a {@link recordingLogger} received. */
 export interface LogLine {
@@ -20,14 +21,14 @@ export function recordingLogger(lines: LogLine[] = []): Logger & { lines: LogLin
 }
 
 /**
- * A small real context for tests: files through node:fs under `cwd`, a path policy that keeps
+ * A small real session for tests: files through node:fs under `cwd`, a path policy that keeps
  * writes inside `cwd`, a pass-through mutation queue and an in-memory read ledger. (The real
  * ones live in @tackle/tools; these only implement the interfaces.)
  */
 export function createTestContext(
   cwd: string,
   options: { ui?: ToolUI; logger?: Logger; sessionId?: string; id?: string } = {},
-): ExtensionContext {
+): ToolSession {
   const reads = new Map<string, ReadRecord>();
   const roots = [cwd];
   const operations = {
@@ -82,8 +83,8 @@ export function createTestContext(
       forget: (file) => reads.delete(file),
     },
     ui: options.ui ?? createHeadlessUI(logger),
-    signal: undefined,
     logger,
     session: { id: options.sessionId ?? "test-session" },
+    state: new SessionState(),
   };
 }

@@ -16,18 +16,13 @@ export function redactAuditEvent<T extends AuditEvent>(event: T): T {
  */
 export function withAuditRedaction(sink: AuditSink): AuditSink {
   if (redacting.has(sink)) return sink;
-  const wrapped: AuditSink = {
-    append: (event) => sink.append(redactAuditEvent(event)),
-    ...(sink.flush ? { flush: () => sink.flush?.() ?? Promise.resolve() } : {}),
-    ...(sink.close ? { close: () => sink.close?.() ?? Promise.resolve() } : {}),
-  };
-  // Reads of the wrapped sink's extra members (e.g. a memory sink's `events`) still work.
-  const proxy = new Proxy(sink, {
-    get: (target, property, receiver) =>
-      property in wrapped ? wrapped[property as keyof AuditSink] : Reflect.get(target, property, receiver),
-  });
-  redacting.add(proxy);
-  return proxy;
+  // The wrapped sink is the prototype: its other members (a memory sink's `events`) still read.
+  const wrapped: AuditSink = Object.create(sink);
+  wrapped.append = (event) => sink.append(redactAuditEvent(event));
+  if (sink.flush) wrapped.flush = () => sink.flush?.() ?? Promise.resolve();
+  if (sink.close) wrapped.close = () => sink.close?.() ?? Promise.resolve();
+  redacting.add(wrapped);
+  return wrapped;
 }
 
 /** Marks a sink that redacts by itself (the JSONL sink). */

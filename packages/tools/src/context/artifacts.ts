@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ArtifactInfo, ArtifactStore } from "@tackle/extensions";
+import { type ArtifactInfo, type ArtifactStore, StaleContextError } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
 
 /** What the artifact store needs from an environment. */
@@ -111,7 +111,8 @@ export function createArtifactStore(options: ArtifactStoreOptions): ArtifactStor
 
   const store: ArtifactStore = {
     directory() {
-      if (disposed) return Promise.reject(new Error("artifact store disposed"));
+      if (disposed)
+        return Promise.reject(new StaleContextError(`the artifact store of session ${options.sessionId}`));
       dirPromise ??= makeDirectory();
       // A failed creation may be retried by the next call.
       dirPromise.catch(() => {

@@ -1,27 +1,30 @@
 /**
- * Builds the {@link ExtensionContext} tools run with: the given environment, the workspace
- * policy, the environment's shared mutation queue, a read ledger, artifacts, a headless UI and
- * a silent logger; plus the one `dispose()` that ends what the session made.
+ * Builds the session tools run with (a `ToolSession`; each call gets its own context made from
+ * it): the given environment, the workspace policy, the environment's shared mutation queue, a
+ * read ledger, artifacts, a headless UI, a silent logger and the session's state; plus the one
+ * `dispose()` that ends what the session made.
  */
 
 import { randomUUID } from "node:crypto";
-import { type AuditSink, ToolError } from "@tackle/agent-core";
+import type { AuditSink } from "@tackle/agent-core";
 import type {
   ArtifactStore,
   DiagnosticsSettings,
-  ExtensionContext,
   FileMutationQueue,
   Logger,
   OutsideWorkspacePolicy,
   ReadLedger,
   SessionInfo,
+  ToolSession,
   ToolUI,
   WorkspacePolicy,
 } from "@tackle/extensions";
-import { createHeadlessUI, silentLogger } from "@tackle/extensions";
+import { createHeadlessUI, guardContext, SessionState, silentLogger } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { withAuditRedaction } from "../audit/redact.js";
 import { createWorkspacePolicy, pathSyntax } from "../path/workspace-policy.js";
+import type { JobRegistry } from "../shell/jobs.js";
+import { SHELL_JOBS } from "../shell/registry.js";
 import { quoteValue } from "../tool-options.js";
 import { createArtifactStore } from "./artifacts.js";
 import { type DisposeToolContextOptions, disposeToolContext } from "./dispose-tool-context.js";
@@ -58,10 +61,12 @@ export interface ToolContextOptions {
   logger?: Logger;
   /** Default: a random id. */
   session?: SessionInfo;
-  /** Default: none; the call's signal is set per call by `wrapToolDefinition`. */
-  signal?: AbortSignal;
-  /** Host services (e.g. a shell job registry under `"shell.jobs"`), keyed by name. */
-  services?: Record<string, unknown>;
+  /**
+   * The registry of the session's background jobs, for a host that manages jobs itself (e.g.
+   * one registry shared by several contexts). Default: made on the first background job;
+   * `dispose()` ends its jobs either way.
+   */
+  jobs?: JobRegistry;
   /**
    * Audit trail of the session's tool calls (default: none). Every event is redacted like model
    * output before it reaches the sink. Give `context.audit` to `invokeTool` or the loop too, so
@@ -76,8 +81,8 @@ export interface ToolContextOptions {
   diagnostics?: DiagnosticsSettings;
 }
 
-/** A context made by {@link createToolContext}: what tools run with, and the end of its session. */
-export interface ToolContext extends ExtensionContext {
+/** A session made by {@link createToolContext}: what tools run with, and its end. */
+export interface ToolContext extends ToolSession {
   /**
    * Ends everything the session made: background jobs not marked `keepAlive` (their records
    * stay on disk, so a later host still lists them), the session's artifacts (unless
@@ -90,14 +95,7 @@ export interface ToolContext extends ExtensionContext {
 }
 
 /** Fields still readable once a context is disposed (what identifies it, and `dispose` itself). */
-const READABLE_AFTER_DISPOSE = new Set<PropertyKey>(["dispose", "session", "cwd", "then"]);
-
-function disposedError(session: SessionInfo): ToolError {
-  return new ToolError(
-    "stale_context",
-    `Not run: this tool session (${session.id}) was closed by the host. Tell the user; a new session is needed to continue.`,
-  );
-}
+const READABLE_AFTER_DISPOSE = ["dispose", "session", "cwd"] as const;
 
 /**
  * Throws unless `value` is an absolute path in the environment's syntax: a relative cwd or root
@@ -138,6 +136,8 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
   const session = options.session ?? { id: randomUUID() };
   const logger = options.logger ?? silentLogger;
   let disposed: Promise<void> | undefined;
+  const state = new SessionState();
+  if (options.jobs) state.set(SHELL_JOBS, options.jobs);
   const context: ToolContext = {
     cwd: options.cwd,
     operations,
@@ -153,9 +153,9 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
     artifacts: options.artifacts ?? createArtifactStore({ operations, sessionId: session.id }),
     reads: options.reads ?? createReadLedger(),
     ui: options.ui ?? createHeadlessUI(logger),
-    signal: options.signal,
     logger,
     session,
+    state,
     dispose(disposeOptions) {
       disposed ??= (async () => {
         await disposeToolContext(context, disposeOptions);
@@ -164,16 +164,15 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
       return disposed;
     },
   };
-  if (options.services) context.services = options.services;
   if (options.audit) context.audit = withAuditRedaction(options.audit);
   if (options.diagnostics) context.diagnostics = options.diagnostics;
-  // Reads are checked (not just calls): tools keep the context for the whole call.
-  return new Proxy(context, {
-    get(target, property, receiver) {
-      if (disposed !== undefined && typeof property === "string" && !READABLE_AFTER_DISPOSE.has(property)) {
-        throw disposedError(session);
-      }
-      return Reflect.get(target, property, receiver);
-    },
-  });
+  // Once disposed, making a call's context from it fails with stale_context; calls already
+  // running fail the same way when they next make an artifact or a job (the store and the
+  // registry refuse after their dispose).
+  return guardContext(
+    context,
+    () => disposed === undefined,
+    `this tool session (${session.id})`,
+    READABLE_AFTER_DISPOSE,
+  );
 }

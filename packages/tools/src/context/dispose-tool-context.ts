@@ -1,4 +1,4 @@
-import type { ExtensionContext } from "@tackle/extensions";
+import type { ToolSession } from "@tackle/extensions";
 import { existingShellJobs } from "../shell/registry.js";
 
 /** Options of {@link disposeToolContext}. */
@@ -21,12 +21,12 @@ export interface DisposeToolContextOptions {
  *
  * @example
  * ```ts
- * const ctx: ExtensionContext = { ...myFields, artifacts: createArtifactStore({ operations, sessionId }) };
+ * const ctx: ToolSession = { ...myFields, state: new SessionState(), artifacts: createArtifactStore({ operations, sessionId }) };
  * try { await runSession(ctx); } finally { await disposeToolContext(ctx); }
  * ```
  */
 export async function disposeToolContext(
-  ctx: ExtensionContext,
+  ctx: ToolSession,
   options: DisposeToolContextOptions = {},
 ): Promise<void> {
   const failures: unknown[] = [];

@@ -1,6 +1,5 @@
 import {
   type ChangeFeedback,
-  callAudit,
   DIAGNOSTICS_DEFAULTS,
   type DiagnosticsEvent,
   type ExtensionContext,
@@ -102,7 +101,7 @@ function record(ctx: ExtensionContext, change: CommittedChange, feedback: Change
     feedback.server !== undefined ||
     (feedback.syntax.status !== "unsupported" && feedback.syntax.status !== "off");
   if (!checked) return;
-  const audit = callAudit(ctx, change.toolCallId);
+  const audit = ctx.call.audit;
   if (!audit.enabled) return;
   audit.record({
     kind: "diagnostics",

@@ -5,9 +5,8 @@
  * and as answers to the vendors' own SDK items (`apply_patch_call`, `shell_call`, `tool_use`).
  */
 import { type AgentTool, invokeTool, type ToolOutcome } from "@tackle/agent-core";
-import { type ExtensionContext, type ExtensionContextFactory, wrapToolDefinition } from "@tackle/extensions";
+import { type ExtensionContextFactory, type ToolSession, wrapToolDefinition } from "@tackle/extensions";
 import type { ShellToolOptions } from "../shell/tool.js";
-import { withToolNames } from "../tool-names.js";
 import { createAnthropicBashToolDefinition } from "./anthropic-bash.js";
 import {
   type AnthropicTextEditorOptions,
@@ -29,7 +28,7 @@ import { outcomeText } from "./outcome-text.js";
 /** Options of the native tool sets and handlers. */
 export interface NativeToolsOptions {
   /** The context every call runs with, or a factory asked at each call (see `createTools`). */
-  context: ExtensionContext | ExtensionContextFactory;
+  context: ToolSession | ExtensionContextFactory;
   /** Options of the shell behind OpenAI's shell and Anthropic's bash (policy, timeouts, limits). */
   shell?: ShellToolOptions;
   /** Options of Anthropic's text editor (`maxCharacters`, the tool's `max_characters`). */
@@ -48,18 +47,13 @@ export interface AnthropicNativeTools {
   bash: AgentTool;
 }
 
-function factoryOf(
-  context: ExtensionContext | ExtensionContextFactory,
-  names: readonly string[],
-): ExtensionContextFactory {
+function factoryOf(context: ToolSession | ExtensionContextFactory): ExtensionContextFactory {
   if (context === null || (typeof context !== "object" && typeof context !== "function")) {
     throw new TypeError(
       "The native tools need a context: pass { context: createToolContext({ cwd, operations }) }.",
     );
   }
-  const factory: ExtensionContextFactory = typeof context === "function" ? context : () => context;
-  // Hints inside (read's "use ls") then name only tools of this set.
-  return async (call) => withToolNames(await factory(call), names);
+  return typeof context === "function" ? context : () => context;
 }
 
 /**
@@ -74,10 +68,12 @@ export function createOpenAINativeTools(
   options: NativeToolsOptions,
   alongside: readonly string[] = [],
 ): OpenAINativeTools {
-  const factory = factoryOf(options.context, ["apply_patch", "shell", ...alongside]);
+  const factory = factoryOf(options.context);
+  // Hints inside (read's "use ls") then name only tools of this set.
+  const set = { toolNames: ["apply_patch", "shell", ...alongside] };
   return {
-    apply_patch: wrapToolDefinition(createOpenAIApplyPatchToolDefinition(), factory) as AgentTool,
-    shell: wrapToolDefinition(createOpenAIShellToolDefinition(options.shell), factory) as AgentTool,
+    apply_patch: wrapToolDefinition(createOpenAIApplyPatchToolDefinition(), factory, set) as AgentTool,
+    shell: wrapToolDefinition(createOpenAIShellToolDefinition(options.shell), factory, set) as AgentTool,
   };
 }
 
@@ -86,13 +82,15 @@ export function createAnthropicNativeTools(
   options: NativeToolsOptions,
   alongside: readonly string[] = [],
 ): AnthropicNativeTools {
-  const factory = factoryOf(options.context, [TEXT_EDITOR_TOOL_NAME, "bash", ...alongside]);
+  const factory = factoryOf(options.context);
+  const set = { toolNames: [TEXT_EDITOR_TOOL_NAME, "bash", ...alongside] };
   return {
     str_replace_based_edit_tool: wrapToolDefinition(
       createAnthropicTextEditorToolDefinition(options.textEditor),
       factory,
+      set,
     ) as AgentTool,
-    bash: wrapToolDefinition(createAnthropicBashToolDefinition(options.shell), factory) as AgentTool,
+    bash: wrapToolDefinition(createAnthropicBashToolDefinition(options.shell), factory, set) as AgentTool,
   };
 }
 

@@ -8,7 +8,7 @@
 
 import type { AuditFileChange } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
-import { callAudit, type ExtensionContext, type ResolvedPath } from "@tackle/extensions";
+import type { ExtensionContext, ResolvedPath } from "@tackle/extensions";
 import { sha256Hex } from "../context/read-ledger.js";
 import { pathSyntax } from "../path/workspace-policy.js";
 import { toToolError } from "../tool-errors.js";
@@ -100,7 +100,7 @@ export async function applyParsedPatch(
       };
     });
     const changed = files.some((file) => file.changed);
-    const audit = callAudit(ctx, options.toolCallId);
+    const audit = ctx.call.audit;
     if (options.dryRun || !changed) {
       if (audit.enabled) {
         const why = options.dryRun ? "dry run: nothing written" : "every section was already applied";
@@ -132,7 +132,7 @@ async function commit(
 ): Promise<void> {
   try {
     const written = await commitPatch(ctx, plan, signal);
-    const audit = callAudit(ctx, options.toolCallId);
+    const audit = ctx.call.audit;
     if (!audit.enabled) return;
     const files = written.map((file): AuditFileChange => {
       const change: AuditFileChange = {

@@ -9,7 +9,7 @@ export { detectPowershell } from "../tools/powershell.js";
 export type { ShellEnvOptions } from "./env.js";
 export { NON_INTERACTIVE_ENV } from "./env.js";
 export type { JobOperations, JobRecord, JobRegistryOptions, JobStatus, JobTail } from "./jobs.js";
-export { createJobRegistry, JobRegistry, SHELL_JOBS_SERVICE } from "./jobs.js";
+export { createJobRegistry, JobRegistry } from "./jobs.js";
 export type {
   PipelineOperations,
   ShellPipelineOptions,
@@ -29,5 +29,5 @@ export type {
 } from "./policy-contract.js";
 export { evaluateCommandPolicy, ShellPolicyMissingError } from "./policy-loader.js";
 export { detectPrompt, NON_INTERACTIVE_HINT } from "./prompt.js";
-export { getShellJobs } from "./registry.js";
+export { getShellJobs, SHELL_JOBS } from "./registry.js";
 export type { ShellToolDetails, ShellToolOptions, ShellToolParams, ShellToolSchema } from "./tool.js";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { type AuditRecorder, NO_AUDIT } from "@tackle/agent-core";
+import { StaleContextError } from "@tackle/extensions";
 import type { ExecResult, Operations, SandboxOptions } from "@tackle/operations";
 import { isOperationError } from "@tackle/operations";
 import { recordJobEnd, recordSpawn } from "../audit/shell-audit.js";
@@ -108,9 +109,6 @@ export interface JobTail {
   size: number;
 }
 
-/** Service name under which hosts put the registry in `ExtensionContext.services`. */
-export const SHELL_JOBS_SERVICE = "shell.jobs";
-
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -127,6 +125,7 @@ function isAlive(pid: number): boolean {
  */
 export class JobRegistry {
   readonly registryId = randomBytes(8).toString("hex");
+  private disposed = false;
   private readonly ops: JobOperations;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<JobRecord> }>();
   private dirReady: Promise<string> | undefined;
@@ -192,6 +191,8 @@ export class JobRegistry {
     /** The job's sandbox (see `ShellPipelineOptions.sandbox`). */
     sandbox?: SandboxOptions | false;
   }): Promise<JobRecord> {
+    // A job started now would outlive the session that should end it.
+    if (this.disposed) throw new StaleContextError("the session of this job registry");
     const dir = await this.stateDir();
     const id = `job-${randomBytes(6).toString("hex")}`;
     const logPath = `${dir}${this.sep()}${id}.log`;
@@ -412,8 +413,12 @@ export class JobRegistry {
     return result.status === "completed";
   }
 
-  /** Ends this registry's jobs that are not `keepAlive`; their records stay on disk. */
+  /**
+   * Ends this registry's jobs that are not `keepAlive`; their records stay on disk. Later starts
+   * fail with `stale_context`.
+   */
   async dispose(): Promise<void> {
+    this.disposed = true;
     const ends: Promise<unknown>[] = [];
     for (const [id] of this.running) {
       const record = await this.load(id);

@@ -1,30 +1,27 @@
-import type { ExtensionContext } from "@tackle/extensions";
-import { createJobRegistry, type JobRegistry, type JobRegistryOptions, SHELL_JOBS_SERVICE } from "./jobs.js";
-
-const fallbacks = new WeakMap<object, JobRegistry>();
+import { type ExtensionContext, type SessionKey, sessionKey } from "@tackle/extensions";
+import { createJobRegistry, type JobRegistry, type JobRegistryOptions } from "./jobs.js";
 
 /**
- * The job registry of a context: the host's, from `ctx.services["shell.jobs"]`, or else one
- * kept per session (keyed by the context's artifact store, which is per session). Hosts that
- * want jobs ended on dispose put their own registry in `services` and call its `dispose()`.
+ * Where a session keeps its shell job registry (`ctx.state`). A host that manages jobs itself
+ * puts its registry there (`createToolContext({ jobs })` does); otherwise the first background
+ * job of the session makes one.
+ */
+export const SHELL_JOBS: SessionKey<JobRegistry> = sessionKey<JobRegistry>("shell.jobs");
+
+/**
+ * The job registry of a session: the host's, or else one made on first use and kept in the
+ * session's state, so `dispose()` of the context ends its jobs.
  */
 export function getShellJobs(ctx: ExtensionContext, options: Partial<JobRegistryOptions> = {}): JobRegistry {
-  const service = ctx.services?.[SHELL_JOBS_SERVICE] as JobRegistry | undefined;
-  if (service && typeof service.start === "function") return service;
-  let registry = fallbacks.get(ctx.artifacts);
-  if (!registry) {
-    registry = createJobRegistry({ ...options, operations: ctx.operations, sessionId: ctx.session.id });
-    fallbacks.set(ctx.artifacts, registry);
-  }
-  return registry;
+  return ctx.state.getOrCreate(SHELL_JOBS, () =>
+    createJobRegistry({ ...options, operations: ctx.operations, sessionId: ctx.session.id }),
+  );
 }
 
 /**
- * The job registry a context already uses, without creating one: the host's service, or the
- * per-session fallback once a job was started. Used by {@link disposeToolContext}.
+ * The job registry a session already uses, without creating one. Used by `disposeToolContext`
+ * and by the check for the same command still running.
  */
-export function existingShellJobs(ctx: ExtensionContext): JobRegistry | undefined {
-  const service = ctx.services?.[SHELL_JOBS_SERVICE] as JobRegistry | undefined;
-  if (service && typeof service.start === "function") return service;
-  return fallbacks.get(ctx.artifacts);
+export function existingShellJobs(ctx: Pick<ExtensionContext, "state">): JobRegistry | undefined {
+  return ctx.state.get(SHELL_JOBS);
 }

@@ -1,8 +1,9 @@
 import { type CoreErrorCode, ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
-import { callAudit, type ExtensionContext, type ResolvedPath, type ToolDefinition } from "@tackle/extensions";
+import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { auditedMutations } from "../audit/workspace-audit.js";
+import { readableArtifactDirectory } from "../context/readable-artifacts.js";
 import { DEFAULTS, formatBytes } from "../defaults.js";
 import type { ApplyPatchDetails } from "../patch/apply.js";
 import { recognizePatchCommand } from "../patch/heredoc.js";
@@ -216,7 +217,7 @@ export function createShellToolDefinition(
       policyApproval(ctx, shell, params.command, params.cwd, options.policy, signal),
     async execute(toolCallId, params, signal, onUpdate, ctx) {
       if (available) await available(ctx);
-      const audit = callAudit(ctx, toolCallId);
+      const audit = ctx.call.audit;
       const resolved = await ctx.workspace.resolve(params.cwd ?? ctx.cwd, "write", signal ? { signal } : {});
       const cwdError = (error: unknown) => workingDirectoryError(error, resolved, params.cwd !== undefined);
       try {
@@ -256,8 +257,7 @@ export function createShellToolDefinition(
       const requested = params.timeout ?? defaultTimeout;
       const timeoutSeconds = Math.min(requested, maxTimeout);
       // Sandboxed: the artifact directory is known first, so it is not among the writable roots.
-      if (options.sandbox) await allowArtifactReads(ctx);
-      const artifactDir = options.sandbox ? await artifactRealDirs.get(ctx.artifacts) : undefined;
+      const artifactDir = options.sandbox ? await readableArtifactDirectory(ctx) : undefined;
       const sandbox = sandboxForCall(ctx, options.sandbox, artifactDir);
       const verdict = await checkPolicy(
         ctx,
@@ -295,7 +295,7 @@ export function createShellToolDefinition(
         return withJobNote(started, stillRunning);
       }
 
-      await allowArtifactReads(ctx);
+      await readableArtifactDirectory(ctx);
       // Inside the exclusive section: the workspace snapshots around the command (when audited).
       const outcome = await auditedMutations(ctx, resolved.real, audit, signal)
         .withExclusive(
@@ -367,20 +367,4 @@ function workingDirectoryError(error: unknown, resolved: ResolvedPath, given: bo
     ? `Working directory not found: ${resolved.display} (${resolved.absolute}). Nothing was run. Use an existing directory as cwd (ls shows what exists), or create it first.`
     : `The session's working directory ${resolved.absolute} does not exist (removed or renamed). Nothing was run. Pass an existing directory as cwd.`;
   return new ToolError("not_found", message, { cause: error, details: { cwd: resolved.absolute } });
-}
-
-/** Real path of each store's directory, resolved once: over SSH every realpath is a round trip. */
-const artifactRealDirs = new WeakMap<object, Promise<string>>();
-
-/** Adds the artifact directory to the workspace roots, so read can page the full output. */
-async function allowArtifactReads(ctx: ExtensionContext): Promise<void> {
-  let real = artifactRealDirs.get(ctx.artifacts);
-  if (!real) {
-    // Roots are real paths: /tmp may be a link (macOS), so resolve before adding.
-    real = ctx.artifacts.directory().then((dir) => ctx.operations.realpath(dir));
-    artifactRealDirs.set(ctx.artifacts, real);
-    real.catch(() => artifactRealDirs.delete(ctx.artifacts));
-  }
-  const dir = await real;
-  if (!ctx.workspace.roots.includes(dir)) ctx.workspace.addRoot(dir);
 }

@@ -18,7 +18,7 @@ import {
 } from "@tackle/agent-core";
 import {
   type AnyToolDefinition,
-  type ExtensionContext,
+  type ToolSession,
   type ToolUI,
   wrapToolDefinition,
 } from "@tackle/extensions";
@@ -66,7 +66,7 @@ export function defineAuditConformance(getEnv: () => ToolsConformanceEnv): void 
   describe("audit", () => {
     let hostDir: string;
     let sink: JsonlAuditSink;
-    let ctx: ExtensionContext;
+    let ctx: ToolSession;
     let registry: JobRegistry;
     const asked: string[] = [];
     let calls = 0;

@@ -6,7 +6,7 @@
  * again. No edit that reported success may be lost.
  */
 import type { ToolOutcome } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import type { ToolSession } from "@tackle/extensions";
 import { describe, expect, it } from "vitest";
 import { createFileMutationQueue } from "../context/mutation-queue.js";
 import { createEditToolDefinition } from "../tools/edit.js";
@@ -23,7 +23,7 @@ const lineOf = (writer: string, round: number) => `${writer} = ${value(round)};`
  * A context like `ctx` whose mutation queue is its own, not shared with any other in this
  * process: what a context in another host process has.
  */
-function asIfAnotherProcess(ctx: ExtensionContext): ExtensionContext {
+function asIfAnotherProcess(ctx: ToolSession): ToolSession {
   const { platform, realpath, lstat, readlink } = ctx.operations;
   const ops = ctx.operations;
   const mutations = createFileMutationQueue({
@@ -39,7 +39,7 @@ function asIfAnotherProcess(ctx: ExtensionContext): ExtensionContext {
 export function defineConcurrentEditConformance(
   getEnv: () => ToolsConformanceEnv,
   rounds: number = DEFAULT_CONCURRENT_EDIT_ROUNDS,
-  makeSecond?: (cwd: string) => ExtensionContext | Promise<ExtensionContext>,
+  makeSecond?: (cwd: string) => ToolSession | Promise<ToolSession>,
 ): void {
   const edit = createEditToolDefinition();
   const read = createReadToolDefinition();
@@ -49,7 +49,7 @@ export function defineConcurrentEditConformance(
    * an edit found the file changed at its commit and was matched again on the fresh content.
    */
   async function writer(
-    ctx: ExtensionContext,
+    ctx: ToolSession,
     path: string,
     name: string,
   ): Promise<{ rereads: number; redone: number }> {
@@ -72,7 +72,7 @@ export function defineConcurrentEditConformance(
     return { rereads, redone };
   }
 
-  async function race(a: ExtensionContext, b: ExtensionContext, label: string): Promise<void> {
+  async function race(a: ToolSession, b: ToolSession, label: string): Promise<void> {
     const env = getEnv();
     const dir = await env.freshDir("concurrent-edit");
     await env.fixture(dir, {

@@ -5,13 +5,13 @@
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import {
   type AnyToolDefinition,
-  type ExtensionContext,
+  type ToolSession,
   type WorkspacePolicy,
   wrapToolDefinition,
 } from "@tackle/extensions";
 
 /** Makes the context of a workspace rooted at `cwd` (the suite passes a fresh directory). */
-export type MakeToolsContext = (cwd: string) => ExtensionContext | Promise<ExtensionContext>;
+export type MakeToolsContext = (cwd: string) => ToolSession | Promise<ToolSession>;
 
 /** A fixture entry: file text or bytes, or a symbolic link. */
 export type FixtureEntry = string | Uint8Array | { symlink: string };
@@ -21,7 +21,7 @@ export interface ToolsConformanceEnv {
   /** The suite's fresh root directory (absolute, in the environment). */
   root: string;
   /** A context whose cwd and only workspace root is `root`. */
-  ctx: ExtensionContext;
+  ctx: ToolSession;
   /** `root` joined with POSIX-style relative parts, in the environment's syntax. */
   path(...parts: string[]): string;
   /** Another context (e.g. another cwd or policy) from the adapter's factory. */
@@ -30,7 +30,7 @@ export interface ToolsConformanceEnv {
   run(
     definition: AnyToolDefinition,
     args: unknown,
-    options?: { ctx?: ExtensionContext; signal?: AbortSignal },
+    options?: { ctx?: ToolSession; signal?: AbortSignal },
   ): Promise<ToolOutcome>;
   /** A new empty directory under `root`, returned as an absolute path. */
   freshDir(name: string): Promise<string>;
@@ -103,7 +103,7 @@ export async function disposeConformanceEnv(env: ToolsConformanceEnv): Promise<v
  * `ctx` with a workspace policy that reports its first check: `checked` resolves once a tool has
  * passed the policy, so a test can change the file system between that check and the write.
  */
-export function withPolicyProbe(ctx: ExtensionContext): { ctx: ExtensionContext; checked: Promise<void> } {
+export function withPolicyProbe(ctx: ToolSession): { ctx: ToolSession; checked: Promise<void> } {
   const policy = ctx.workspace;
   let markChecked!: () => void;
   const checked = new Promise<void>((resolve) => {
@@ -130,7 +130,7 @@ export function withPolicyProbe(ctx: ExtensionContext): { ctx: ExtensionContext;
 /** What {@link callWithDirectorySwapped} does. */
 export interface DirectorySwap {
   /** Context of the workspace the call runs in. */
-  ctx: ExtensionContext;
+  ctx: ToolSession;
   /** Directory (absolute) replaced by a link after the policy check; it is renamed to `<dir>-before`. */
   dir: string;
   /** Where the link points (outside the workspace). */
@@ -138,7 +138,7 @@ export interface DirectorySwap {
   /** The file the call mutates (absolute): its place in the mutation queue is held meanwhile. */
   file: string;
   /** The tool call, on the context it is given. */
-  call(ctx: ExtensionContext): Promise<ToolOutcome>;
+  call(ctx: ToolSession): Promise<ToolOutcome>;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Conformance section for the grep tool: runs unchanged on any `Operations`. */
 import type { ToolOutcome } from "@tackle/agent-core";
-import type { ExtensionContext } from "@tackle/extensions";
+import type { ToolSession } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../defaults.js";
@@ -42,24 +42,31 @@ export const SEARCH_FIXTURE: Record<string, FixtureEntry> = {
 };
 
 /**
- * `ops` without its native search, so the tools take the portable walk. A proxy rather than a
- * copy: an adapter may be a class whose methods live on its prototype.
+ * `ops` without its native search, so the tools take the portable walk: an object inheriting
+ * from `ops` (an adapter may be a class whose methods live on its prototype) whose `search` is
+ * undefined. Methods are bound to `ops`, so private fields still work.
  */
 export function withoutNativeSearch(ops: Operations): Operations {
-  return new Proxy(ops, {
-    get(target, property) {
-      if (property === "search") return undefined;
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-    has(target, property) {
-      return property !== "search" && Reflect.has(target, property);
-    },
-  });
+  const portable = Object.create(ops) as Operations;
+  const methods = new Set<string>();
+  for (
+    let proto: object | null = ops;
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    for (const key of Object.getOwnPropertyNames(proto)) methods.add(key);
+  }
+  for (const key of methods) {
+    if (key === "constructor" || key === "search") continue;
+    const value = Reflect.get(ops, key, ops);
+    if (typeof value === "function") Object.defineProperty(portable, key, { value: value.bind(ops) });
+  }
+  Object.defineProperty(portable, "search", { value: undefined, enumerable: false });
+  return portable;
 }
 
 /** The same context on the portable walk. */
-export function portableContext(ctx: ExtensionContext): ExtensionContext {
+export function portableContext(ctx: ToolSession): ToolSession {
   return { ...ctx, operations: withoutNativeSearch(ctx.operations) };
 }
 

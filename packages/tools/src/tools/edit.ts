@@ -7,13 +7,7 @@
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
-import {
-  type ChangeFeedback,
-  callAudit,
-  type ExtensionContext,
-  type ResolvedPath,
-  type ToolDefinition,
-} from "@tackle/extensions";
+import type { ChangeFeedback, ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
@@ -198,7 +192,7 @@ export function createEditToolDefinition(
       const sha256After = recordRead(ctx, target.real, data);
       rememberAppliedEdits(ctx.reads, target.real, plan.applied);
       recordFileChange(
-        callAudit(ctx, toolCallId),
+        ctx.call.audit,
         { path: target.real, before, after: data, sha256Before: prepared.sha256Before, sha256After },
         "file",
       );
@@ -206,7 +200,7 @@ export function createEditToolDefinition(
       report = await reportAfterChange(ctx, { ...change, before, after: data, signal });
     } else {
       const why = dryRun ? "dry run: nothing written" : "every edit was already applied";
-      recordNoChange(callAudit(ctx, toolCallId), "file", why);
+      recordNoChange(ctx.call.audit, "file", why);
     }
     const details: EditDetails = {
       path: target.display,

@@ -23,6 +23,7 @@ import {
 } from "../text/untrusted.js";
 import { toToolError } from "../tool-errors.js";
 import { hasTool, hintFor } from "../tool-names.js";
+import { checkOptions } from "../tool-options.js";
 import { truncateHead } from "../truncate.js";
 
 const lsParameters = Type.Object({
@@ -74,8 +75,11 @@ export interface LsDetails {
 /** Entries stat'ed at once (each is a round trip on remote environments). */
 const STAT_CONCURRENCY = 16;
 
-/** Creates the ls tool. Its environment comes from the context of each call. */
-export function createLsToolDefinition(): ToolDefinition<typeof lsParameters, LsDetails> {
+/** Creates the ls tool (it has no options). Its environment comes from the context of each call. */
+export function createLsToolDefinition(
+  options: Record<string, never> = {},
+): ToolDefinition<typeof lsParameters, LsDetails> {
+  checkOptions("ls tool", options, {});
   return {
     name: "ls",
     label: "List",

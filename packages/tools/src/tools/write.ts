@@ -7,12 +7,7 @@
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
-import {
-  type ChangeFeedback,
-  callAudit,
-  type ExtensionContext,
-  type ToolDefinition,
-} from "@tackle/extensions";
+import type { ChangeFeedback, ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
 import { assertNotStale, recordRead } from "../context/read-ledger.js";
@@ -31,6 +26,7 @@ import { unknownPlaceholders } from "../text/untrusted.js";
 import { toolErrorCodes } from "../tool-error-codes.js";
 import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
+import { checkOptions } from "../tool-options.js";
 import { utf8ByteLength } from "../truncate.js";
 import { writeIfUnchanged } from "./write-if-unchanged.js";
 
@@ -68,12 +64,11 @@ export interface WriteDetails {
   feedback?: ChangeFeedback;
 }
 
-/** Creates the write tool. Its environment comes from the context of each call. */
-export function createWriteToolDefinition(): ToolDefinition<
-  typeof writeParameters,
-  WriteDetails,
-  WriteErrorCode
-> {
+/** Creates the write tool (it has no options). Its environment comes from the context of each call. */
+export function createWriteToolDefinition(
+  options: Record<string, never> = {},
+): ToolDefinition<typeof writeParameters, WriteDetails, WriteErrorCode> {
+  checkOptions("write tool", options, {});
   return {
     name: "write",
     label: "Write",
@@ -148,7 +143,7 @@ export function createWriteToolDefinition(): ToolDefinition<
               );
               const sha256After = recordRead(ctx, target.real, data);
               recordFileChange(
-                callAudit(ctx, toolCallId),
+                ctx.call.audit,
                 {
                   path: target.real,
                   before: existing,
@@ -169,7 +164,7 @@ export function createWriteToolDefinition(): ToolDefinition<
               const text = report.text ? `${summary(details)}\n\n${report.text}` : summary(details);
               return { content: [{ type: "text", text } satisfies TextContent], details };
             } else {
-              recordNoChange(callAudit(ctx, toolCallId), "file", "dry run: nothing written");
+              recordNoChange(ctx.call.audit, "file", "dry run: nothing written");
             }
             return { content: [{ type: "text", text: summary(details) } satisfies TextContent], details };
           },

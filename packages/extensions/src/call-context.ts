@@ -1,0 +1,88 @@
+import { type AuditEnvironment, createAuditRecorder, NO_AUDIT } from "@tackle/agent-core";
+import type { Operations } from "@tackle/operations";
+import { auditedWorkspace } from "./audited-workspace.js";
+import type { CallInfo, ExtensionContext, ToolSession } from "./context.js";
+import type { ToolAnnotations } from "./tool-definition.js";
+
+/** What {@link contextForCall} needs to know about the call. */
+export interface CallContextOptions {
+  /** The tool call's id (`""` for a check ahead of the call). */
+  toolCallId: string;
+  toolName: string;
+  /** The call's abort signal; it becomes `ctx.signal`. */
+  signal: AbortSignal | undefined;
+  /** The tool's annotations: a read-only tool's record says it changes nothing. */
+  annotations?: ToolAnnotations | undefined;
+  /** The tools the model has in this call (see {@link CallInfo.toolNames}). */
+  toolNames?: readonly string[] | undefined;
+  /**
+   * Whether this context opens the call's record (the environment, a read-only tool's note, an
+   * audited workspace policy). Default true; false for the contexts hooks get, so a call's record
+   * opens once, with the tool.
+   */
+  opensRecord?: boolean;
+}
+
+/**
+ * The context of one call: a new plain object with the session's fields, the call's `signal`
+ * and its {@link CallInfo}. When the session is audited, the call's record opens with the
+ * environment it runs in (and, for a tool annotated read-only, that it changes nothing), and
+ * the context's workspace policy records every path decision in it.
+ *
+ * `wrapToolDefinition` calls this for every call; call it yourself only to run a definition's
+ * `execute` by hand.
+ *
+ * @example
+ * ```ts
+ * const ctx = contextForCall(session, { toolCallId: "call-1", toolName: "read", signal: undefined });
+ * const result = await readDefinition.execute("call-1", { path: "a.ts" }, undefined, undefined, ctx);
+ * ```
+ */
+export function contextForCall(session: ToolSession, options: CallContextOptions): ExtensionContext {
+  // A check before the call exists has no record to add to.
+  const sink = options.toolCallId === "" ? undefined : session.audit;
+  const audit =
+    sink === undefined
+      ? NO_AUDIT
+      : createAuditRecorder(sink, { callId: options.toolCallId, sessionId: session.session.id });
+  const call: CallInfo = {
+    id: options.toolCallId,
+    toolName: options.toolName,
+    audit,
+    ...(options.toolNames !== undefined ? { toolNames: options.toolNames } : {}),
+  };
+  const context: ExtensionContext = { ...session, signal: options.signal, call };
+  if (sink === undefined || options.opensRecord === false) return context;
+  audit.record({
+    kind: "decision",
+    source: "context",
+    gate: "environment",
+    verdict: "note",
+    environment: environmentOf(session.operations),
+  });
+  if (options.annotations?.readOnlyHint === true) {
+    // Declared by the tool: a read-only tool's record says so instead of leaving the piece empty.
+    audit.record({ kind: "side-effect", source: "tool", method: "none", files: [], note: "read-only tool" });
+  }
+  context.workspace = auditedWorkspace(session.workspace, audit);
+  return context;
+}
+
+/** Descriptions made per adapter object: every call of a session shares its one. */
+const environments = new WeakMap<Operations, AuditEnvironment>();
+
+/**
+ * The environment as a record names it: the adapter's own description, else the kind read off
+ * its `id` (`ssh://…` is `ssh`, `local` is `local`).
+ */
+function environmentOf(operations: Operations): AuditEnvironment {
+  let environment = environments.get(operations);
+  if (environment === undefined) {
+    const described = operations.environment;
+    environment = described
+      ? { id: operations.id, ...described }
+      : { id: operations.id, kind: /^([a-z0-9+.-]+):\/\//i.exec(operations.id)?.[1] ?? operations.id };
+    environments.set(operations, environment);
+  }
+  return environment;
+}
