@@ -39,6 +39,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: "Guides",
     items: [
       { text: "Work on this machine", link: "/guides/local" },
+      { text: "Add a tool", link: "/guides/add-a-tool" },
       { text: "Write an Operations adapter", link: "/guides/operations-adapter" },
       { text: "Add an adapter (with commands)", link: "/guides/add-an-adapter" },
       { text: "Write an extension", link: "/guides/extension" },

@@ -58,12 +58,14 @@ export interface WorkspacePolicy {
 export interface FileMutationQueue {
   /**
    * Runs `fn` when every earlier mutation of `path` (and any exclusive section) has settled.
-   * The key is the real path, so two spellings of one file share a queue.
+   * The key is the real path, so two spellings of one file share a queue. With `real: true`,
+   * `path` already is one (the `real` of a `ResolvedPath`) and is keyed as given, so a path the
+   * tool resolved is not resolved again (a round trip on a remote environment).
    */
   withFileMutation<T>(
     path: string,
     fn: () => Promise<T>,
-    options?: { signal?: AbortSignal | undefined },
+    options?: { signal?: AbortSignal | undefined; real?: boolean },
   ): Promise<T>;
   /**
    * Runs `fn` while no file mutation runs, and holds new ones until it settles. The shell tools

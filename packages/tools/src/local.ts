@@ -3,6 +3,7 @@
  * package that imports `@tackle/operations-local` (an optional peer dependency), so an SSH- or
  * Docker-only install never needs the local adapter or its ripgrep binary.
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createLocalOperations, type LocalOperationsOptions } from "@tackle/operations-local";
 import {
@@ -22,7 +23,8 @@ export interface LocalToolContextOptions
 
 /**
  * A tool context on this machine: a fresh local adapter, owned by the context (its `dispose()`
- * disposes the adapter too), rooted at `cwd`.
+ * disposes the adapter too), rooted at `cwd`. Throws at once when `cwd` is not an existing
+ * directory (every call would otherwise fail later with "Directory not found").
  *
  * @example
  * ```ts
@@ -39,11 +41,33 @@ export function createLocalToolContext(options: LocalToolContextOptions = {}): T
   const { cwd, local, ...rest } = options;
   // Relative paths are taken from this process's directory (non-strings are left to be refused).
   const absolute = <T>(path: T) => (typeof path === "string" ? resolve(path) : path);
+  const directory = absolute(cwd ?? process.cwd());
+  if (typeof directory === "string") checkDirectory(directory, cwd);
   return createToolContext({
     ...rest,
     ...(rest.roots ? { roots: rest.roots.map(absolute) } : {}),
-    cwd: absolute(cwd ?? process.cwd()),
+    cwd: directory,
     operations: createLocalOperations(local),
     disposeOperations: true,
   });
+}
+
+/** Throws unless `directory` exists and is a directory, naming what was given and what to do. */
+function checkDirectory(directory: string, given: string | undefined): void {
+  const shown = given === undefined || given === directory ? directory : `${given} (${directory})`;
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(directory).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? String(error)})`;
+    throw new Error(
+      `createLocalToolContext: cwd ${shown} ${why}. Create it first, or pass an existing directory.`,
+    );
+  }
+  if (!isDirectory) {
+    throw new Error(
+      `createLocalToolContext: cwd ${shown} is not a directory. Pass the directory to work in.`,
+    );
+  }
 }

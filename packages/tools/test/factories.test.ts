@@ -168,3 +168,28 @@ describe("context.dispose", () => {
     expect(disposedCount).toBe(1);
   });
 });
+
+describe("createLocalToolContext", () => {
+  it("refuses a cwd that does not exist or is a file, naming it and the next step", async () => {
+    expect(() => createLocalToolContext({ cwd: join(dir, "no", "such", "dir") })).toThrow(
+      `createLocalToolContext: cwd ${join(dir, "no", "such", "dir")} does not exist. Create it first, or pass an existing directory.`,
+    );
+    await writeFile(join(dir, "plain.txt"), "x");
+    expect(() => createLocalToolContext({ cwd: join(dir, "plain.txt") })).toThrow("is not a directory");
+    const context = createLocalToolContext({ cwd: dir });
+    expect(context.cwd).toBe(dir);
+    await context.dispose();
+  });
+});
+
+describe("createToolContext options", () => {
+  it("refuses a misspelt option and an unknown outside policy instead of ignoring or denying silently", () => {
+    const operations = createLocalOperations();
+    expect(() => createToolContext({ cwd: dir, operations, outside: "readonly" as never })).toThrow(
+      'createToolContext: option outside must be "deny", "read-only", "allow"; got "readonly" (string).',
+    );
+    expect(() => createToolContext({ cwd: dir, operations, root: [dir] } as never)).toThrow(
+      "createToolContext: unknown option root.",
+    );
+  });
+});

@@ -33,6 +33,41 @@ function slowRealpath(delayFor: (path: string) => number): Operations {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe("file mutation queue", () => {
+  it("keys a path the caller resolved as given (no second realpath) and still serialises it with other spellings", async () => {
+    const asked: string[] = [];
+    const counting: Operations = {
+      ...local,
+      realpath: (path, options) => {
+        asked.push(path);
+        return local.realpath(path, options);
+      },
+    };
+    const queue = createFileMutationQueue(counting);
+    const real = await local.realpath(join(dir, "a.txt"));
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = queue.withFileMutation(
+      real,
+      async () => {
+        order.push("resolved:start");
+        await held;
+        order.push("resolved:end");
+      },
+      { real: true },
+    );
+    const second = queue.withFileMutation(join(dir, "alias.txt"), async () => {
+      order.push("alias");
+    });
+    await expect.poll(() => order.length).toBe(1);
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(["resolved:start", "resolved:end", "alias"]);
+    expect(asked).not.toContain(real);
+  });
+
   it("runs mutations of one file one at a time, in call order, even when key resolution is slower for earlier calls", async () => {
     let calls = 0;
     // The first call's realpath is the slowest: it must still run first.

@@ -97,6 +97,43 @@ export interface ToolContext extends ToolSession {
 /** Fields still readable once a context is disposed (what identifies it, and `dispose` itself). */
 const READABLE_AFTER_DISPOSE = ["dispose", "session", "cwd"] as const;
 
+/** Every option of {@link createToolContext}: a misspelt one would be ignored without a word. */
+const OPTION_NAMES = new Set<string>([
+  "cwd",
+  "operations",
+  "disposeOperations",
+  "roots",
+  "outside",
+  "workspace",
+  "mutations",
+  "artifacts",
+  "reads",
+  "ui",
+  "logger",
+  "session",
+  "jobs",
+  "audit",
+  "diagnostics",
+] satisfies (keyof ToolContextOptions)[]);
+
+const OUTSIDE_POLICIES: readonly OutsideWorkspacePolicy[] = ["deny", "read-only", "allow"];
+
+/** Throws on an unknown option or an `outside` policy that is not one of {@link OUTSIDE_POLICIES}. */
+function checkContextOptions(options: ToolContextOptions): void {
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) {
+      throw new TypeError(
+        `createToolContext: unknown option ${name}. Options: ${[...OPTION_NAMES].join(", ")}.`,
+      );
+    }
+  }
+  if (options.outside !== undefined && !OUTSIDE_POLICIES.includes(options.outside)) {
+    throw new TypeError(
+      `createToolContext: option outside must be ${OUTSIDE_POLICIES.map((p) => `"${p}"`).join(", ")}; got ${quoteValue(options.outside)}.`,
+    );
+  }
+}
+
 /**
  * Throws unless `value` is an absolute path in the environment's syntax: a relative cwd or root
  * would make every path the tools resolve "outside the workspace".
@@ -131,6 +168,7 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
       "createToolContext needs `operations` (the environment). For this machine use createLocalToolContext() from @tackle/tools/local, or pass createLocalOperations().",
     );
   }
+  checkContextOptions(options);
   checkAbsolute("cwd", options.cwd, operations);
   for (const root of options.roots ?? []) checkAbsolute("roots", root, operations);
   const session = options.session ?? { id: randomUUID() };

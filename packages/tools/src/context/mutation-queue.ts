@@ -126,10 +126,12 @@ export function createFileMutationQueue(
   /** Registration of the latest call: the next call registers its key after this one. */
   let registration: Promise<unknown> = SETTLED;
 
+  const keyOf = (real: string) =>
+    `${environment}\n${operations.platform === "win32" ? real.toLowerCase() : real}`;
   const keyFor = async (path: string, signal: AbortSignal | undefined): Promise<string> => {
     try {
       const { real } = await resolveRealPath(operations, syntax, path, signal);
-      return `${environment}\n${operations.platform === "win32" ? real.toLowerCase() : real}`;
+      return keyOf(real);
     } catch {
       // An unresolvable path still needs a key; the mutation itself will report the failure.
       return `${environment}\n${path}`;
@@ -143,7 +145,8 @@ export function createFileMutationQueue(
       const done = deferred();
       inFlight.add(done.promise);
       void done.promise.then(() => inFlight.delete(done.promise));
-      const key = keyFor(path, signal);
+      // A path the caller already resolved is keyed as given: resolved once per change.
+      const key = options?.real === true ? Promise.resolve(keyOf(path)) : keyFor(path, signal);
       const previous = registration.then(async () => {
         const k = await key;
         const before = tails.get(k) ?? SETTLED;

@@ -180,7 +180,10 @@ function withMutations<T>(
 ): Promise<T> {
   const [first, ...rest] = reals;
   if (first === undefined) return fn();
-  return ctx.mutations.withFileMutation(first, () => withMutations(ctx, rest, fn, signal), { signal });
+  return ctx.mutations.withFileMutation(first, () => withMutations(ctx, rest, fn, signal), {
+    signal,
+    real: true,
+  });
 }
 
 function firstDisplay(resolved: ReadonlyMap<string, ResolvedPath>): string {

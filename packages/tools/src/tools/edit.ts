@@ -132,9 +132,7 @@ export function createEditToolDefinition(
         return await ctx.mutations.withFileMutation(
           resolved.real,
           () => editFile(ctx, resolved, params, signal, toolCallId),
-          {
-            signal,
-          },
+          { signal, real: true },
         );
       } catch (error) {
         if (isOperationError(error, "not_found")) throw await notFound(ctx, resolved, signal);

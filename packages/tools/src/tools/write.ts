@@ -168,7 +168,7 @@ export function createWriteToolDefinition(
             }
             return { content: [{ type: "text", text: summary(details) } satisfies TextContent], details };
           },
-          { signal },
+          { signal, real: true },
         );
       } catch (error) {
         throw toToolError(error, resolved.display);
