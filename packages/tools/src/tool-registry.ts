@@ -17,18 +17,18 @@ import { createReadToolDefinition } from "./tools/read.js";
 import { createWriteToolDefinition } from "./tools/write.js";
 
 /** One tool of the record: how to make it, and a call that shows it. */
-export interface ToolEntry<TOptions, TParams extends TSchema, TDetails> {
+export interface ToolEntry<TOptions, TParams extends TSchema, TDetails, TErrorCode extends string = never> {
   /** Makes the tool's definition; checks `options` (an unknown or wrong option throws). */
-  create(options?: TOptions): ToolDefinition<TParams, TDetails>;
+  create(options?: TOptions): ToolDefinition<TParams, TDetails, TErrorCode>;
   /** Arguments of a real call a newcomer can paste (typed by the tool's parameters). */
   example: Static<TParams>;
 }
 
 /** Declares an entry, with its example checked against the tool's parameters. */
-function entry<TOptions, TParams extends TSchema, TDetails>(
-  create: (options?: TOptions) => ToolDefinition<TParams, TDetails>,
+function entry<TOptions, TParams extends TSchema, TDetails, TErrorCode extends string = never>(
+  create: (options?: TOptions) => ToolDefinition<TParams, TDetails, TErrorCode>,
   example: Static<TParams>,
-): ToolEntry<TOptions, TParams, TDetails> {
+): ToolEntry<TOptions, TParams, TDetails, TErrorCode> {
   return { create, example };
 }
 
