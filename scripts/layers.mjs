@@ -18,13 +18,16 @@ export const ALLOWED_IMPORTS = {
   // The command policy: rules on the shell grammars, nothing of the tools or the loop.
   "shell-policy": ["tree-sitter"],
   extensions: ["operations", "agent-core"],
-  tools: ["operations", "agent-core", "extensions", "tree-sitter"],
+  // The session runtime: path policy, mutation queue, ledger, artifacts, redaction, audit sink.
+  session: ["operations", "agent-core", "extensions"],
+  tools: ["operations", "agent-core", "extensions", "session", "tree-sitter"],
   // The AI SDK bridge: the loop and tool contracts only, never a tool or an adapter.
   "ai-sdk": ["agent-core", "extensions"],
   cli: [
     "operations",
     "agent-core",
     "extensions",
+    "session",
     "tools",
     "ai-sdk",
     "operations-local",

@@ -63,6 +63,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Kubernetes adapter", link: "/operations-kubernetes" },
       { text: "Agent core", link: "/agent-core" },
       { text: "Extensions", link: "/extensions" },
+      { text: "Session runtime", link: "/session" },
       { text: "Tools", link: "/tools" },
       { text: "File tools", link: "/tools-file-tools" },
       { text: "Edit", link: "/tools-edit" },

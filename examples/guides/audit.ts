@@ -11,7 +11,7 @@ import { createToolContext, createTools } from "@tackle/tools";
 
 const folder = await mkdtemp(join(tmpdir(), "tackle-audit-"));
 // #region record
-// In production: createJsonlAuditSink(path) from @tackle/tools/audit (one JSON line per event).
+// In production: createJsonlAuditSink(path) from @tackle/session/audit (one JSON line per event).
 const sink = createMemoryAuditSink();
 const context = createToolContext({
   cwd: folder,

@@ -27,6 +27,7 @@ const INLINED = [
   "@tackle/extensions",
   "@tackle/operations",
   "@tackle/operations-local",
+  "@tackle/session",
   "@tackle/shell-policy",
   "@tackle/tools",
   "@tackle/tree-sitter",

@@ -1,7 +1,7 @@
 import { renameSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createJsonlAuditSink, type JsonlAuditSink } from "@tackle/tools/audit";
+import { createJsonlAuditSink, type JsonlAuditSink } from "@tackle/session/audit";
 import { UsageError } from "./usage-error.js";
 
 /** Environment variable that moves the default audit file. */

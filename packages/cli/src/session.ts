@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AnyAgentTool, AuditSink, RequestedBy, ToolCallAuditOptions } from "@tackle/agent-core";
 import type { AnyToolDefinition } from "@tackle/extensions";
 import { definitionOf } from "@tackle/extensions";
+import type { JsonlAuditSink } from "@tackle/session/audit";
 import {
   ALL_TOOL_NAMES,
   createToolContext,
@@ -10,7 +11,6 @@ import {
   type ToolContext,
   type ToolName,
 } from "@tackle/tools";
-import type { JsonlAuditSink } from "@tackle/tools/audit";
 import { detectPowershell } from "@tackle/tools/shell";
 import { openAuditSink } from "./audit-file.js";
 import { parseEnvUrl } from "./env-url.js";

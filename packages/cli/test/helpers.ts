@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type AuditEnvironment, assembleAuditRecords } from "@tackle/agent-core";
-import { readAuditFile } from "@tackle/tools/audit";
+import { readAuditFile } from "@tackle/session/audit";
 import { expect } from "vitest";
 
 /** The built binary: tests spawn it exactly as a user would. */

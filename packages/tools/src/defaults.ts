@@ -1,4 +1,5 @@
 import { ARGUMENT_PROBLEMS_SHOWN, ERROR_TEXT_MAX_CHARS, QUOTED_INPUT_MAX_CHARS } from "@tackle/agent-core";
+import { PATH_LIMITS } from "@tackle/session";
 
 /**
  * The one table of limits. Tool descriptions, model-facing notices and
@@ -28,9 +29,9 @@ export const DEFAULTS = {
    * Path policy: bytes of one name in a path (UTF-8; UTF-16 units on Windows). ext4, XFS, btrfs,
    * APFS and NTFS all stop at 255, so a longer name cannot exist and is refused before any I/O.
    */
-  pathNameMaxBytes: 255,
+  pathNameMaxBytes: PATH_LIMITS.nameMaxBytes,
   /** Path policy: bytes of a whole path as sent (Linux refuses paths of PATH_MAX = 4096 and more). */
-  pathMaxBytes: 4096,
+  pathMaxBytes: PATH_LIMITS.maxBytes,
   /** find: paths returned per call. */
   findLimit: 1000,
   /** ls: entries returned per call. */

@@ -10,9 +10,9 @@ import { type AnyAgentTool, invokeTool, type ToolOutcome } from "@tackle/agent-c
 import { wrapToolDefinition } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
+import { createFileMutationQueue } from "@tackle/session";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
-import { createFileMutationQueue } from "../src/context/mutation-queue.js";
 import { createEditToolDefinition, type EditDetails } from "../src/tools/edit.js";
 import { createWriteToolDefinition } from "../src/tools/write.js";
 

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
+import { createFileMutationQueue } from "@tackle/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
-import { createFileMutationQueue } from "../src/context/mutation-queue.js";
 
 let dir: string;
 const local = createLocalOperations();

@@ -1,5 +1,5 @@
+import { displayPath, pathSyntax } from "@tackle/session";
 import { describe, expect, it } from "vitest";
-import { displayPath, pathSyntax } from "../src/path/workspace-policy.js";
 import { resultPathDisplay } from "../src/search/result-paths.js";
 
 const paths = [

@@ -10,7 +10,7 @@ import {
   wrapToolDefinition,
 } from "@tackle/extensions";
 import { createLocalOperations } from "@tackle/operations-local";
-import { createArtifactStore } from "../src/context/artifacts.js";
+import { createArtifactStore } from "@tackle/session";
 import { createToolContext } from "../src/context/create-tool-context.js";
 import { createJobRegistry, type JobRegistry } from "../src/shell/jobs.js";
 

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type AuditCallRecord, assembleAuditRecords } from "@tackle/agent-core";
-import { type AuditFileContents, readAuditFile } from "@tackle/tools/audit";
+import { type AuditFileContents, readAuditFile } from "@tackle/session/audit";
 import { AUDIT_OFF, defaultAuditFile, previousAuditFile } from "../audit-file.js";
 import { formatAuditList, formatAuditRecord } from "../audit-format.js";
 import { auditHelp } from "../help.js";

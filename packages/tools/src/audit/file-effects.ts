@@ -1,5 +1,5 @@
 import type { AuditFileChange, AuditRecorder } from "@tackle/agent-core";
-import { sha256Hex } from "../context/read-ledger.js";
+import { sha256Hex } from "@tackle/session";
 
 /** A file a file tool wrote, for {@link recordFileChange}. */
 export interface FileChange {

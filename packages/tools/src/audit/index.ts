@@ -1,18 +1,24 @@
 /**
- * `@tackle/tools/audit`: where tool-call audit trails are kept and read. A JSONL file sink for
- * this host, its reader, the redaction every event goes through, and the bounded workspace
- * snapshot the shell tools compare before and after a command.
+ * `@tackle/tools/audit`: the bounded workspace snapshot the shell tools compare before and after
+ * a command, and (re-exported from `@tackle/session/audit`, where they live) the JSONL file sink
+ * for this host, its reader and the redaction every event goes through.
  */
 
+export type { AuditFileContents, JsonlAuditSink, JsonlAuditSinkOptions } from "@tackle/session/audit";
+export {
+  AUDIT_WRITE_DELAY_MS,
+  auditEventProblem,
+  createJsonlAuditSink,
+  parseAuditLines,
+  readAuditFile,
+  redactAuditEvent,
+  withAuditRedaction,
+} from "@tackle/session/audit";
 export {
   SNAPSHOT_HASH_MAX_FILE_BYTES,
   SNAPSHOT_HASH_MAX_TOTAL_BYTES,
   SNAPSHOT_SAME_STAMP_WINDOW_MS,
 } from "./content-hashes.js";
-export { auditEventProblem } from "./event-shape.js";
-export type { AuditFileContents, JsonlAuditSink, JsonlAuditSinkOptions } from "./jsonl-sink.js";
-export { AUDIT_WRITE_DELAY_MS, createJsonlAuditSink, parseAuditLines, readAuditFile } from "./jsonl-sink.js";
-export { redactAuditEvent, withAuditRedaction } from "./redact.js";
 export type { SnapshotOptions, WorkspaceSnapshot } from "./workspace-snapshot.js";
 export {
   compareSnapshots,

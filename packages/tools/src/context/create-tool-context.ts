@@ -21,15 +21,18 @@ import type {
 } from "@tackle/extensions";
 import { createHeadlessUI, guardContext, SessionState, silentLogger } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
-import { withAuditRedaction } from "../audit/redact.js";
-import { createWorkspacePolicy, pathSyntax } from "../path/workspace-policy.js";
+import {
+  createArtifactStore,
+  createReadLedger,
+  createWorkspacePolicy,
+  getFileMutationQueue,
+  pathSyntax,
+} from "@tackle/session";
+import { withAuditRedaction } from "@tackle/session/audit";
 import type { JobRegistry } from "../shell/jobs.js";
 import { SHELL_JOBS } from "../shell/registry.js";
 import { quoteValue } from "../tool-options.js";
-import { createArtifactStore } from "./artifacts.js";
 import { type DisposeToolContextOptions, disposeToolContext } from "./dispose-tool-context.js";
-import { getFileMutationQueue } from "./mutation-queue.js";
-import { createReadLedger } from "./read-ledger.js";
 
 /** Options for {@link createToolContext}. `cwd` and `operations` are required. */
 export interface ToolContextOptions {

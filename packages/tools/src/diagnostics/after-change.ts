@@ -7,7 +7,7 @@ import {
   type ServerFeedback,
   type SyntaxFeedback,
 } from "@tackle/extensions";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax } from "@tackle/session";
 import { syntaxLanguageOf } from "../syntax/check-syntax.js";
 import { decodeText } from "../text/encoding.js";
 import { hasTool } from "../tool-names.js";

@@ -1,11 +1,11 @@
 import { isToolError, ToolError } from "@tackle/agent-core";
-import { placeholderRefusalMessage } from "../redaction/placeholder-messages.js";
 import {
   expandRedactedPlaceholders,
   hideRevealedInError,
+  placeholderRefusalMessage,
   type RevealedSecret,
-} from "../redaction/placeholders.js";
-import { redactionSourceOf } from "../redaction/source.js";
+  redactionSourceOf,
+} from "@tackle/session";
 import { stripToolOutputMarker } from "../text/untrusted.js";
 import { hasSharedContext, insertsText, insideNewText } from "./already-applied.js";
 import { findClosestRegion } from "./closest.js";

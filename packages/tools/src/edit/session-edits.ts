@@ -5,7 +5,7 @@
  * one conversation's memory of its files (see `createToolContext({ reads })`).
  */
 import type { ReadLedger } from "@tackle/extensions";
-import { sha256Hex } from "../context/read-ledger.js";
+import { sha256Hex } from "@tackle/session";
 
 /** Most edits remembered per file; older ones are forgotten first. */
 export const REMEMBERED_EDITS_PER_FILE = 64;

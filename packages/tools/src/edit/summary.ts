@@ -3,8 +3,9 @@
  * that were already applied, and the diff when the model should look at it (dry runs and fuzzy
  * matches), cut to the shared output limits.
  */
+
+import { type RedactionSource, redactionSourceOf } from "@tackle/session";
 import { formatBytes } from "../defaults.js";
-import { type RedactionSource, redactionSourceOf } from "../redaction/source.js";
 import { sanitizeDiffLines, sanitizeNotice } from "../text/untrusted.js";
 import { truncateHead } from "../truncate.js";
 import type { EditDiff } from "./diff.js";

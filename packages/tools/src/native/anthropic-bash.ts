@@ -8,7 +8,7 @@
 import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ToolDefinition } from "@tackle/extensions";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax } from "@tackle/session";
 import type { ShellToolDetails, ShellToolOptions } from "../shell/tool.js";
 import type { BashErrorCode } from "../tools/bash.js";
 import { createBashToolDefinition } from "../tools/bash.js";

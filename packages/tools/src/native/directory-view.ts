@@ -3,8 +3,8 @@
  * directories marked with `/`, at most `DEFAULTS.lsLimit` entries.
  */
 import type { ExtensionContext, ResolvedPath } from "@tackle/extensions";
+import { pathSyntax } from "@tackle/session";
 import { DEFAULTS } from "../defaults.js";
-import { pathSyntax } from "../path/workspace-policy.js";
 import { sanitizeLines } from "../text/untrusted.js";
 
 /** Levels below the directory a view lists. */

@@ -9,8 +9,7 @@
 import type { AuditFileChange } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ResolvedPath } from "@tackle/extensions";
-import { sha256Hex } from "../context/read-ledger.js";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax, sha256Hex } from "@tackle/session";
 import { toToolError } from "../tool-errors.js";
 import { commitPatch, PatchCommitError } from "./commit.js";
 import type { HunkOutcome } from "./locate.js";

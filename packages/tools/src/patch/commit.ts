@@ -5,9 +5,7 @@
  * patch lands whole or not at all, and the rare case where restoring fails too is reported.
  */
 import type { ExtensionContext, ReadRecord } from "@tackle/extensions";
-import { recordRead } from "../context/read-ledger.js";
-import { withinRoot } from "../path/recheck.js";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax, recordRead, withinRoot } from "@tackle/session";
 import type { PatchPlan } from "./plan-files.js";
 
 /** A file the commit changed, for the audit record. */

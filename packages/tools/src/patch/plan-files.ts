@@ -7,12 +7,10 @@
 import { ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ResolvedPath } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
-import { assertNotStale } from "../context/read-ledger.js";
+import { assertNotStale, explainMissingPath, recheckWriteTarget } from "@tackle/session";
 import { createEditDocument, originalSpans, spliceSpans } from "../edit/document.js";
 import { encodeEditedFile } from "../edit/edited-bytes.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
-import { explainMissingPath } from "../path/near-miss.js";
-import { recheckWriteTarget } from "../path/recheck.js";
 import { decodeText, encodeText, encodingLabel, hasLoneSurrogate } from "../text/encoding.js";
 import { unknownPlaceholders } from "../text/untrusted.js";
 import { specialFileError } from "../tool-errors.js";

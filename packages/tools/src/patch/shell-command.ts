@@ -5,8 +5,8 @@
  * judge, since no process starts, and the path policy judges every file.
  */
 import type { ExtensionContext } from "@tackle/extensions";
+import { pathSyntax } from "@tackle/session";
 import { DEFAULTS } from "../defaults.js";
-import { pathSyntax } from "../path/workspace-policy.js";
 import { type ApplyPatchDetails, applyPatch } from "./apply.js";
 import type { PatchCommand } from "./heredoc.js";
 import { formatPatchSummary } from "./summary.js";

@@ -5,7 +5,7 @@
  */
 import type { DirEntry, Operations } from "@tackle/operations";
 import { isOperationError } from "@tackle/operations";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax } from "@tackle/session";
 import { IGNORE_FILE_NAMES, type IgnoreFrame, parseIgnoreFile } from "./ignore-rules.js";
 
 /** What reading ignore files needs from an environment. */

@@ -7,7 +7,7 @@ import type {
   SearchOperations,
 } from "@tackle/operations";
 import { GREP_MAX_LINE_CHARS, isOperationError, throwIfAborted } from "@tackle/operations";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax } from "@tackle/session";
 import { grepFile } from "./grep-file.js";
 import { linkedSignal } from "./linked-signal.js";
 import { compilePattern } from "./regex.js";

@@ -4,8 +4,8 @@
  * working directory (`join` then `relative`) is most of the tool's own time on a large listing,
  * so the request directory is resolved once and a clean relative path is appended to it.
  */
-import type { PathSyntax } from "../path/real-path.js";
-import { displayPath } from "../path/workspace-policy.js";
+import type { PathSyntax } from "@tackle/session";
+import { displayPath } from "@tackle/session";
 
 /** A segment that `join` would rewrite: empty (a leading, doubled or trailing `/`), `.` or `..`. */
 const UNCLEAN = /(?:^|\/)\.{0,2}(?:\/|$)/;

@@ -1,6 +1,6 @@
 import type { DirEntry, Operations } from "@tackle/operations";
 import { isOperationError, throwIfAborted } from "@tackle/operations";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { pathSyntax } from "@tackle/session";
 import { compareCodePoints } from "./compare-paths.js";
 import { compileGlobExclusion } from "./glob.js";
 import { emptyFrame, loadAncestorFrames, readFrame } from "./ignore-frames.js";

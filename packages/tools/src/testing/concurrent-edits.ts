@@ -7,8 +7,8 @@
  */
 import type { ToolOutcome } from "@tackle/agent-core";
 import type { ToolSession } from "@tackle/extensions";
+import { createFileMutationQueue } from "@tackle/session";
 import { describe, expect, it } from "vitest";
-import { createFileMutationQueue } from "../context/mutation-queue.js";
 import { createEditToolDefinition } from "../tools/edit.js";
 import { createReadToolDefinition } from "../tools/read.js";
 import type { ToolsConformanceEnv } from "./env.js";

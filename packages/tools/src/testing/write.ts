@@ -1,6 +1,7 @@
 /** Conformance section for the write tool: runs unchanged on any `Operations`. */
+
+import { createWorkspacePolicy } from "@tackle/session";
 import { describe, expect, it } from "vitest";
-import { createWorkspacePolicy } from "../path/workspace-policy.js";
 import { createReadToolDefinition } from "../tools/read.js";
 import { createWriteToolDefinition } from "../tools/write.js";
 import { callWithDirectorySwapped, type ToolsConformanceEnv, textOf } from "./env.js";

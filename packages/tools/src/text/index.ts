@@ -3,14 +3,21 @@
  * show output to a model the same way: truncation by lines and bytes, encodings, file-type
  * sniffing, sanitising and redacting untrusted output, line numbers.
  */
+
+export type {
+  PlaceholderExpansion,
+  PlaceholderRefusal,
+  RedactionKind,
+  RedactionSource,
+  RevealedSecret,
+} from "@tackle/session";
+export {
+  expandRedactedPlaceholders,
+  REDACTION_KINDS,
+  redactionSourceOf,
+  redactSecrets,
+} from "@tackle/session";
 export { formatBytes } from "../defaults.js";
-export { redactSecrets } from "../redaction/engine.js";
-export type { RedactionKind } from "../redaction/kinds.js";
-export { REDACTION_KINDS } from "../redaction/kinds.js";
-export type { PlaceholderExpansion, PlaceholderRefusal, RevealedSecret } from "../redaction/placeholders.js";
-export { expandRedactedPlaceholders } from "../redaction/placeholders.js";
-export type { RedactionSource } from "../redaction/source.js";
-export { redactionSourceOf } from "../redaction/source.js";
 export { collapseCarriageReturns, markToolOutput, sanitizeOutput, stripControl } from "../shell/sanitize.js";
 export type { LineTruncation, TruncatedBy, TruncateOptions, TruncationResult } from "../truncate.js";
 export {

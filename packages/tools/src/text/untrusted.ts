@@ -3,10 +3,9 @@
  * untrusted data. It composes the shell's own functions (`stripControl`, `markToolOutput`) and the
  * redaction engine every tool uses, so both kinds of tool remove, redact and mark the same way.
  */
-import { applySpans, LineRedactor, lineRedactorFor } from "../redaction/engine.js";
-import type { SecretSpan } from "../redaction/formats.js";
-import { REDACTED_PLACEHOLDER } from "../redaction/kinds.js";
-import type { RedactionSource } from "../redaction/source.js";
+
+import type { RedactionSource, SecretSpan } from "@tackle/session";
+import { applySpans, LineRedactor, lineRedactorFor, REDACTED_PLACEHOLDER } from "@tackle/session";
 import { markToolOutput, stripControl } from "../shell/sanitize.js";
 
 export { REDACTED_PLACEHOLDER };

@@ -7,8 +7,8 @@ import { boundText, quoteInput, type TextContent, ToolError } from "@tackle/agen
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
+import { pathSyntax } from "@tackle/session";
 import { DEFAULTS, formatBytes } from "../defaults.js";
-import { pathSyntax } from "../path/workspace-policy.js";
 import { collectFiles } from "../search/collect.js";
 import { resultPathDisplay } from "../search/result-paths.js";
 import { ScanCloses } from "../search/scan-closes.js";

@@ -8,10 +8,13 @@ import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
-import { READ_WHOLE_HASH_MAX_BYTES, recordRead } from "../context/read-ledger.js";
+import {
+  explainMissingPath,
+  READ_WHOLE_HASH_MAX_BYTES,
+  recordRead,
+  redactionSourceOf,
+} from "@tackle/session";
 import { DEFAULTS, formatBytes } from "../defaults.js";
-import { explainMissingPath } from "../path/near-miss.js";
-import { redactionSourceOf } from "../redaction/source.js";
 import { encodingLabel } from "../text/encoding.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";

@@ -6,8 +6,7 @@
  */
 import type { ExtensionContext, ResolvedPath } from "@tackle/extensions";
 import { isOperationError, type WriteExpectation } from "@tackle/operations";
-import { sha256Hex } from "../context/read-ledger.js";
-import { withinRoot } from "../path/recheck.js";
+import { sha256Hex, withinRoot } from "@tackle/session";
 
 /**
  * How many times a call may find the file changed at its commit and redo its change on the fresh

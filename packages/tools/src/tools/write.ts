@@ -9,11 +9,9 @@ import { ToolError } from "@tackle/agent-core";
 import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ChangeFeedback, ExtensionContext, ToolDefinition } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
+import { assertNotStale, pathSyntax, recheckWriteTarget, recordRead } from "@tackle/session";
 import { recordFileChange, recordNoChange } from "../audit/file-effects.js";
-import { assertNotStale, recordRead } from "../context/read-ledger.js";
 import { reportAfterChange } from "../diagnostics/after-change.js";
-import { recheckWriteTarget } from "../path/recheck.js";
-import { pathSyntax } from "../path/workspace-policy.js";
 import {
   decodeText,
   encodeText,

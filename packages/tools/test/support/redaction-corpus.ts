@@ -3,7 +3,7 @@
  * libraries): auth code of the kinds real libraries hold, where no line is a secret, and planted
  * secrets of every documented kind in the file types the rules distinguish.
  */
-import type { RedactionKind } from "../../src/redaction/kinds.js";
+import type { RedactionKind } from "@tackle/session";
 
 /** Source files of ordinary auth code: every line must come out of every tool unchanged. */
 export const AUTH_CODE: Record<string, string> = {

@@ -7,7 +7,7 @@ import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
 import type { SandboxOptions } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
-import { createArtifactStore } from "../../src/context/artifacts.js";
+import { createArtifactStore } from "@tackle/session";
 import { createToolContext } from "../../src/context/create-tool-context.js";
 import { createBashToolDefinition } from "../../src/tools/bash.js";
 

@@ -2,9 +2,14 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalOperations } from "@tackle/operations-local";
+import {
+  createWorkspacePolicy,
+  looseNameKey,
+  normalizeModelPath,
+  pathSpellings,
+  resolveWorkspacePath,
+} from "@tackle/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { looseNameKey, normalizeModelPath, pathSpellings } from "../src/path/normalize.js";
-import { createWorkspacePolicy, resolveWorkspacePath } from "../src/path/workspace-policy.js";
 
 const ops = createLocalOperations();
 let base: string;

@@ -2,9 +2,9 @@
  * `[REDACTED:<kind>]` in an edit's oldText stands for the hidden value at that place; in newText
  * it writes that value back. Unique or refused, never a placeholder written into a file.
  */
+
+import { expandRedactedPlaceholders, redactSecrets } from "@tackle/session";
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../src/redaction/engine.js";
-import { expandRedactedPlaceholders } from "../src/redaction/placeholders.js";
 
 const KEY = "Xk9mP2vL8qR4nT7wZa3B";
 const ENV = `REGION=eu-west-1\nAPI_KEY=${KEY}\nDEBUG=1\n`;

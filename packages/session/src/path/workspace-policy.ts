@@ -5,10 +5,10 @@
 import { posix, win32 } from "node:path";
 import { quoteInput, shortenInput, ToolError } from "@tackle/agent-core";
 import type { OutsideWorkspacePolicy, PathAccess, ResolvedPath, WorkspacePolicy } from "@tackle/extensions";
+import { toToolError } from "@tackle/extensions";
 import { isOperationError, type Operations } from "@tackle/operations";
-import { DEFAULTS } from "../defaults.js";
-import { toToolError } from "../tool-errors.js";
 import { type ChoosePathOperations, choosePath } from "./choose-path.js";
+import { PATH_LIMITS } from "./limits.js";
 import { normalizeModelPath, pathSpellings } from "./normalize.js";
 import { type PathSyntax, resolveRealPath } from "./real-path.js";
 
@@ -162,17 +162,17 @@ function assertUsablePath(input: string, platform: "posix" | "win32"): void {
     .split(platform === "win32" ? /[\\/]/ : "/")
     .reduce((a, b) => (size(b) > size(a) ? b : a), "");
   const unit = platform === "win32" ? "characters" : "bytes";
-  if (size(longest) > DEFAULTS.pathNameMaxBytes) {
+  if (size(longest) > PATH_LIMITS.nameMaxBytes) {
     throw new ToolError(
       "invalid_arguments",
-      `The path ${quoteInput(input)} holds a name of ${size(longest)} ${unit}; no file system stores names over ${DEFAULTS.pathNameMaxBytes} ${unit}. Send a path whose names are at most ${DEFAULTS.pathNameMaxBytes} ${unit} each.`,
+      `The path ${quoteInput(input)} holds a name of ${size(longest)} ${unit}; no file system stores names over ${PATH_LIMITS.nameMaxBytes} ${unit}. Send a path whose names are at most ${PATH_LIMITS.nameMaxBytes} ${unit} each.`,
       { details: { path: shortenInput(input) } },
     );
   }
-  if (platform === "posix" && size(input) >= DEFAULTS.pathMaxBytes) {
+  if (platform === "posix" && size(input) >= PATH_LIMITS.maxBytes) {
     throw new ToolError(
       "invalid_arguments",
-      `The path ${quoteInput(input)} is ${size(input)} bytes long; paths stop below ${DEFAULTS.pathMaxBytes} bytes. Send a shorter path (a relative one from the working directory is shortest).`,
+      `The path ${quoteInput(input)} is ${size(input)} bytes long; paths stop below ${PATH_LIMITS.maxBytes} bytes. Send a shorter path (a relative one from the working directory is shortest).`,
       { details: { path: shortenInput(input) } },
     );
   }

@@ -7,8 +7,8 @@
 import { ToolError } from "@tackle/agent-core";
 import type { FileMutationQueue } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
-import { type RealPathOperations, resolveRealPath } from "../path/real-path.js";
-import { pathSyntax } from "../path/workspace-policy.js";
+import { type RealPathOperations, resolveRealPath } from "./path/real-path.js";
+import { pathSyntax } from "./path/workspace-policy.js";
 
 interface Deferred {
   promise: Promise<void>;

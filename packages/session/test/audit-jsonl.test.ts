@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type AuditEvent, type AuditIntent, createAuditRecorder } from "@tackle/agent-core";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { auditEventJson } from "../src/audit/event-json.js";
 import {
   AUDIT_WRITE_DELAY_MS,
+  auditEventJson,
   createJsonlAuditSink,
   parseAuditLines,
   readAuditFile,
-} from "../src/audit/jsonl-sink.js";
+} from "@tackle/session/audit";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 let dir: string;
 beforeEach(() => {
@@ -349,7 +349,7 @@ describe("a call's end on disk when the call returns", () => {
       script,
       `import { invokeTool } from ${dist("agent-core", "index.js")};
 import { Type } from ${dist("agent-core", "typebox.js")};
-import { createJsonlAuditSink } from ${dist("tools", "audit/index.js")};
+import { createJsonlAuditSink } from ${dist("session", "audit/index.js")};
 const sink = createJsonlAuditSink(${JSON.stringify(path)});
 const tool = { name: "noop", label: "noop", description: "does nothing", parameters: Type.Object({}),
   execute: async () => ({ content: [{ type: "text", text: "ok" }], details: undefined }) };

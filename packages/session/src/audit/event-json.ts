@@ -1,6 +1,6 @@
 import type { AuditEvent } from "@tackle/agent-core";
 import { mayHoldSecret, redactSecrets } from "../redaction/engine.js";
-import { stripControl } from "../shell/sanitize.js";
+import { stripControl } from "../text/control.js";
 
 /** Shorter strings cannot hold a secret shape `redactSecrets` knows (`K=abcdef` and `a://b:c@` are 8). */
 const SHORTEST_SECRET = 8;
