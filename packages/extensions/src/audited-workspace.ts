@@ -6,6 +6,33 @@ import type { PathAccess, ResolvedPath, WorkspacePolicy } from "./context.js";
  * root it lies in, or the refusal with its code. Roots and changes to them are the policy's own.
  */
 export function auditedWorkspace(policy: WorkspacePolicy, audit: AuditRecorder): WorkspacePolicy {
+  return withResolve(policy, async (input, access, options) => {
+    try {
+      const resolved = await policy.resolve(input, access, options);
+      recordAllowed(audit, policy, input, access, resolved);
+      return resolved;
+    } catch (error) {
+      const details = isToolError(error) ? (error.details as { real?: string } | undefined) : undefined;
+      audit.record({
+        kind: "decision",
+        source: "workspace",
+        gate: "workspace",
+        verdict: "deny",
+        code: isToolError(error) ? error.code : "execution_failed",
+        rules: [`outside=${policy.outside}`],
+        reason: error instanceof Error ? error.message : String(error),
+        path: { input, access, ...(details?.real ? { real: details.real } : {}), inside: false },
+      });
+      throw error;
+    }
+  });
+}
+
+/**
+ * `policy` with its `resolve` replaced (the new one usually calls the old one and looks at the
+ * answer); roots, the outside policy and changes to the roots stay the policy's own.
+ */
+export function withResolve(policy: WorkspacePolicy, resolve: WorkspacePolicy["resolve"]): WorkspacePolicy {
   return {
     get roots() {
       return policy.roots;
@@ -15,26 +42,7 @@ export function auditedWorkspace(policy: WorkspacePolicy, audit: AuditRecorder):
     },
     addRoot: (root) => policy.addRoot(root),
     setRoots: (roots) => policy.setRoots(roots),
-    async resolve(input, access, options) {
-      try {
-        const resolved = await policy.resolve(input, access, options);
-        recordAllowed(audit, policy, input, access, resolved);
-        return resolved;
-      } catch (error) {
-        const details = isToolError(error) ? (error.details as { real?: string } | undefined) : undefined;
-        audit.record({
-          kind: "decision",
-          source: "workspace",
-          gate: "workspace",
-          verdict: "deny",
-          code: isToolError(error) ? error.code : "execution_failed",
-          rules: [`outside=${policy.outside}`],
-          reason: error instanceof Error ? error.message : String(error),
-          path: { input, access, ...(details?.real ? { real: details.real } : {}), inside: false },
-        });
-        throw error;
-      }
-    },
+    resolve,
   };
 }
 

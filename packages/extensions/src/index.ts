@@ -1,5 +1,5 @@
 export { approvedCallId, runApprovedCall } from "./approved-call.js";
-export { auditedWorkspace } from "./audited-workspace.js";
+export { auditedWorkspace, withResolve } from "./audited-workspace.js";
 export type { CallContextOptions } from "./call-context.js";
 export { contextForCall } from "./call-context.js";
 export type {

@@ -6,7 +6,7 @@ import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import {
   type AnyToolDefinition,
   type ToolSession,
-  type WorkspacePolicy,
+  withResolve,
   wrapToolDefinition,
 } from "@tackle/extensions";
 
@@ -109,21 +109,11 @@ export function withPolicyProbe(ctx: ToolSession): { ctx: ToolSession; checked: 
   const checked = new Promise<void>((resolve) => {
     markChecked = resolve;
   });
-  const workspace: WorkspacePolicy = {
-    get roots() {
-      return policy.roots;
-    },
-    get outside() {
-      return policy.outside;
-    },
-    addRoot: (root) => policy.addRoot(root),
-    setRoots: (roots) => policy.setRoots(roots),
-    async resolve(input, access, options) {
-      const resolved = await policy.resolve(input, access, options);
-      markChecked();
-      return resolved;
-    },
-  };
+  const workspace = withResolve(policy, async (input, access, options) => {
+    const resolved = await policy.resolve(input, access, options);
+    markChecked();
+    return resolved;
+  });
   return { ctx: { ...ctx, workspace }, checked };
 }
 
