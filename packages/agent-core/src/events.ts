@@ -6,11 +6,12 @@ import type { AgentToolResult, ToolOutcome } from "./tool.js";
  * Events of a run, in this order: agent_start, then per turn turn_start, message_*,
  * tool_execution_*, turn_end; finally agent_end.
  *
- * Every tool call gets one `tool_execution_start` and, after it, one `tool_execution_end`, also a
- * call that never ran (blocked or failed by a hook, invalid arguments, an unknown tool, an abort, a
- * reply cut by the token limit): a UI never sees an end it has no start for. The start comes
- * before hooks decide; the end's `errorCode` (`blocked`, `hook_failed`, `invalid_arguments`,
- * `tool_not_found`, `aborted`, `length_stop`) says why such a call did not run.
+ * Every tool call gets one `tool_execution_end`. A call that runs gets one `tool_execution_start`
+ * before it, when it starts (after `beforeToolCall` allowed it). A call that never ran (blocked or
+ * failed by a hook, invalid arguments, an unknown tool, an abort, a reply cut by the token limit)
+ * gets no start, so a UI never shows a command that did not run; its end's `errorCode`
+ * (`blocked`, `hook_failed`, `invalid_arguments`, `tool_not_found`, `aborted`, `length_stop`)
+ * says why.
  *
  * `TErrorCode` is what an error code in the events may be: any code by default, or the codes of
  * the run's tools (`ToolErrorCode<(typeof tools)[number]>`).

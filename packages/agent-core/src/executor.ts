@@ -82,15 +82,7 @@ function batchSignal(run: AbortSignal | undefined): { signal: AbortSignal | unde
 async function runBatch(calls: ToolCall[], scope: CallScope): Promise<FinishedCall[]> {
   let finished: FinishedCall[];
   if (scope.assistantMessage.stopReason === "length") {
-    finished = calls.map((call) => {
-      scope.emit({
-        type: "tool_execution_start",
-        toolCallId: call.id,
-        toolName: call.name,
-        args: call.arguments,
-      });
-      return finishCall(call, errorOutcome("length_stop", LENGTH_STOP_MESSAGE), scope);
-    });
+    finished = calls.map((call) => finishCall(call, errorOutcome("length_stop", LENGTH_STOP_MESSAGE), scope));
   } else if (isSequential(calls, scope)) {
     finished = await runSequential(calls, scope);
   } else {

@@ -56,18 +56,13 @@ export function abortedBeforeStart(): ToolOutcome {
 }
 
 /**
- * Phase 1: announce the call, find the tool, validate arguments, run `beforeToolCall`. Must not
- * throw. Replaced arguments from the hook go through validation again: a hook is as fallible
- * as a model. Without a hook the answer comes synchronously: a message of 1000 calls need not
- * wait a microtask per call to be prepared.
+ * Phase 1: find the tool, validate arguments, run `beforeToolCall`. Must not throw. Replaced
+ * arguments from the hook go through validation again: a hook is as fallible as a model. Without
+ * a hook the answer comes synchronously: a message of 1000 calls need not wait a microtask per
+ * call to be prepared. Nothing is announced yet: `tool_execution_start` comes only for a call
+ * that runs (see `runPreparedCall`).
  */
 export function prepareCall(call: ToolCall, scope: CallScope): PreparedCall | Promise<PreparedCall> {
-  scope.emit({
-    type: "tool_execution_start",
-    toolCallId: call.id,
-    toolName: call.name,
-    args: call.arguments,
-  });
   const audit = loopCallAudit(scope.config.audit, call, scope.assistantMessage);
   if (scope.signal?.aborted) return finished(call, abortedBeforeStart());
   const tool = findTool(scope.context.tools, call.name);
@@ -153,6 +148,14 @@ export function runPreparedCall(
   failed: (error: unknown) => void,
 ): void {
   const { call, hook } = ready;
+  // Announced now that it runs: a call refused before (by a hook, its arguments, an abort) never
+  // shows as started.
+  scope.emit({
+    type: "tool_execution_start",
+    toolCallId: call.id,
+    toolName: call.name,
+    args: call.arguments,
+  });
   const onUpdate = (partialResult: { content: ToolOutcome["content"]; details: unknown }) =>
     scope.emit({
       type: "tool_execution_update",

@@ -50,21 +50,21 @@ async function runBatch(toolExecution: "parallel" | "sequential") {
 
 describe("tool_execution_start and tool_execution_end", () => {
   for (const mode of ["parallel", "sequential"] as const) {
-    it(`come once each, start first, for every call of a ${mode} batch, also the calls that never ran`, async () => {
+    it(`give every call of a ${mode} batch one end, and a start (before it) only to the call that ran`, async () => {
       const { events, log } = await runBatch(mode);
       expect(log).toEqual(["start:runs", "end:runs"]);
       expect(Object.fromEntries(callEvents(events))).toEqual({
-        blocked: ["start", "end:blocked"],
-        thrown: ["start", "end:hook_failed"],
-        replaced: ["start", "end:invalid_arguments"],
-        invalid: ["start", "end:invalid_arguments"],
-        unknown: ["start", "end:tool_not_found"],
+        blocked: ["end:blocked"],
+        thrown: ["end:hook_failed"],
+        replaced: ["end:invalid_arguments"],
+        invalid: ["end:invalid_arguments"],
+        unknown: ["end:tool_not_found"],
         runs: ["start", "end:ok"],
       });
     });
   }
 
-  it("come for a call the run aborted while its hook was still deciding", async () => {
+  it("give a call the run aborted while its hook was still deciding an end and no start", async () => {
     const controller = new AbortController();
     const faux = createFauxModel([{ content: [fauxToolCall("echo", { text: "a" }, "waiting")] }]);
     const stream = agentLoop(
@@ -81,10 +81,10 @@ describe("tool_execution_start and tool_execution_end", () => {
       controller.signal,
     );
     const { events } = await collect(stream);
-    expect(callEvents(events).get("waiting")).toEqual(["start", "end:aborted"]);
+    expect(callEvents(events).get("waiting")).toEqual(["end:aborted"]);
   });
 
-  it("come for every call of a reply cut by the token limit", async () => {
+  it("give every call of a reply cut by the token limit an end and no start", async () => {
     const faux = createFauxModel([
       { content: [fauxToolCall("echo", { text: "a" }, "cut")], stopReason: "length" },
       "final",
@@ -92,6 +92,6 @@ describe("tool_execution_start and tool_execution_end", () => {
     const { events } = await collect(
       agentLoop([userMessage("go")], { messages: [], tools: [echoTool("echo")] }, faux),
     );
-    expect(callEvents(events).get("cut")).toEqual(["start", "end:length_stop"]);
+    expect(callEvents(events).get("cut")).toEqual(["end:length_stop"]);
   });
 });

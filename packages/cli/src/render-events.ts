@@ -95,10 +95,15 @@ export function createEventRenderer(
         started.set(event.toolCallId, now());
         return `→ ${event.toolName} ${JSON.stringify(event.args)}\n`;
       case "tool_execution_end": {
-        const ms = Math.round(now() - (started.get(event.toolCallId) ?? now()));
         const body = event.result.content
           .map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`))
           .join("\n");
+        const at = started.get(event.toolCallId);
+        // An end without a start: the call never ran (blocked, invalid, aborted...).
+        if (at === undefined) {
+          return `✗ ${event.toolName} not run (${event.errorCode ?? "error"})\n${indent(preview(body), "  │ ")}\n`;
+        }
+        const ms = Math.round(now() - at);
         const status = event.isError ? "error" : "ok";
         return `← ${event.toolName} ${status} (${ms} ms)\n${indent(preview(body), "  │ ")}\n`;
       }
