@@ -24,8 +24,9 @@ export interface CallContextOptions {
 }
 
 /**
- * The context of one call: a new plain object with the session's fields, the call's `signal`
- * and its {@link CallInfo}. When the session is audited, the call's record opens with the
+ * The context of one call: a new plain object with the session's fields (those of
+ * {@link ToolSession}; a host's extra fields stay on the session), the call's `signal` and its
+ * {@link CallInfo}. When the session is audited, the call's record opens with the
  * environment it runs in (and, for a tool annotated read-only, that it changes nothing), and
  * the context's workspace policy records every path decision in it.
  *
@@ -51,7 +52,25 @@ export function contextForCall(session: ToolSession, options: CallContextOptions
     audit,
     ...(options.toolNames !== undefined ? { toolNames: options.toolNames } : {}),
   };
-  const context: ExtensionContext = { ...session, signal: options.signal, call };
+  // Field by field: a guarded session (disposed, or of an unloaded runtime) throws here, and
+  // every context has one shape.
+  const context: ExtensionContext = {
+    cwd: session.cwd,
+    operations: session.operations,
+    workspace: session.workspace,
+    mutations: session.mutations,
+    artifacts: session.artifacts,
+    reads: session.reads,
+    ui: session.ui,
+    logger: session.logger,
+    session: session.session,
+    state: session.state,
+    signal: options.signal,
+    call,
+  };
+  const { audit: sessionAudit, diagnostics } = session;
+  if (sessionAudit !== undefined) context.audit = sessionAudit;
+  if (diagnostics !== undefined) context.diagnostics = diagnostics;
   if (sink === undefined || options.opensRecord === false) return context;
   audit.record({
     kind: "decision",
@@ -67,6 +86,24 @@ export function contextForCall(session: ToolSession, options: CallContextOptions
   context.workspace = auditedWorkspace(session.workspace, audit);
   return context;
 }
+
+/** Every field an {@link ExtensionContext} may have (the shape `contextForCall` makes). */
+export const EXTENSION_CONTEXT_KEYS: readonly (keyof ExtensionContext)[] = [
+  "cwd",
+  "operations",
+  "workspace",
+  "mutations",
+  "artifacts",
+  "reads",
+  "ui",
+  "logger",
+  "session",
+  "state",
+  "signal",
+  "call",
+  "audit",
+  "diagnostics",
+];
 
 /** Descriptions made per adapter object: every call of a session shares its one. */
 const environments = new WeakMap<Operations, AuditEnvironment>();

@@ -5,7 +5,7 @@ import type {
   BeforeToolCallHook,
   ToolCallHookContext,
 } from "@tackle/agent-core";
-import { contextForCall } from "./call-context.js";
+import { contextForCall, EXTENSION_CONTEXT_KEYS } from "./call-context.js";
 import type { ExtensionContext, Logger, ToolSession } from "./context.js";
 import { silentLogger } from "./defaults.js";
 import type {
@@ -18,7 +18,7 @@ import type {
 } from "./extension.js";
 import { messageOf, type Registered, runToolCallChain, runToolResultChain } from "./handler-chains.js";
 import { type ExtensionSource, loadExtensionSource } from "./loader.js";
-import { guardContext, StaleContextError } from "./stale-context.js";
+import { guardKeys, StaleContextError } from "./stale-context.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import type { AnyToolDefinition } from "./tool-definition.js";
 import {
@@ -198,15 +198,23 @@ export class ExtensionRunner {
     if (generation !== this.#generation) throw new StaleContextError("a context requested before a reload");
     // Handlers see the call's context; the call's record opens with the tool, not here.
     const context = contextForCall(session, { ...call, opensRecord: false });
-    return guardContext(context, () => generation === this.#generation, "an extension context");
+    return guardKeys(
+      context,
+      EXTENSION_CONTEXT_KEYS,
+      () => generation === this.#generation,
+      "an extension context",
+    );
   }
 
-  /** The session of `call` in this generation, for the runner's tools (stale after a reload). */
+  /**
+   * The session of `call` in this generation, for the runner's tools: the call's context is made
+   * from it at once, so checking the generation here is enough.
+   */
   async #session(call: ToolCallInfo): Promise<ToolSession> {
     const generation = this.#generation;
     const session = await this.#options.context(call);
     if (generation !== this.#generation) throw new StaleContextError("a context requested before a reload");
-    return guardContext(session, () => generation === this.#generation, "an extension context");
+    return session;
   }
 
   /** The `tool_call` chain, as the loop's `beforeToolCall`. */
