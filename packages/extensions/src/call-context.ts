@@ -40,6 +40,8 @@ export interface CallContextOptions {
  * ```
  */
 export function contextForCall(session: ToolSession, options: CallContextOptions): ExtensionContext {
+  // A closed session (disposed by its host) runs nothing more.
+  session.state.assertOpen();
   // A check before the call exists has no record to add to.
   const sink = options.toolCallId === "" ? undefined : session.audit;
   const audit =

@@ -1,3 +1,5 @@
+import { StaleContextError } from "./stale-context.js";
+
 /**
  * What tools keep from call to call in one session, under typed keys. A tool declares its key
  * once (`sessionKey<JobRegistry>("shell.jobs")`) and reads and writes through it, so a value's
@@ -24,6 +26,26 @@ export function sessionKey<T>(name: string): SessionKey<T> {
  */
 export class SessionState {
   readonly #values = new Map<SessionKey<unknown>, unknown>();
+  #closedAs: string | undefined;
+
+  /**
+   * Marks the session closed (its host disposed it): from now on {@link assertOpen}, and so the
+   * making of every call's context, fails with `stale_context` naming `what` ("this tool session
+   * (s1)"). Copies of the session object share this state, so they are closed too.
+   */
+  close(what: string): void {
+    this.#closedAs ??= what;
+  }
+
+  /** True once {@link close} was called. */
+  get closed(): boolean {
+    return this.#closedAs !== undefined;
+  }
+
+  /** Throws {@link StaleContextError} once the session is closed. */
+  assertOpen(): void {
+    if (this.#closedAs !== undefined) throw new StaleContextError(this.#closedAs);
+  }
 
   /** The value under `key`, if any. */
   get<T>(key: SessionKey<T>): T | undefined {

@@ -19,7 +19,7 @@ import type {
   ToolUI,
   WorkspacePolicy,
 } from "@tackle/extensions";
-import { createHeadlessUI, guardContext, SessionState, silentLogger } from "@tackle/extensions";
+import { createHeadlessUI, SessionState, silentLogger } from "@tackle/extensions";
 import type { Operations } from "@tackle/operations";
 import {
   createArtifactStore,
@@ -96,9 +96,6 @@ export interface ToolContext extends ToolSession {
    */
   dispose(options?: DisposeToolContextOptions): Promise<void>;
 }
-
-/** Fields still readable once a context is disposed (what identifies it, and `dispose` itself). */
-const READABLE_AFTER_DISPOSE = ["dispose", "session", "cwd"] as const;
 
 /** Every option of {@link createToolContext}: a misspelt one would be ignored without a word. */
 const OPTION_NAMES = new Set<string>([
@@ -198,6 +195,10 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
     session,
     state,
     dispose(disposeOptions) {
+      // From now on making a call's context fails with stale_context; calls already running fail
+      // the same way when they next make an artifact or a job (the store and the registry refuse
+      // after their dispose). Copies of the context share its state, so they are closed too.
+      state.close(`this tool session (${session.id})`);
       disposed ??= (async () => {
         await disposeToolContext(context, disposeOptions);
         if (options.disposeOperations) await operations.dispose?.();
@@ -207,13 +208,5 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
   };
   if (options.audit) context.audit = withAuditRedaction(options.audit);
   if (options.diagnostics) context.diagnostics = options.diagnostics;
-  // Once disposed, making a call's context from it fails with stale_context; calls already
-  // running fail the same way when they next make an artifact or a job (the store and the
-  // registry refuse after their dispose).
-  return guardContext(
-    context,
-    () => disposed === undefined,
-    `this tool session (${session.id})`,
-    READABLE_AFTER_DISPOSE,
-  );
+  return context;
 }
