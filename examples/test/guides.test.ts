@@ -121,7 +121,11 @@ describe("add a tool", () => {
         .slice(1)
         .map((section) => [section.split("\n")[0] ?? "", section]),
     );
-    expect(Object.keys(found)).toEqual(["notes.md", "big.log (too_large)", "../outside.txt (outside_workspace)"]);
+    expect(Object.keys(found)).toEqual([
+      "notes.md",
+      "big.log (too_large)",
+      "../outside.txt (outside_workspace)",
+    ]);
     expect(found["notes.md"]).toContain("notes.md: 2 lines, 6 words, 37 bytes");
     expect(found["big.log (too_large)"]).toContain("Count matches with grep instead.");
     expect(found["../outside.txt (outside_workspace)"]).toContain("This path is outside the workspace");
