@@ -194,6 +194,7 @@ describe("packed packages installed a la carte", () => {
           "@tackle/extensions",
           "@tackle/operations",
           "@tackle/operations-ssh",
+          "@tackle/session",
           "@tackle/shell-policy",
           "@tackle/tools",
           "@tackle/tree-sitter",
