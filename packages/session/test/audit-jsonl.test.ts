@@ -11,7 +11,7 @@ import {
   createJsonlAuditSink,
   parseAuditLines,
   readAuditFile,
-} from "@tackle/session/audit";
+} from "../src/audit/index.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 let dir: string;

@@ -8,7 +8,7 @@ import {
   normalizeModelPath,
   pathSpellings,
   resolveWorkspacePath,
-} from "@tackle/session";
+} from "../src/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ops = createLocalOperations();

@@ -3,7 +3,7 @@
  * it writes that value back. Unique or refused, never a placeholder written into a file.
  */
 
-import { expandRedactedPlaceholders, redactSecrets } from "@tackle/session";
+import { expandRedactedPlaceholders, redactSecrets } from "../src/index.js";
 import { describe, expect, it } from "vitest";
 
 const KEY = "Xk9mP2vL8qR4nT7wZa3B";
