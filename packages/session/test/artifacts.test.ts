@@ -2,8 +2,8 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalOperations } from "@tackle/operations-local";
-import { createArtifactStore } from "../src/index.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createArtifactStore } from "../src/index.js";
 
 let base: string;
 const operations = createLocalOperations();

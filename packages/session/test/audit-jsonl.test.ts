@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type AuditEvent, type AuditIntent, createAuditRecorder } from "@tackle/agent-core";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   AUDIT_WRITE_DELAY_MS,
   auditEventJson,
@@ -12,7 +13,6 @@ import {
   parseAuditLines,
   readAuditFile,
 } from "../src/audit/index.js";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 let dir: string;
 beforeEach(() => {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalOperations } from "@tackle/operations-local";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createWorkspacePolicy,
   looseNameKey,
@@ -9,7 +10,6 @@ import {
   pathSpellings,
   resolveWorkspacePath,
 } from "../src/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ops = createLocalOperations();
 let base: string;

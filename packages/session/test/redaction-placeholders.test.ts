@@ -3,8 +3,8 @@
  * it writes that value back. Unique or refused, never a placeholder written into a file.
  */
 
-import { expandRedactedPlaceholders, redactSecrets } from "../src/index.js";
 import { describe, expect, it } from "vitest";
+import { expandRedactedPlaceholders, redactSecrets } from "../src/index.js";
 
 const KEY = "Xk9mP2vL8qR4nT7wZa3B";
 const ENV = `REGION=eu-west-1\nAPI_KEY=${KEY}\nDEBUG=1\n`;
