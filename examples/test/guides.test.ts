@@ -2,6 +2,16 @@ import { describe, expect, it } from "vitest";
 import { expectFirstSession } from "./first-session-output.js";
 import { runGuide } from "./run-guide.js";
 
+/** A guide's output split at its `--- name` lines: each section by its first line. */
+function sectionsOf(stdout: string): Record<string, string> {
+  return Object.fromEntries(
+    stdout
+      .split(/^--- /m)
+      .slice(1)
+      .map((section) => [section.split("\n")[0] ?? "", section]),
+  );
+}
+
 describe("getting started", () => {
   it("runs the first session on a temporary local folder", async () => {
     const { stdout } = await runGuide("getting-started");
@@ -28,12 +38,7 @@ describe("write an Operations adapter", () => {
 describe("write an Operations adapter from scratch", () => {
   it("runs the file tools on the in-memory adapter", async () => {
     const { stdout } = await runGuide("memory-session");
-    const found = Object.fromEntries(
-      stdout
-        .split(/^--- /m)
-        .slice(1)
-        .map((section) => [section.split("\n")[0] ?? "", section]),
-    );
+    const found = sectionsOf(stdout);
     expect(Object.keys(found)).toEqual(["ls", "read", "edit", "write", "grep", "find"]);
     expect(found.ls).toContain("README.md");
     expect(found.read).toContain("`Hello, ${name}`");
@@ -49,12 +54,7 @@ describe("write an Operations adapter from scratch", () => {
 describe("write an extension", () => {
   it("adds a tool, refuses a guarded call and rewrites a result", async () => {
     const { stdout } = await runGuide("extension");
-    const found = Object.fromEntries(
-      stdout
-        .split(/^--- /m)
-        .slice(1)
-        .map((section) => [section.split("\n")[0] ?? "", section]),
-    );
+    const found = sectionsOf(stdout);
     expect(Object.keys(found)).toEqual(["todo_count", "read", "write (refused)"]);
     expect(found.todo_count).toContain("notes.md: 2 TODO lines");
     expect(found.read).toContain("move [internal host] to the new cluster");
@@ -91,12 +91,7 @@ describe("audit and recover", () => {
 describe("work on this machine", () => {
   it("reaches both roots, edits in the project, refuses a path outside and runs bash there", async () => {
     const { stdout } = await runGuide("local");
-    const found = Object.fromEntries(
-      stdout
-        .split(/^--- /m)
-        .slice(1)
-        .map((section) => [section.split("\n")[0] ?? "", section]),
-    );
+    const found = sectionsOf(stdout);
     expect(Object.keys(found)).toEqual([
       "find",
       "grep",
@@ -115,12 +110,7 @@ describe("work on this machine", () => {
 describe("add a tool", () => {
   it("counts a file, refuses a large one naming grep, and keeps the path policy", async () => {
     const { stdout } = await runGuide("add-a-tool");
-    const found = Object.fromEntries(
-      stdout
-        .split(/^--- /m)
-        .slice(1)
-        .map((section) => [section.split("\n")[0] ?? "", section]),
-    );
+    const found = sectionsOf(stdout);
     expect(Object.keys(found)).toEqual([
       "notes.md",
       "big.log (too_large)",
