@@ -7,6 +7,7 @@ export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 echo "== typecheck"; pnpm exec turbo run typecheck --output-logs=errors-only
 echo "== lint and format"; pnpm exec biome check .
 echo "== layering"; node scripts/layers.mjs
+echo "== import cycles"; node scripts/import-cycles.mjs
 echo "== package metadata"; node scripts/package-metadata.mjs
 echo "== build"; pnpm exec turbo run build --output-logs=errors-only
 echo "== README code"; node scripts/readme-code.mjs

@@ -2,7 +2,6 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { ExecOptions, ExecResult, ExecStatus, OutputChunk } from "@tackle/operations";
 import { MAX_DRAIN_AFTER_EXIT_MS } from "@tackle/operations/adapter";
-import type { LocalExecConfig } from "./exec.js";
 import type { OutputFile } from "./output-file.js";
 import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
 
@@ -16,6 +15,12 @@ type StopReason = "timed-out" | "cancelled";
 
 /** Output queued for the file above which the command's pipes are paused. */
 const WRITE_HIGH_WATER_BYTES = 1024 * 1024;
+
+/** The adapter-wide grace periods a running command falls back to (see `LocalExecConfig`). */
+export interface RunningCommandGraces {
+  killGraceMs: number;
+  idleGraceMs: number;
+}
 
 /** One spawned command from start to settled result. */
 export class RunningCommand {
@@ -33,7 +38,7 @@ export class RunningCommand {
     private readonly child: ChildProcess,
     private readonly tree: CommandTree,
     private readonly options: ExecOptions,
-    private readonly config: LocalExecConfig,
+    private readonly config: RunningCommandGraces,
     private readonly sink: OutputFile | undefined,
   ) {
     this.pgid = tree.pgid;

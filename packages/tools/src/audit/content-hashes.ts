@@ -18,12 +18,12 @@
 import { createHash } from "node:crypto";
 import type { AuditFileChange } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
-import type { WorkspaceSnapshot } from "./workspace-snapshot.js";
+import {
+  SNAPSHOT_HASH_MAX_FILE_BYTES,
+  SNAPSHOT_HASH_MAX_TOTAL_BYTES,
+  type WorkspaceSnapshot,
+} from "./workspace-snapshot.js";
 
-/** Largest file a snapshot hashes; larger ones are compared by size and mtime only. */
-export const SNAPSHOT_HASH_MAX_FILE_BYTES = 1024 * 1024;
-/** Most bytes one snapshot reads to hash (files past it keep no hash in that call's record). */
-export const SNAPSHOT_HASH_MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 /**
  * How recent an mtime may be, before a command starts, for a rewrite to keep it (ms): whole
  * seconds of some file systems and SFTP, plus a margin for clocks between host and environment.

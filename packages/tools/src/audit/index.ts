@@ -14,15 +14,13 @@ export {
   redactAuditEvent,
   withAuditRedaction,
 } from "@tackle/session/audit";
-export {
-  SNAPSHOT_HASH_MAX_FILE_BYTES,
-  SNAPSHOT_HASH_MAX_TOTAL_BYTES,
-  SNAPSHOT_SAME_STAMP_WINDOW_MS,
-} from "./content-hashes.js";
+export { SNAPSHOT_SAME_STAMP_WINDOW_MS } from "./content-hashes.js";
 export type { SnapshotOptions, WorkspaceSnapshot } from "./workspace-snapshot.js";
 export {
   compareSnapshots,
   SNAPSHOT_BLIND_SPOTS,
+  SNAPSHOT_HASH_MAX_FILE_BYTES,
+  SNAPSHOT_HASH_MAX_TOTAL_BYTES,
   SNAPSHOT_MAX_ENTRIES,
   SNAPSHOT_SKIPPED_DIRECTORIES,
   SNAPSHOT_TIME_BUDGET_MS,

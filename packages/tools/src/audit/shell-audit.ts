@@ -6,9 +6,9 @@ import {
   type AuditSpawn,
 } from "@tackle/agent-core";
 import type { Operations, SandboxReport } from "@tackle/operations";
-import type { JobRecord, JobStatus } from "../shell/jobs.js";
-import type { ShellRunOutcome } from "../shell/pipeline.js";
+import type { JobRecord, JobStatus } from "../shell/job-record.js";
 import type { PolicyHit } from "../shell/policy-contract.js";
+import type { ShellRunOutcome } from "../shell/run-outcome.js";
 import { REDACTED_PLACEHOLDER } from "../text/untrusted.js";
 
 /** Records the shell policy's verdict: the rules hit, and for `ask` who answered and what. */

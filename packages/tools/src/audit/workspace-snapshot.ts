@@ -1,7 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { AuditFileChange, AuditRecorder } from "@tackle/agent-core";
 import type { Operations } from "@tackle/operations";
-import { SNAPSHOT_HASH_MAX_FILE_BYTES, SNAPSHOT_HASH_MAX_TOTAL_BYTES } from "./content-hashes.js";
 
 /** Most entries a before/after snapshot lists (files and directories). */
 export const SNAPSHOT_MAX_ENTRIES = 2000;
@@ -14,6 +13,11 @@ export const SNAPSHOT_SKIPPED_DIRECTORIES: readonly string[] = [".git", "node_mo
  * locally they share libuv's thread pool).
  */
 const CONCURRENCY = 32;
+
+/** Largest file a snapshot hashes; larger ones are compared by size and mtime only. */
+export const SNAPSHOT_HASH_MAX_FILE_BYTES = 1024 * 1024;
+/** Most bytes one snapshot reads to hash (files past it keep no hash in that call's record). */
+export const SNAPSHOT_HASH_MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 
 /**
  * What a snapshot saw per path relative to the root: type, and for everything but directories

@@ -1,5 +1,5 @@
 import { formatPatch, type StructuredPatchHunk, structuredPatch } from "diff";
-import type { Replacement } from "./plan.js";
+import type { Replacement } from "./plan-types.js";
 
 /** Unchanged lines shown around each change. */
 export const DIFF_CONTEXT_LINES = 3;

@@ -1,5 +1,5 @@
 import { type DecodedText, encodeText } from "../text/encoding.js";
-import type { EditPlan } from "./plan.js";
+import type { EditPlan } from "./plan-types.js";
 
 /**
  * The edited file's bytes. For UTF-8, the stretches no edit touches are copied from the bytes as

@@ -4,7 +4,7 @@
  */
 import { sanitizeLines } from "../text/untrusted.js";
 import type { ClosestRegion } from "./closest.js";
-import type { AlreadyAppliedEvidence } from "./plan.js";
+import type { AlreadyAppliedEvidence } from "./plan-types.js";
 
 /** Longest line shown in a hint before it is cut. */
 export const HINT_LINE_CHARS = 200;

@@ -4,7 +4,7 @@
  * an edit; used only when each edit, in order, matches exactly once in the text before it.
  */
 import { createEditDocument } from "./document.js";
-import type { EditOutcome, EditPlan, EditRequest, PlanOptions, Replacement } from "./plan.js";
+import type { EditOutcome, EditPlan, EditRequest, PlanOptions, Replacement } from "./plan-types.js";
 import type { EditTexts } from "./session-edits.js";
 
 /** Plans edits against one text (the original-file reading), throwing a `ToolError` on failure. */

@@ -10,7 +10,7 @@ import { sanitizeDiffLines, sanitizeNotice } from "../text/untrusted.js";
 import { truncateHead } from "../truncate.js";
 import type { EditDiff } from "./diff.js";
 import { alreadyAppliedNote, editLabel, elisionNote } from "./messages.js";
-import type { EditOutcome } from "./plan.js";
+import type { EditOutcome } from "./plan-types.js";
 import type { Reading } from "./readings.js";
 
 /** Inputs of {@link formatEditSummary}. */

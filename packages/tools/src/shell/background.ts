@@ -6,7 +6,7 @@ import { formatDuration } from "./format.js";
 import type { ToolShell } from "./pipeline.js";
 import { getShellJobs } from "./registry.js";
 import { markToolOutput } from "./sanitize.js";
-import type { ShellToolDetails, ShellToolOptions, ShellToolParams } from "./tool.js";
+import type { ShellToolDetails, ShellToolOptions, ShellToolParams } from "./tool-contract.js";
 
 /**
  * Starts a command as a background job of the session (`background: true`): waits for its

@@ -30,4 +30,9 @@ export type {
 export { evaluateCommandPolicy, ShellPolicyMissingError } from "./policy-loader.js";
 export { detectPrompt, NON_INTERACTIVE_HINT } from "./prompt.js";
 export { getShellJobs, SHELL_JOBS } from "./registry.js";
-export type { ShellToolDetails, ShellToolOptions, ShellToolParams, ShellToolSchema } from "./tool.js";
+export type {
+  ShellToolDetails,
+  ShellToolOptions,
+  ShellToolParams,
+  ShellToolSchema,
+} from "./tool-contract.js";

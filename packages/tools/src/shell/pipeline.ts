@@ -1,19 +1,16 @@
 import { type AuditRecorder, NO_AUDIT } from "@tackle/agent-core";
-import type { ArtifactInfo, ArtifactStore } from "@tackle/extensions";
+import type { ArtifactStore } from "@tackle/extensions";
 import {
-  type ExecCleanup,
   type ExecResult,
   type ExecStatus,
   type Operations,
-  type OutputCut,
   outputHeadBytes,
   type SandboxOptions,
-  type SandboxReport,
 } from "@tackle/operations";
 import { type OutputTimeline, recordRunEvidence, recordSpawn } from "../audit/shell-audit.js";
 import type { WorkspaceSnapshotHook } from "../audit/workspace-audit.js";
 import { DEFAULTS } from "../defaults.js";
-import { type TruncationResult, truncateTail } from "../truncate.js";
+import { truncateTail } from "../truncate.js";
 import { OutputCapture } from "./capture.js";
 import {
   buildShellEnv,
@@ -22,16 +19,16 @@ import {
   SECRET_NAME_PATTERN,
   type ShellEnvOptions,
 } from "./env.js";
-import { type EscapeHuntResult, escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
+import { escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
 import { detectPrompt, wantedInput } from "./prompt.js";
 import { hashFile, readRange, readTail } from "./read-back.js";
+import type { ShellRunOutcome, ToolShell } from "./run-outcome.js";
 import { sanitizeOutput } from "./sanitize.js";
+
+export type { ShellRunOutcome, ToolShell } from "./run-outcome.js";
 
 /** What the pipeline needs from an environment. */
 export type PipelineOperations = Pick<Operations, "platform" | "exec" | "stat" | "openRead">;
-
-/** Shell of a tool (the environment's `sh` is used only for cleanup). */
-export type ToolShell = "bash" | "pwsh";
 
 /** Settings of the pipeline, shared by the bash and powershell tools. */
 export interface ShellPipelineOptions {
@@ -103,43 +100,6 @@ export interface ShellRunRequest {
   workspace?: WorkspaceSnapshotHook;
   /** This call's sandbox (see {@link ShellPipelineOptions.sandbox}, roots already added). */
   sandbox?: SandboxOptions | false;
-}
-
-/** How a run ended, after cleanup, with what the model will see. */
-export interface ShellRunOutcome {
-  /** `unknown` also when escaped processes could not be confirmed ended. */
-  status: ExecStatus;
-  exitCode?: number;
-  signal?: string;
-  elapsedMs: number;
-  /** Bytes in the artifact (both streams; with `budgetCut`, head + marker line + tail). */
-  totalBytes: number;
-  /** The output budget in force. */
-  outputLimitBytes: number;
-  /** The output went past the budget: what the artifact kept and what it dropped. */
-  budgetCut?: OutputCut;
-  /** The artifact that holds all output, in arrival order. */
-  artifact: ArtifactInfo;
-  /** Resolves to the artifact's sha256 once hashed (immediately for small outputs). */
-  artifactHash: Promise<string | undefined>;
-  /** Sanitised tail the model sees. */
-  output: string;
-  truncation: TruncationResult;
-  /** True when the output shown does not start at the first byte. */
-  outputCut: boolean;
-  /** The prompt line when the command was stopped because it waited for input. */
-  prompt?: string;
-  /** The command failed and its output says it wanted input or a terminal. */
-  wantedInput: boolean;
-  /**
-   * Marker-based hunt for processes that escaped the process group, when one ran. It does not
-   * run when `cleanup.escapesChecked` says the environment already did it and confirmed.
-   */
-  escapes?: EscapeHuntResult;
-  cleanup: ExecCleanup;
-  runId: string;
-  /** How the command was sandboxed and what the sandbox refused; absent when it was not. */
-  sandbox?: SandboxReport;
 }
 
 /**

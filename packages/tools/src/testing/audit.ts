@@ -25,7 +25,7 @@ import {
 import { sha256Hex } from "@tackle/session";
 import { createJsonlAuditSink, type JsonlAuditSink, readAuditFile } from "@tackle/session/audit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SNAPSHOT_HASH_MAX_FILE_BYTES } from "../audit/content-hashes.js";
+import { SNAPSHOT_HASH_MAX_FILE_BYTES } from "../audit/workspace-snapshot.js";
 import { createJobRegistry, type JobRegistry } from "../shell/jobs.js";
 import type { ShellToolDetails } from "../shell/tool.js";
 import { createBashToolDefinition } from "../tools/bash.js";

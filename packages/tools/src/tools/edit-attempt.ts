@@ -13,7 +13,7 @@ import { decodeText, encodeText, encodingLabel, hasLoneSurrogate } from "../text
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { sanitizeLines } from "../text/untrusted.js";
 import type { shellToolOf } from "../tool-names.js";
-import type { EditParams } from "./edit.js";
+import type { EditParams } from "./edit-parameters.js";
 import { type CommitAttempt, MAX_COMMIT_ATTEMPTS } from "./write-if-unchanged.js";
 
 /** An edit decoded, planned and encoded against one version of the file. */

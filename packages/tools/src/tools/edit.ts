@@ -6,7 +6,6 @@
 
 import type { TextContent } from "@tackle/agent-core";
 import { ToolError } from "@tackle/agent-core";
-import { type Static, Type } from "@tackle/agent-core/typebox";
 import type { ChangeFeedback, ExtensionContext, ResolvedPath, ToolDefinition } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
 import { assertNotStale, explainMissingPath, recheckWriteTarget, recordRead } from "@tackle/session";
@@ -23,6 +22,7 @@ import { specialFileError, toToolError } from "../tool-errors.js";
 import { hasTool, hintFor, shellToolOf } from "../tool-names.js";
 import { checkOptions } from "../tool-options.js";
 import { busyError, type PreparedEdit, prepareEdit, redoOnFresh } from "./edit-attempt.js";
+import { type EditParams, editParameters } from "./edit-parameters.js";
 import { writeIfUnchanged } from "./write-if-unchanged.js";
 
 /** What edit fails with beyond the core's codes. */
@@ -36,27 +36,7 @@ const EDIT_ERROR_CODES = toolErrorCodes(
 /** The codes edit declares (beside the core's). */
 export type EditErrorCode = keyof typeof EDIT_ERROR_CODES;
 
-const editParameters = Type.Object({
-  path: Type.String({ description: "File to edit, relative to the working directory or absolute." }),
-  edits: Type.Array(
-    Type.Object({
-      oldText: Type.String({
-        description: "Exact text to replace, copied from the file (include enough lines to match once).",
-      }),
-      newText: Type.String({ description: "Text that replaces oldText." }),
-      replaceAll: Type.Optional(
-        Type.Boolean({
-          description: "Replace every occurrence of oldText instead of exactly one. Default false.",
-        }),
-      ),
-    }),
-    { minItems: 1, description: "Replacements, all matched against the file as it is now." },
-  ),
-  dryRun: Type.Optional(Type.Boolean({ description: "Show the diff without writing. Default false." })),
-});
-
-/** Arguments of the edit tool. */
-export type EditParams = Static<typeof editParameters>;
+export type { EditParams } from "./edit-parameters.js";
 
 /** What the edit tool reports to hosts. */
 export interface EditDetails {
