@@ -12,6 +12,12 @@ export type { AuditCallRecord } from "./audit/assemble.js";
 export { assembleAuditRecords } from "./audit/assemble.js";
 export type { ToolCallAuditOptions } from "./audit/call-audit.js";
 export { changedFields } from "./audit/call-audit.js";
+export {
+  AUDIT_EVENT_KINDS,
+  AUDIT_EVENT_SCHEMAS,
+  AUDIT_EVENT_VERSION,
+  AuditEventBaseSchema,
+} from "./audit/event-schemas.js";
 export type {
   AuditDecision,
   AuditDiagnostics,
@@ -29,7 +35,6 @@ export type {
   AuditSpawn,
   RequestedBy,
 } from "./audit/events.js";
-export { AUDIT_EVENT_VERSION } from "./audit/events.js";
 export type { AuditRecorder } from "./audit/recorder.js";
 export {
   AUDIT_COMMAND_CHARS,

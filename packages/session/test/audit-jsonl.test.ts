@@ -4,7 +4,13 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type AuditEvent, type AuditIntent, createAuditRecorder } from "@tackle/agent-core";
+import {
+  AUDIT_EVENT_SCHEMAS,
+  type AuditEvent,
+  AuditEventBaseSchema,
+  type AuditIntent,
+  createAuditRecorder,
+} from "@tackle/agent-core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   AUDIT_WRITE_DELAY_MS,
@@ -204,6 +210,16 @@ describe("events of a wrong shape", () => {
       path: { input: "a", access: "write", real: "/w/a", root: "/w", inside: true },
       code: "policy_denied",
       data: { n: 1 },
+      environment: {
+        id: "ssh",
+        kind: "ssh",
+        host: "h",
+        port: 22,
+        user: "u",
+        container: "c",
+        engine: "e",
+        sandbox: "bubblewrap",
+      },
     },
     {
       v: 1,
@@ -219,8 +235,17 @@ describe("events of a wrong shape", () => {
       background: false,
       env: { set: ["A"], removedPattern: "x" },
       runId: "r",
+      jobId: "j",
       pid: 3,
       outputPath: "/o",
+      sandbox: {
+        mechanism: "bubblewrap",
+        network: "allow-list",
+        allow: ["example.com:443"],
+        writable: ["/w"],
+        seccomp: true,
+        hostPid: 4,
+      },
     },
     {
       v: 1,
@@ -232,9 +257,13 @@ describe("events of a wrong shape", () => {
       chunks: 1,
       firstOutputAt: "2026-12-07T00:00:00.000Z",
       lastOutputAt: "2026-12-07T00:00:00.000Z",
+      resolutionMs: 250,
       stdoutBytes: 1,
-      shown: { lines: 1, bytes: 1, cut: false, totalLines: 1 },
-      artifact: { id: "i", path: "/o", size: 1 },
+      stderrBytes: 0,
+      streamsMerged: false,
+      totalBytes: 1,
+      shown: { lines: 1, bytes: 1, cut: false, cutBy: "lines", totalLines: 1 },
+      artifact: { id: "i", path: "/o", size: 1, sha256: "s" },
       redactions: { aws: 1 },
       result: { blocks: 1, textBytes: 1, images: 0 },
     },
@@ -249,14 +278,21 @@ describe("events of a wrong shape", () => {
       exitCode: 1,
       signal: "SIGTERM",
       durationMs: 5,
+      isError: true,
+      errorCode: "timeout",
+      result: { blocks: 1, textBytes: 1, images: 0 },
       cleanup: {
         timedOut: true,
         termSent: true,
         killSent: false,
         confirmed: true,
+        escapesChecked: true,
         remainingPids: [],
         pid: 9,
+        note: "n",
       },
+      howToCheck: "ps",
+      sandboxBlocked: ["network example.com:443"],
     },
     {
       v: 1,
@@ -268,7 +304,37 @@ describe("events of a wrong shape", () => {
       files: [
         { path: "a", change: "changed", bytesBefore: 1, bytesAfter: 2, sha256Before: "x", sha256After: "y" },
       ],
-      bounds: { root: "/w", maxEntries: 1, timeBudgetMs: 1, entries: 1, complete: true },
+      bounds: {
+        root: "/w",
+        maxEntries: 1,
+        timeBudgetMs: 1,
+        entries: 1,
+        complete: true,
+        maxHashBytes: 1,
+        unhashed: 0,
+      },
+      blindSpots: "b",
+      note: "n",
+    },
+    {
+      v: 1,
+      kind: "diagnostics",
+      callId: "k",
+      sessionId: "s",
+      at: "2026-12-07T00:00:00.000Z",
+      source: "file",
+      path: "a.ts",
+      codes: ["syntax_broken"],
+      syntax: { status: "broken", language: "typescript", problems: [{ line: 1, column: 2, message: "m" }] },
+      server: {
+        status: "ok",
+        provider: "typescript",
+        elapsedMs: 3,
+        errors: 1,
+        warnings: 0,
+        items: [{ path: "a.ts", line: 1, column: 2, severity: "error", message: "m", code: "TS1" }],
+        reason: "r",
+      },
     },
   ];
   /** Values of a type no field of an event has all at once. */
@@ -278,6 +344,68 @@ describe("events of a wrong shape", () => {
     const parsed = parseAuditLines(valid.map((e) => `${JSON.stringify(e)}\n`).join(""));
     expect(parsed.skippedLines).toEqual([]);
     expect(parsed.events).toHaveLength(valid.length);
+  });
+
+  interface SchemaNode {
+    type?: string;
+    properties?: Record<string, SchemaNode>;
+    items?: SchemaNode;
+  }
+  const isObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+  /** Every path to a field the schema names, `files[]` for the items of an array of objects. */
+  const schemaPaths = (schema: SchemaNode, at = ""): string[] =>
+    Object.entries(schema.properties ?? {}).flatMap(([name, field]) => {
+      const path = at ? `${at}.${name}` : name;
+      if (field.type === "object" && field.properties) return [path, ...schemaPaths(field, path)];
+      if (field.type === "array" && field.items?.type === "object")
+        return [path, ...schemaPaths(field.items, `${path}[]`)];
+      return [path];
+    });
+  /** Every path to a value in `value`, the same way. */
+  const valuePaths = (value: Record<string, unknown>, at = ""): string[] =>
+    Object.entries(value).flatMap(([name, field]) => {
+      const path = at ? `${at}.${name}` : name;
+      if (Array.isArray(field) && isObject(field[0]))
+        return [path, ...field.flatMap((item) => valuePaths(item as Record<string, unknown>, `${path}[]`))];
+      if (isObject(field) && !["data", "redactions"].includes(name))
+        return [path, ...valuePaths(field as Record<string, unknown>, path)];
+      return [path];
+    });
+
+  it("the samples hold every field the event schemas name, so the checks below cover them all", () => {
+    for (const [kind, schema] of Object.entries(AUDIT_EVENT_SCHEMAS)) {
+      const sample = valid.find((event) => event.kind === kind);
+      expect(sample, kind).toBeDefined();
+      const present = new Set(valuePaths(sample as unknown as Record<string, unknown>));
+      const missing = schemaPaths(schema as SchemaNode).filter((path) => !present.has(path));
+      // Fields every event has are checked once, against all the samples together.
+      expect(
+        missing.filter((path) => !(path in AuditEventBaseSchema.properties)),
+        kind,
+      ).toEqual([]);
+    }
+    const anywhere = new Set(valid.flatMap((event) => Object.keys(event)));
+    expect(Object.keys(AuditEventBaseSchema.properties).filter((name) => !anywhere.has(name))).toEqual([]);
+  });
+
+  it("skips and reports a nested field of another type, naming it by its path", () => {
+    let cases = 0;
+    for (const event of valid) {
+      for (const path of valuePaths(event as unknown as Record<string, unknown>)) {
+        if (!path.includes(".") && !path.includes("[]")) continue;
+        const broken = structuredClone(event) as unknown as Record<string, unknown>;
+        const parts = path.replace(/\[\]/g, ".0").split(".");
+        let parent = broken;
+        for (const part of parts.slice(0, -1)) parent = parent[part] as Record<string, unknown>;
+        const last = parts[parts.length - 1] as string;
+        parent[last] = typeof parent[last] === "number" ? "1" : 1;
+        const parsed = parseAuditLines(`${JSON.stringify(broken)}\n`);
+        expect(parsed.events, path).toEqual([]);
+        expect(parsed.invalidEvents[0]?.problem, path).toContain(path.replace(/\[\]/g, "[0]"));
+        cases++;
+      }
+    }
+    expect(cases).toBeGreaterThan(60);
   });
 
   it("skips and reports an event with any field of another type, naming the field", () => {
