@@ -62,7 +62,10 @@ export const OPTION_HELP: Record<string, OptionHelp> = {
   json: { text: "print JSON instead of text" },
   input: { value: "FILE", text: "read the JSON arguments from FILE; - reads them from stdin" },
   list: { text: "list the tools: name, read-only or not, and what each is for" },
-  tools: { value: "LIST", text: "comma-separated tool names (default: all available)" },
+  tools: {
+    value: "LIST",
+    text: "comma-separated tool names (default: all available but apply_patch, which does what edit and write do as a V4A patch)",
+  },
   "read-only": { text: "serve only read, grep, find and ls" },
   script: { value: "FILE", text: "run the faux model on this scripted conversation instead of a real model" },
   model: {
@@ -210,7 +213,8 @@ and for how long.
 ${formatOptions(options, {
   json: "print the events as JSON lines",
   "read-only": "give the model only read, grep, find and ls",
-  tools: "comma-separated tool names the model gets (default: all available)",
+  tools:
+    "comma-separated tool names the model gets (default: all available but apply_patch; see --tool-format)",
 })}
 
 ${ENV_FORMS}

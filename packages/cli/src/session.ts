@@ -43,15 +43,25 @@ export function parseToolNames(list: string | undefined, fallback: readonly Tool
 }
 
 /**
- * The tools `--tools` and `--read-only` choose: the listed ones (default all, or the read-only
- * ones with `--read-only`); a tool that writes in a `--read-only` list is a usage error.
+ * The tools a session serves when `--tools` names none: every tool but `apply_patch`, which does
+ * what edit and write do in the V4A patch format (name it in `--tools`; `tackle run --model` gives
+ * it to OpenAI models in its native tool format).
+ */
+export const DEFAULT_TOOL_NAMES: readonly ToolName[] = ALL_TOOL_NAMES.filter(
+  (name) => name !== "apply_patch",
+);
+
+/**
+ * The tools `--tools` and `--read-only` choose: the listed ones (default
+ * {@link DEFAULT_TOOL_NAMES}, or the read-only ones with `--read-only`); a tool that writes in a
+ * `--read-only` list is a usage error.
  */
 export function chooseToolNames(values: {
   tools?: string | undefined;
   "read-only"?: boolean | undefined;
 }): ToolName[] {
   const readOnly = values["read-only"] === true;
-  const names = parseToolNames(values.tools, readOnly ? READ_ONLY_TOOL_NAMES : ALL_TOOL_NAMES);
+  const names = parseToolNames(values.tools, readOnly ? READ_ONLY_TOOL_NAMES : DEFAULT_TOOL_NAMES);
   if (readOnly) {
     const writers = names.filter((name) => !(READ_ONLY_TOOL_NAMES as readonly string[]).includes(name));
     if (writers.length > 0)

@@ -6,6 +6,8 @@ import { PATH_LIMITS } from "@tackle/session";
  * docs import these numbers; a test checks that every number a description states is one of them.
  */
 export const DEFAULTS = {
+  /** apply_patch: kept lines a hunk is asked to give before and after each change (as Codex asks). */
+  patchContextLines: 3,
   /** Lines a tool result shows before it is cut. */
   maxLines: 2000,
   /** Bytes a tool result shows before it is cut (50 KB). */

@@ -6,6 +6,7 @@
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolDefinition } from "@tackle/extensions";
+import { createApplyPatchToolDefinition } from "./patch/tool.js";
 import { createBashToolDefinition } from "./tools/bash.js";
 import { createEditToolDefinition } from "./tools/edit.js";
 import { createFindToolDefinition } from "./tools/find.js";
@@ -46,9 +47,16 @@ export const TOOLS = {
   ls: entry(createLsToolDefinition, { path: "." }),
   powershell: entry(createPowershellToolDefinition, { command: "Get-ChildItem -Recurse -Filter *.ps1" }),
   jobs: entry(createJobsToolDefinition, { action: "list" }),
+  apply_patch: entry(createApplyPatchToolDefinition, {
+    input:
+      "*** Begin Patch\n*** Update File: src/app.ts\n@@ export function main() {\n-  const answer = 41;\n+  const answer = 42;\n*** End Patch",
+  }),
 };
 
-/** Names of the tools: the eight plus `jobs`, which manages what bash/powershell start in the background. */
+/**
+ * Names of the tools: the eight, `jobs` (which manages what bash/powershell start in the
+ * background) and `apply_patch` (the V4A patch format, for models trained on it).
+ */
 export type ToolName = keyof typeof TOOLS;
 
 /** Every tool name, in the order `createAllTools` returns them. */

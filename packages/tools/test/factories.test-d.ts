@@ -77,7 +77,7 @@ expectTypeOf<keyof ReturnType<typeof createCodingTools>>().toEqualTypeOf<
 >();
 expectTypeOf<keyof ReturnType<typeof createReadOnlyTools>>().toEqualTypeOf<"read" | "grep" | "find" | "ls">();
 expectTypeOf<keyof ReturnType<typeof createAllTools>>().toEqualTypeOf<
-  "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls" | "powershell" | "jobs"
+  "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls" | "powershell" | "jobs" | "apply_patch"
 >();
 const available = await createAvailableTools({ context });
 expectTypeOf(available.bash).toEqualTypeOf<ToolByName["bash"]>();

@@ -55,10 +55,13 @@ export function operationToSection(op: OpenAIApplyPatchOperation): PatchSection 
   if (op.type === "delete_file") return { kind: "delete", path: op.path, patchLine: 0 };
   const diff = op.diff.replace(/\r\n/g, "\n");
   const header = op.type === "create_file" ? ADD_FILE : UPDATE_FILE;
-  const text = diff.trimStart().startsWith(BEGIN_PATCH)
-    ? diff
-    : `${BEGIN_PATCH}\n${header}${op.path}\n${diff.replace(/\n$/, "")}\n${END_PATCH}`;
-  const sections = parsePatch(text).sections;
+  const whole = diff.trimStart().startsWith(BEGIN_PATCH);
+  // The two lines put before the diff are numbered -1 and 0: messages count the diff's own lines.
+  const sections = whole
+    ? parsePatch(diff).sections
+    : parsePatch(`${BEGIN_PATCH}\n${header}${op.path}\n${diff.replace(/\n$/, "")}\n${END_PATCH}`, {
+        firstLine: -1,
+      }).sections;
   const section = sections[0];
   const kind = op.type === "create_file" ? "add" : "update";
   if (sections.length !== 1 || section?.kind !== kind) {

@@ -5,6 +5,8 @@
  * raw text is the `input` argument.
  */
 
+import { DEFAULTS } from "../defaults.js";
+
 /**
  * The V4A patch language as a Lark grammar (the `definition` of a custom tool with
  * `format: { type: "grammar", syntax: "lark" }`). It admits what `parsePatch` reads strictly;
@@ -39,7 +41,7 @@ export const APPLY_PATCH_DESCRIPTION = [
   "'*** Add File: <path>' then every line of the new file prefixed with '+'.",
   "'*** Delete File: <path>'.",
   "'*** Update File: <path>' (optionally '*** Move to: <new path>'), then hunks: '@@ <a line of the file above the change, e.g. the function or class>' (or a bare '@@'),",
-  "then lines prefixed ' ' (kept, about 3 before and after each change), '-' (removed) or '+' (added); '*** End of File' after a hunk that ends the file.",
+  `then lines prefixed ' ' (kept, about ${DEFAULTS.patchContextLines} before and after each change), '-' (removed) or '+' (added); '*** End of File' after a hunk that ends the file.`,
   "Hunks go in file order. Kept and removed lines must match the file (small differences in quotes, dashes, spaces or trailing whitespace are forgiven and named);",
   "a hunk that matches several places without an '@@' line is refused. Keeps encoding, BOM and line endings. Refused when a file changed since you read it: read it again.",
   "Paths are relative to the working directory. Returns one line per file changed; errors name the file, hunk and first differing line.",

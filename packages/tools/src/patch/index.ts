@@ -15,7 +15,7 @@ export {
 export type { PatchCommand } from "./heredoc.js";
 export { recognizePatchCommand } from "./heredoc.js";
 export type { HunkOutcome } from "./locate.js";
-export type { HunkLine, ParsedPatch, PatchHunk, PatchSection } from "./parse.js";
+export type { HunkLine, ParsedPatch, ParsePatchOptions, PatchHunk, PatchSection } from "./parse.js";
 export { parsePatch } from "./parse.js";
 export type { ApplyPatchParams, ApplyPatchToolOptions } from "./tool.js";
 export { createApplyPatchToolDefinition } from "./tool.js";

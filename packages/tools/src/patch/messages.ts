@@ -8,7 +8,7 @@ import { sanitizeLines } from "../text/untrusted.js";
 
 const NOTHING = "Nothing was changed.";
 const SHAPE =
-  "A patch is '*** Begin Patch', then sections ('*** Add File: <path>' with '+' lines, '*** Delete File: <path>', '*** Update File: <path>' with '@@' hunks), then '*** End Patch'.";
+  "Send '*** Begin Patch', then sections ('*** Add File: <path>' with '+' lines, '*** Delete File: <path>', '*** Update File: <path>' with '@@' hunks), then '*** End Patch'.";
 
 function cut(line: string): string {
   return line.length > HINT_LINE_CHARS ? `${line.slice(0, HINT_LINE_CHARS)}… [line cut]` : line;
@@ -23,9 +23,17 @@ function lineList(lines: readonly number[]): string {
   return lines.length > AMBIGUOUS_MAX_LINES ? `${shown}, …` : shown;
 }
 
+/**
+ * " (patch line 14)", or "" for a line the model did not write (the header Tackle puts before an
+ * OpenAI operation's diff has line 0).
+ */
+function at(patchLine: number): string {
+  return patchLine >= 1 ? ` (patch line ${patchLine})` : "";
+}
+
 /** "hunk 2 (patch line 14) of src/a.ts". */
 export function hunkLabel(hunk: number, patchLine: number, path: string): string {
-  return `hunk ${hunk + 1} (patch line ${patchLine}) of ${path}`;
+  return `hunk ${hunk + 1}${at(patchLine)} of ${path}`;
 }
 
 export function missingBeginMessage(first: string): string {
@@ -57,7 +65,7 @@ export function emptyHunkMessage(path: string, line: number): string {
 }
 
 export function emptyUpdateMessage(path: string, line: number): string {
-  return `'*** Update File: ${path}' (patch line ${line}) has no hunks. ${NOTHING} Add '@@' hunks with the lines to change, or '*** Move to: <path>' to rename it.`;
+  return `'*** Update File: ${path}'${at(line)} has no hunks. ${NOTHING} Add '@@' hunks with the lines to change, or '*** Move to: <path>' to rename it.`;
 }
 
 export function anchorNotFoundMessage(label: string, anchor: string, afterLine: number): string {
@@ -97,11 +105,11 @@ export function overlapMessage(first: string, second: string, line: number): str
 }
 
 export function addExistsMessage(path: string, line: number): string {
-  return `'*** Add File: ${path}' (patch line ${line}): the file already exists with other content. ${NOTHING} Change it with '*** Update File: ${path}' hunks, or replace it with '*** Delete File: ${path}' followed by '*** Add File: ${path}'.`;
+  return `'*** Add File: ${path}'${at(line)}: the file already exists with other content. ${NOTHING} Change it with '*** Update File: ${path}' hunks, or replace it with '*** Delete File: ${path}' followed by '*** Add File: ${path}'.`;
 }
 
 export function moveExistsMessage(from: string, to: string, line: number): string {
-  return `'*** Move to: ${to}' (patch line ${line}) for ${from}: ${to} already exists. ${NOTHING} Move it to a path that does not exist, or delete ${to} first in the same patch.`;
+  return `'*** Move to: ${to}'${at(line)} for ${from}: ${to} already exists. ${NOTHING} Move it to a path that does not exist, or delete ${to} first in the same patch.`;
 }
 
 export function missingFileMessage(
@@ -117,7 +125,7 @@ export function missingFileMessage(
     kind === "update"
       ? `Use '*** Add File: ${path}' to create it, or the path of an existing file.`
       : "Send the path of an existing file.";
-  return `'*** ${kind === "update" ? "Update" : "Delete"} File: ${path}' (patch line ${line}): no such file.${hint} ${NOTHING} ${fix}`;
+  return `'*** ${kind === "update" ? "Update" : "Delete"} File: ${path}'${at(line)}: no such file.${hint} ${NOTHING} ${fix}`;
 }
 
 export function directoryMessage(path: string): string {

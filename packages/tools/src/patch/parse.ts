@@ -71,13 +71,24 @@ function invalid(message: string, line?: number): ToolError {
   });
 }
 
+/** Options of {@link parsePatch}. */
+export interface ParsePatchOptions {
+  /**
+   * The number messages and `patchLine` give the first line of the input (default 1). A caller
+   * that wraps text the model sent in lines of its own (OpenAI's `update_file` diff inside a
+   * `*** Begin Patch` and a header) starts below 1, so numbers count the model's own lines.
+   */
+  firstLine?: number;
+}
+
 /**
  * Reads a V4A patch. Accepts CRLF, surrounding blank lines, padded markers and a heredoc wrapper
  * (`<<'EOF'` ... `EOF`, or the whole `apply_patch <<'EOF'` command). Throws a `ToolError`
  * (`invalid_arguments`) naming the patch line and the fix; a patch without `*** End Patch` is
  * refused, since a cut-off patch must not write half a file.
  */
-export function parsePatch(input: string): ParsedPatch {
+export function parsePatch(input: string, options: ParsePatchOptions = {}): ParsedPatch {
+  const first = options.firstLine ?? 1;
   const lines = unwrapHeredoc(input.replace(/\r\n/g, "\n").trim()).split("\n");
   // Line numbers in messages count from the first line of what was sent after trimming.
   if (lines[0]?.trim() !== BEGIN_PATCH) throw invalid(missingBeginMessage(lines[0] ?? ""), 1);
@@ -87,7 +98,8 @@ export function parsePatch(input: string): ParsedPatch {
   const body = lines.slice(1, -1);
   const sections: PatchSection[] = [];
   let i = 0;
-  const lineNo = (index: number) => index + 2;
+  // body[index] is line index + 1 of the input.
+  const lineNo = (index: number) => index + 1 + first;
   while (i < body.length) {
     const raw = body[i] as string;
     const header = raw.trim();

@@ -89,8 +89,34 @@ export function defineNativeToolsConformance(getEnv: () => ToolsConformanceEnv):
         },
       });
       expect(answer.status).toBe("failed");
-      expect(answer.output).toContain(`hunk 1`);
+      // Line numbers count the diff's own lines: its '@@' is line 1.
+      expect(answer.output).toContain(`hunk 1 (patch line 1) of ${dir}/a.js`);
       expect(answer.output).toContain("First difference at line 2");
+      expect(await content("a.js")).toBe("const x = 1;\nconst y = 2;\n");
+    });
+
+    it("numbers the lines of the diff as the model sent it, and names no line for the path", async () => {
+      const { dir, content, native } = await setup({ "a.js": "const x = 1;\nconst y = 2;\n" });
+      const badLine = await native.openai.applyPatch({
+        callId: "c",
+        operation: { type: "update_file", path: `${dir}/a.js`, diff: "@@\n const x = 1;\nconst y = 2;\n" },
+      });
+      expect(badLine.status).toBe("failed");
+      expect(badLine.output).toContain('Patch line 3 ("const y = 2;")');
+      const secondHunk = await native.openai.applyPatch({
+        callId: "c",
+        operation: {
+          type: "update_file",
+          path: `${dir}/a.js`,
+          diff: "@@\n-const x = 1;\n+const x = 5;\n@@\n-const z = 2;\n+const z = 3;\n",
+        },
+      });
+      expect(secondHunk.output).toContain(`hunk 2 (patch line 4) of ${dir}/a.js`);
+      const missing = await native.openai.applyPatch({
+        callId: "c",
+        operation: { type: "update_file", path: `${dir}/none.js`, diff: "@@\n-a\n+b\n" },
+      });
+      expect(missing.output).toContain(`'*** Update File: ${dir}/none.js': no such file.`);
       expect(await content("a.js")).toBe("const x = 1;\nconst y = 2;\n");
     });
 
