@@ -1,11 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  RootsListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Server, type Tool } from "@modelcontextprotocol/server";
 import {
   type AnyAgentTool,
   type AuditSink,
@@ -14,8 +8,10 @@ import {
   invokeTool,
   type ToolOutcome,
 } from "@tackle/agent-core";
+import type { TSchema } from "@tackle/agent-core/typebox";
 import { definitionOf, toJsonSchema } from "@tackle/extensions";
 import type { ToolContext } from "@tackle/tools";
+import { MCP_OUTPUT_SCHEMAS, structuredContentOf } from "./mcp-output.js";
 import { auditOptionsOf } from "./session.js";
 
 /** What {@link createMcpServer} serves: tools by name and the context they were made on. */
@@ -34,6 +30,12 @@ export interface McpServerOptions {
   version: string;
   /** Writes diagnostics somewhere other than stdout (stdout carries only protocol). */
   log?: (message: string) => void;
+  /**
+   * The `outputSchema` of each tool by name, whose results then carry `structuredContent` (the
+   * result's `details` picked by the schema). Default `MCP_OUTPUT_SCHEMAS`, which describes
+   * Tackle's own tools: a host serving other tools under those names passes its own, or `{}`.
+   */
+  outputSchemas?: Readonly<Record<string, TSchema>>;
 }
 
 /** Key of the error code in an MCP tool result's `_meta` (a vendor prefix, as the spec asks). */
@@ -47,10 +49,14 @@ export const MCP_ERROR_CODES_KEY = "tackle/errorCodes";
 
 /**
  * Maps a tool outcome to MCP content: text and images, `isError` kept, and an error's code in
- * `_meta["tackle/errorCode"]` so a client branches on it instead of parsing the text.
+ * `_meta["tackle/errorCode"]` so a client branches on it instead of parsing the text. With the
+ * tool's output schema, the outcome's `details` picked by it become `structuredContent` (also on
+ * a failure that carries them, such as a command's non-zero exit); the text stays what the model
+ * reads.
  */
 export function toMcpResult<TErrorCode extends string>(
   outcome: ToolOutcome<unknown, TErrorCode>,
+  outputSchema?: TSchema,
 ): CallToolResult {
   const result: CallToolResult = {
     content: outcome.content.map((part) =>
@@ -60,6 +66,10 @@ export function toMcpResult<TErrorCode extends string>(
     ),
     isError: outcome.isError,
   };
+  if (outputSchema !== undefined) {
+    const structured = structuredContentOf(outputSchema, outcome.details);
+    if (structured !== undefined) result.structuredContent = structured;
+  }
   if (outcome.isError && outcome.errorCode !== undefined) {
     result._meta = { [MCP_ERROR_CODE_KEY]: outcome.errorCode };
   }
@@ -75,14 +85,22 @@ function lastLine(outcome: { content: ToolOutcome["content"] }): string | undefi
 }
 
 /**
- * An MCP server (official SDK, low-level `Server`) that lists the session's tools with their
- * JSON Schemas and annotations and runs calls through `invokeTool`: progress notifications
- * from streaming tool updates, client cancellation reaching the tool's AbortSignal, and the
- * workspace roots following the client's MCP roots when it offers them (local environment).
- * Connect it to a transport of the SDK (`server.connect(new StdioServerTransport())`).
+ * An MCP server (official SDK v2, low-level `Server`) that lists the session's tools with their
+ * JSON Schemas, annotations and output schemas, and runs calls through `invokeTool`: progress
+ * notifications from streaming tool updates, client cancellation reaching the tool's
+ * AbortSignal, and the workspace roots following the client's MCP roots when it offers them
+ * (local environment, 2025-era connections: roots are deprecated in 2026-07-28, which has no
+ * server-to-client request to ask for them).
+ *
+ * Serve it with the SDK's entries, which negotiate the protocol revision per connection:
+ * `serveStdio(() => createMcpServer(session, options))` from `@modelcontextprotocol/server/stdio`
+ * serves 2026-07-28 clients and 2025-era ones (`initialize`) alike.
  */
 export function createMcpServer(session: McpSession, options: McpServerOptions): Server {
   const log = options.log ?? (() => {});
+  const outputSchemas = options.outputSchemas ?? MCP_OUTPUT_SCHEMAS;
+  const outputSchemaOf = (name: string): TSchema | undefined =>
+    Object.hasOwn(outputSchemas, name) ? outputSchemas[name] : undefined;
   const server = new Server(
     { name: options.name ?? "tackle", version: options.version },
     {
@@ -92,18 +110,22 @@ export function createMcpServer(session: McpSession, options: McpServerOptions):
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...session.tools].map(([name, tool]) => ({
-      name,
-      title: tool.label,
-      description: tool.description,
-      inputSchema: toJsonSchema(tool.parameters) as { type: "object"; [key: string]: unknown },
-      annotations: { title: tool.label, ...definitionOf(tool)?.annotations },
-      _meta: { [MCP_ERROR_CODES_KEY]: errorCodesOf(tool) },
-    })),
+  server.setRequestHandler("tools/list", async () => ({
+    tools: [...session.tools].map(([name, tool]): Tool => {
+      const outputSchema = outputSchemaOf(name);
+      return {
+        name,
+        title: tool.label,
+        description: tool.description,
+        inputSchema: toJsonSchema(tool.parameters) as Tool["inputSchema"],
+        ...(outputSchema ? { outputSchema: toJsonSchema(outputSchema) as Tool["outputSchema"] } : {}),
+        annotations: { title: tool.label, ...definitionOf(tool)?.annotations },
+        _meta: { [MCP_ERROR_CODES_KEY]: errorCodesOf(tool) },
+      };
+    }),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const tool = session.tools.get(request.params.name);
     if (!tool) {
       const names = [...session.tools.keys()].join(", ");
@@ -114,22 +136,22 @@ export function createMcpServer(session: McpSession, options: McpServerOptions):
     const progressToken = request.params._meta?.progressToken;
     let progress = 0;
     const outcome = await invokeTool(tool, request.params.arguments ?? {}, {
-      signal: extra.signal,
-      toolCallId: String(extra.requestId),
+      signal: ctx.mcpReq.signal,
+      toolCallId: String(ctx.mcpReq.id),
       ...auditOptionsOf(session, "model"),
       onUpdate: (partial) => {
         if (progressToken === undefined) return;
         progress++;
         const message = lastLine(partial);
-        extra
-          .sendNotification({
+        ctx.mcpReq
+          .notify({
             method: "notifications/progress",
             params: { progressToken, progress, ...(message ? { message } : {}) },
           })
           .catch((error: unknown) => log(`progress notification failed: ${String(error)}`));
       },
     });
-    return toMcpResult(outcome);
+    return toMcpResult(outcome, outputSchemaOf(request.params.name));
   });
 
   const syncRoots = async () => {
@@ -150,7 +172,7 @@ export function createMcpServer(session: McpSession, options: McpServerOptions):
   server.oninitialized = () => {
     void syncRoots();
   };
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+  server.setNotificationHandler("notifications/roots/list_changed", async () => {
     await syncRoots();
   });
   return server;

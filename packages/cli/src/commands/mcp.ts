@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { auditFileOf } from "../audit-file.js";
 import { mcpHelp } from "../help.js";
 import type { CliIO } from "../io.js";
@@ -39,17 +39,19 @@ export async function mcpCommand(argv: string[], io: CliIO): Promise<number> {
   // Offer powershell only where it can run, unless the user asked for it by name.
   await dropUnavailablePowershell(session, values.tools !== undefined);
   const log = (message: string) => io.stderr(`tackle mcp: ${message}\n`);
-  const server = createMcpServer(session, { version: cliVersion(), log });
-  const transport = new StdioServerTransport();
+  // One server per connection; the SDK's entry negotiates the protocol revision (2026-07-28, or
+  // a 2025-era client's initialize) on the connection's opening message.
+  const handle = serveStdio(() => createMcpServer(session, { version: cliVersion(), log }), {
+    onerror: (error) => log(`protocol error: ${error.message}`),
+  });
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
+    process.stdin.once("close", () => resolve());
     io.signal.addEventListener("abort", () => resolve(), { once: true });
   });
-  await server.connect(transport);
   log(`serving ${[...session.tools.keys()].join(", ")} in ${session.env.cwd} (${session.env.operations.id})`);
   await closed;
-  await server.close().catch(() => {});
+  await handle.close().catch(() => {});
   await session.close({ dropArtifacts: true });
   return EXIT_OK;
 }
