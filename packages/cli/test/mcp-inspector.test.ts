@@ -94,6 +94,6 @@ describe.each(["legacy", "modern"])("MCP Inspector CLI, %s era", (era) => {
       '{"path":"absent.md"}',
     ]);
     expect(result?.isError).toBe(true);
-    expect((result?._meta as Record<string, unknown>)["tackle/errorCode"]).toBe("not_found");
+    expect((result?._meta as Record<string, unknown> | undefined)?.["tackle/errorCode"]).toBe("not_found");
   });
 });
