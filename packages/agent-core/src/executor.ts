@@ -1,6 +1,5 @@
 import { setMaxListeners } from "node:events";
 import { ABORT_GRACE_MS, AbortDeadline, onAbort } from "./abort-race.js";
-import { errorOutcome } from "./invoke-tool.js";
 import type { ToolCall, ToolResultMessage } from "./messages.js";
 import {
   abortedBeforeStart,
@@ -12,6 +11,7 @@ import {
   prepareCall,
   runPreparedCall,
 } from "./tool-call.js";
+import { errorOutcome } from "./tool-outcome.js";
 
 /** What a batch produced: result messages in the model's order, and whether the run should end. */
 export interface BatchResult {

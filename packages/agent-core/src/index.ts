@@ -57,8 +57,8 @@ export type {
   BeforeToolCallResult,
   ToolCallHookContext,
 } from "./hooks.js";
-export type { ExecuteToolOptions, InvokeToolOptions, PreparedArguments } from "./invoke-tool.js";
-export { errorOutcome, executeTool, invokeTool, prepareToolArguments } from "./invoke-tool.js";
+export type { ExecuteToolOptions, InvokeToolOptions } from "./invoke-tool.js";
+export { executeTool, invokeTool } from "./invoke-tool.js";
 export type { AgentEventStream } from "./loop.js";
 export { agentLoop } from "./loop.js";
 export type { AgentLoopConfig } from "./loop-config.js";
@@ -78,6 +78,8 @@ export type {
 export { userMessage } from "./messages.js";
 export type { AssistantMessageEvent, Model, ModelContext, StreamFn } from "./model.js";
 export { normalizeArguments } from "./normalize-arguments.js";
+export type { PreparedArguments } from "./prepare-arguments.js";
+export { prepareToolArguments } from "./prepare-arguments.js";
 export {
   boundText,
   ERROR_TEXT_MAX_CHARS,
@@ -103,5 +105,6 @@ export type {
 export type { CallScope, ToolCallConfig } from "./tool-call.js";
 export type { CoreErrorCode, ErrorCodeMeanings, ToolErrorOptions } from "./tool-error.js";
 export { CORE_ERROR_CODES, isCoreErrorCode, isToolError, ToolError } from "./tool-error.js";
+export { errorOutcome } from "./tool-outcome.js";
 export type { ArgumentProblem } from "./validation-message.js";
 export { ARGUMENT_PROBLEMS_SHOWN } from "./validation-message.js";

@@ -1,5 +1,3 @@
-import type { TSchema } from "@sinclair/typebox";
-import type { ValueError } from "@sinclair/typebox/errors";
 import {
   ABORT_GRACE_MS,
   type AbortDeadline,
@@ -7,18 +5,9 @@ import {
   GAVE_UP,
   waitUnlessAborted,
 } from "./abort-race.js";
-import { findForbiddenKey, forbiddenKeyProblem, reasonOf, snapshotArguments } from "./argument-snapshot.js";
-import {
-  changedFields,
-  recordCallEnd,
-  recordValidation,
-  startCallAudit,
-  type ToolCallAuditOptions,
-} from "./audit/call-audit.js";
-import { type AuditRecorder, NO_AUDIT } from "./audit/recorder.js";
-import { misspeltFieldProblems } from "./misspelt-fields.js";
-import { normalizeArguments } from "./normalize-arguments.js";
-import { boundText, shortenInput, wellFormed } from "./quote-input.js";
+import { reasonOf } from "./argument-snapshot.js";
+import { recordCallEnd, startCallAudit, type ToolCallAuditOptions } from "./audit/call-audit.js";
+import { prepareToolArguments, safeName } from "./prepare-arguments.js";
 import type {
   AgentToolResult,
   AgentToolUpdateCallback,
@@ -29,15 +18,7 @@ import type {
   ToolErrorCode,
   ToolOutcome,
 } from "./tool.js";
-import { type CoreErrorCode, isCoreErrorCode, isToolError } from "./tool-error.js";
-import { type TypeCheck, TypeCompiler, Value } from "./typebox-runtime.js";
-import {
-  ARGUMENT_PROBLEMS_SHOWN,
-  type ArgumentProblem,
-  formatValidationMessage,
-  summarizeValidationErrors,
-  type ValidationSummary,
-} from "./validation-message.js";
+import { abortedOutcome, errorOutcome, resultOutcome, toolFailureOutcome } from "./tool-outcome.js";
 
 /** Options of {@link invokeTool}. */
 export interface InvokeToolOptions {
@@ -62,11 +43,6 @@ export interface InvokeToolOptions {
 
 /** Options of {@link executeTool}: those of {@link invokeTool} but the call id. */
 export type ExecuteToolOptions = Omit<InvokeToolOptions, "toolCallId">;
-
-/** Result of {@link prepareToolArguments}: validated arguments, or the error outcome to return instead. */
-export type PreparedArguments =
-  | { ok: true; args: Record<string, unknown> }
-  | { ok: false; outcome: ToolOutcome<unknown, CoreErrorCode>; problems: ArgumentProblem[] };
 
 /**
  * Runs one tool call the way every caller should (executor, CLI, MCP server): prepare ->
@@ -121,120 +97,6 @@ export async function invokeTool<TTool extends AnyAgentTool, TArgs = unknown>(
       "execution_failed",
       `Tool ${safeName(tool)} failed unexpectedly: ${reasonOf(error)}.`,
     ) as Outcome;
-  }
-}
-
-/**
- * The first half of {@link invokeTool}: a plain-data copy of the arguments (see
- * `snapshotArguments`), `prepareArguments`, lenient normalisation and TypeBox validation. Also
- * used to re-validate arguments a hook replaced. Must not throw: whatever the arguments hold
- * (getters or Proxies that throw, cycles, `__proto__` keys, a million items), the answer is an
- * `invalid_arguments` outcome, and its message stays short.
- */
-export function prepareToolArguments(
-  tool: AnyAgentTool,
-  rawArgs: unknown,
-  audit: AuditRecorder = NO_AUDIT,
-): PreparedArguments {
-  try {
-    return prepare(tool, rawArgs, audit);
-  } catch (error) {
-    const problem: ArgumentProblem = {
-      field: "arguments",
-      expected: "plain data (JSON)",
-      received: `arguments that could not be checked (${shortenInput(reasonOf(error), 60)})`,
-      fix: "Send arguments as plain JSON data.",
-    };
-    return refused(tool, [problem], audit);
-  }
-}
-
-function prepare(tool: AnyAgentTool, rawArgs: unknown, audit: AuditRecorder): PreparedArguments {
-  const snapshot = snapshotArguments(rawArgs);
-  if (!snapshot.ok) return refused(tool, [snapshot.problem], audit);
-  let args: unknown = snapshot.value;
-  if (tool.prepareArguments !== undefined) {
-    try {
-      args = tool.prepareArguments(snapshot.value);
-    } catch (error) {
-      // A refusal the tool words itself (see `AgentTool.prepareArguments`); any other throw breaks
-      // the contract, so what was sent is validated instead.
-      const problems = refusedProblems(error);
-      if (problems !== undefined) return refused(tool, problems, audit);
-      args = snapshot.value;
-    }
-  }
-  const schema = tool.parameters as TSchema;
-  // A tool with no arguments is often called with nothing at all.
-  if ((args === undefined || args === null) && schema.type === "object") args = {};
-  const normalized = normalizeArguments(schema, args);
-  // Repairs parse JSON text (the whole arguments, a nested list), which can hold such keys again.
-  const forbidden = findForbiddenKey(normalized);
-  if (forbidden !== undefined)
-    return refused(tool, [forbiddenKeyProblem(forbidden.field, forbidden.key)], audit);
-  // Normalisation drops unknown keys; one that misspells a field the call left out changes the call.
-  const misspelt = misspeltFieldProblems(schema, args);
-  if (misspelt.length > 0) return refused(tool, misspelt.slice(0, ARGUMENT_PROBLEMS_SHOWN), audit);
-  let summary: ValidationSummary;
-  try {
-    const checker = compiled(schema);
-    if (checker.check(normalized)) {
-      if (audit.enabled)
-        recordValidation(audit, { ok: true, repaired: changedFields(snapshot.value, normalized) });
-      return { ok: true, args: normalized as Record<string, unknown> };
-    }
-    summary = summarizeValidationErrors(checker.errors(normalized));
-  } catch (error) {
-    // A plain JSON Schema (no TypeBox kinds) cannot be checked; that is the tool author's bug, not the model's.
-    const text = `Tool ${safeName(tool)} cannot check its arguments (${shortenInput(reasonOf(error))}): its parameters must be a TypeBox schema. Tell the user; do not retry.`;
-    recordValidation(audit, { ok: false, code: "invalid_schema", problems: [] });
-    return { ok: false, outcome: errorOutcome("invalid_schema", text), problems: [] };
-  }
-  return refused(tool, summary.problems, audit, summary);
-}
-
-/**
- * The problems of a `ToolError("invalid_arguments", …, { details: { problems } })` thrown by
- * `prepareArguments`; undefined for any other throw.
- */
-function refusedProblems(error: unknown): ArgumentProblem[] | undefined {
-  if (!isToolError(error, "invalid_arguments")) return undefined;
-  const problems = (error.details as { problems?: unknown } | undefined)?.problems;
-  if (!Array.isArray(problems) || problems.length === 0) return undefined;
-  const wellFormedProblem = (problem: unknown) =>
-    typeof problem === "object" &&
-    problem !== null &&
-    ["field", "expected", "received", "fix"].every(
-      (key) => typeof (problem as Record<string, unknown>)[key] === "string",
-    );
-  if (!problems.every(wellFormedProblem)) return undefined;
-  return (problems as ArgumentProblem[]).slice(0, ARGUMENT_PROBLEMS_SHOWN);
-}
-
-/** The `invalid_arguments` answer for `problems` (the first of them; `summary` counts the rest). */
-function refused(
-  tool: AnyAgentTool,
-  problems: ArgumentProblem[],
-  audit: AuditRecorder,
-  summary: ValidationSummary = { problems, more: 0, moreAtLeast: false },
-): PreparedArguments {
-  recordValidation(audit, { ok: false, code: "invalid_arguments", problems });
-  const details: { problems: ArgumentProblem[]; moreProblems?: number } = { problems };
-  if (summary.more > 0) details.moreProblems = summary.more;
-  const outcome = errorOutcome(
-    "invalid_arguments",
-    formatValidationMessage(safeName(tool), summary),
-    details,
-  );
-  return { ok: false, outcome, problems };
-}
-
-/** The tool's name for a message (a host's tool object is as untrusted as its arguments). */
-function safeName(tool: AnyAgentTool): string {
-  try {
-    return shortenInput(String(tool.name), 60);
-  } catch {
-    return "(unnamed)";
   }
 }
 
@@ -326,135 +188,13 @@ function runTool(
   else waitUnlessAborted(running, signal, graceMs).then((raced) => settled(valueOrGaveUp(raced)), failed);
 }
 
-/** The outcome of a tool's result (a result without a content list is the tool's bug). */
-function resultOutcome(toolName: string, result: AgentToolResult): ToolOutcome {
-  if (result === null || typeof result !== "object" || !Array.isArray(result.content)) {
-    return errorOutcome(
-      "execution_failed",
-      `Tool ${toolName} returned no content (a bug in the tool). Try another way or report it.`,
-    );
-  }
-  const outcome: ToolOutcome = {
-    content: result.content.map(wellFormedPart),
-    details: result.details,
-    isError: false,
-  };
-  if (result.terminate === true) outcome.terminate = true;
-  return outcome;
-}
-
 function valueOrGaveUp<T>(raced: AbortRaced<T>): T | typeof GAVE_UP {
   return raced.settled ? raced.value : GAVE_UP;
-}
-
-/**
- * A content part with well-formed text: a tool that echoes an input (a path with a lone
- * surrogate) must not hand the model text some providers refuse outright.
- */
-function wellFormedPart<T extends ToolOutcome["content"][number]>(part: T): T {
-  if (part.type !== "text" || typeof part.text !== "string") return part;
-  const text = wellFormed(part.text);
-  return text === part.text ? part : { ...part, text };
 }
 
 function notStoppedMessage(toolName: string, graceMs: number): string {
   const after = graceMs > 0 ? ` within ${graceMs / 1000} s` : "";
   return `Tool ${toolName} was aborted and did not stop${after}; it may still be running and its effects are unknown. Check them before calling it again.`;
-}
-
-/**
- * Maps anything a tool threw to an error outcome: a ToolError keeps its code, message and
- * details when its code is a core code or one the tool declares in `errorCodes`; with any other
- * code it is the tool author's bug, reported as `execution_failed` with the tool's message and
- * `details: { undeclaredCode, details }` (so hosts only ever see codes they can know). Must not
- * throw, also for a thrown value (or a tool) whose fields or `toString` throw.
- */
-export function toolFailureOutcome(
-  tool: Pick<AnyAgentTool, "name" | "errorCodes">,
-  error: unknown,
-  signal?: AbortSignal,
-): ToolOutcome {
-  let toolName = "(unnamed)";
-  try {
-    toolName = String(tool.name);
-    if (isToolError(error)) {
-      const code = String(error.code);
-      const message = String(error.message);
-      if (declares(tool, code)) return codedOutcome(code, message, error.details);
-      const details: { undeclaredCode: string; details?: unknown } = { undeclaredCode: code };
-      if (error.details !== undefined) details.details = error.details;
-      return errorOutcome("execution_failed", message, details);
-    }
-  } catch {
-    // A ToolError look-alike whose fields throw: reported below like any other failure.
-  }
-  if (signal?.aborted) return abortedOutcome(toolName);
-  const reason = reasonOf(error);
-  return errorOutcome(
-    "execution_failed",
-    `Tool ${toolName} failed: ${reason.replace(/[.\s]+$/, "")}. Check the arguments, or try another way.`,
-  );
-}
-
-/** True when a tool may fail with `code`: a core code, or one of its `errorCodes`. */
-function declares(tool: Pick<AnyAgentTool, "errorCodes">, code: string): boolean {
-  if (isCoreErrorCode(code)) return true;
-  const declared: unknown = tool.errorCodes;
-  return typeof declared === "object" && declared !== null && Object.hasOwn(declared, code);
-}
-
-/**
- * An error outcome with a core code and a model-facing message. The message is made well-formed
- * and bounded (see `boundText`): whatever a tool quoted from its input, an error stays small.
- */
-export function errorOutcome<TCode extends CoreErrorCode>(
-  code: TCode,
-  message: string,
-  details: unknown = {},
-): ToolOutcome<unknown, TCode> {
-  return codedOutcome(code, message, details);
-}
-
-/** {@link errorOutcome} for any code (a tool's declared one). */
-function codedOutcome<TCode extends string>(
-  code: TCode,
-  message: string,
-  details: unknown = {},
-): ToolOutcome<unknown, TCode> {
-  return {
-    content: [{ type: "text", text: boundText(message) }],
-    details: details ?? {},
-    isError: true,
-    errorCode: code,
-  };
-}
-
-function abortedOutcome(toolName: string): ToolOutcome {
-  return errorOutcome(
-    "aborted",
-    `Tool ${toolName} was aborted before it finished. Check its effects before calling it again.`,
-  );
-}
-
-interface Checker {
-  check(value: unknown): boolean;
-  errors(value: unknown): Iterable<ValueError>;
-}
-
-const checkers = new WeakMap<TSchema, Checker>();
-
-/** Compiles each schema once; falls back to the interpreter for schemas the compiler refuses. */
-function compiled(schema: TSchema): Checker {
-  let checker = checkers.get(schema);
-  if (checker !== undefined) return checker;
-  try {
-    const typeCheck: TypeCheck<TSchema> = TypeCompiler.Compile(schema);
-    checker = { check: (v) => typeCheck.Check(v), errors: (v) => typeCheck.Errors(v) };
-  } catch {
-    checker = { check: (v) => Value.Check(schema, v), errors: (v) => Value.Errors(schema, v) };
-  }
-  checkers.set(schema, checker);
-  return checker;
 }
 
 let counter = 0;

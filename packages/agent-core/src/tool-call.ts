@@ -4,17 +4,14 @@ import { endLoopCallAudit, loopCallAudit, recordAfterHook, recordBeforeHook } fr
 import type { AuditRecorder } from "./audit/recorder.js";
 import type { AgentEvent } from "./events.js";
 import type { AfterToolCallResult, ToolCallHookContext } from "./hooks.js";
-import {
-  type ExecuteToolOptions,
-  errorOutcome,
-  executeBatchedTool,
-  prepareToolArguments,
-} from "./invoke-tool.js";
+import { type ExecuteToolOptions, executeBatchedTool } from "./invoke-tool.js";
 import type { AgentLoopConfig } from "./loop-config.js";
 import type { AssistantMessage, ToolCall } from "./messages.js";
 import type { ModelContext } from "./model.js";
+import { prepareToolArguments } from "./prepare-arguments.js";
 import { quoteInput } from "./quote-input.js";
 import type { AnyAgentTool, ToolOutcome } from "./tool.js";
+import { errorOutcome } from "./tool-outcome.js";
 
 /** The part of the loop config that decides how calls run (all a caller outside the loop must give). */
 export type ToolCallConfig = Pick<

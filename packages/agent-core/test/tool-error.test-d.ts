@@ -5,7 +5,7 @@
 import { Type } from "@sinclair/typebox";
 import { expectTypeOf } from "vitest";
 import type { AfterToolCallContext } from "../src/hooks.js";
-import { errorOutcome, invokeTool } from "../src/invoke-tool.js";
+import { invokeTool } from "../src/invoke-tool.js";
 import type { ToolResultMessage } from "../src/messages.js";
 import type { AgentTool, AnyAgentTool, ToolErrorCode, ToolOutcome } from "../src/tool.js";
 import {
@@ -14,6 +14,7 @@ import {
   type ErrorCodeMeanings,
   isToolError,
 } from "../src/tool-error.js";
+import { errorOutcome } from "../src/tool-outcome.js";
 
 expectTypeOf<CoreErrorCode>().toEqualTypeOf<keyof typeof CORE_ERROR_CODES>();
 expectTypeOf<"stale_read">().toExtend<CoreErrorCode>();

@@ -40,6 +40,8 @@ export interface CallContextOptions {
  * ```
  */
 export function contextForCall(session: ToolSession, options: CallContextOptions): ExtensionContext {
+  // A host writing JavaScript may hand in something else: say what is missing, not a TypeError.
+  if (typeof session?.state?.assertOpen !== "function") throw new TypeError(notASessionMessage(session));
   // A closed session (disposed by its host) runs nothing more.
   session.state.assertOpen();
   // A check before the call exists has no record to add to.
@@ -89,23 +91,30 @@ export function contextForCall(session: ToolSession, options: CallContextOptions
   return context;
 }
 
-/** Every field an {@link ExtensionContext} may have (the shape `contextForCall` makes). */
-export const EXTENSION_CONTEXT_KEYS: readonly (keyof ExtensionContext)[] = [
-  "cwd",
-  "operations",
-  "workspace",
-  "mutations",
-  "artifacts",
-  "reads",
-  "ui",
-  "logger",
-  "session",
-  "state",
-  "signal",
-  "call",
-  "audit",
-  "diagnostics",
-];
+/**
+ * Every field an {@link ExtensionContext} may have (the shape `contextForCall` makes). A record
+ * over the context's keys, so adding a field to the context without listing it here does not
+ * compile.
+ */
+const CONTEXT_FIELDS: Readonly<Record<keyof ExtensionContext, true>> = {
+  cwd: true,
+  operations: true,
+  workspace: true,
+  mutations: true,
+  artifacts: true,
+  reads: true,
+  ui: true,
+  logger: true,
+  session: true,
+  state: true,
+  signal: true,
+  call: true,
+  audit: true,
+  diagnostics: true,
+};
+
+/** Every field an {@link ExtensionContext} may have, in the order `contextForCall` sets them. */
+export const EXTENSION_CONTEXT_KEYS = Object.keys(CONTEXT_FIELDS) as readonly (keyof ExtensionContext)[];
 
 /** Descriptions made per adapter object: every call of a session shares its one. */
 const environments = new WeakMap<Operations, AuditEnvironment>();
@@ -124,4 +133,14 @@ function environmentOf(operations: Operations): AuditEnvironment {
     environments.set(operations, environment);
   }
   return environment;
+}
+
+function notASessionMessage(session: unknown): string {
+  const what =
+    session === null || typeof session !== "object"
+      ? String(session)
+      : (session as { state?: unknown }).state === undefined
+        ? "an object without `state`"
+        : "an object whose `state` is not a SessionState";
+  return `contextForCall: expected a ToolSession, got ${what}. Make the session with the tools' context factory (createToolContext, createLocalToolContext, ...), or give it \`state: new SessionState()\`.`;
 }

@@ -5,6 +5,7 @@ import { Type } from "@sinclair/typebox";
 import { type AgentTool, invokeTool } from "@tackle/agent-core";
 import { OperationError } from "@tackle/operations";
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { contextForCall, EXTENSION_CONTEXT_KEYS } from "../src/call-context.js";
 import type { ExtensionContext, ToolSession } from "../src/context.js";
 import { defineTool } from "../src/define-tool.js";
 import { guardContext } from "../src/stale-context.js";
@@ -218,5 +219,32 @@ describe("the context a tool receives", () => {
     const tool = wrapToolDefinition(spreader, () => createTestContext(dirA, { sessionId: "s9" }));
     await invokeTool(tool, {}, { signal: new AbortController().signal });
     expect(seen).toEqual(["/elsewhere", "s9", true, "function"]);
+  });
+});
+
+describe("contextForCall", () => {
+  const call = { toolCallId: "c1", toolName: "t", signal: undefined };
+
+  it("makes a context with every field EXTENSION_CONTEXT_KEYS lists that the session has, and no other", () => {
+    const session = createTestContext(dirA);
+    const ctx = contextForCall(session, call);
+    const present = EXTENSION_CONTEXT_KEYS.filter((key) => key in ctx);
+    expect(Object.keys(ctx).sort()).toEqual([...present].sort());
+    expect(present).toEqual(expect.arrayContaining(["cwd", "operations", "state", "signal", "call"]));
+  });
+
+  it("refuses something that is not a session with a message naming what is missing, not a TypeError from inside", () => {
+    const { state: _state, ...noState } = createTestContext(dirA);
+    const attempts: [unknown, string][] = [
+      [noState, "an object without `state`"],
+      [{ ...noState, state: {} }, "an object whose `state` is not a SessionState"],
+      [undefined, "got undefined"],
+    ];
+    for (const [session, says] of attempts) {
+      expect(() => contextForCall(session as ToolSession, call)).toThrowError(
+        expect.objectContaining({ name: "TypeError", message: expect.stringContaining(says) }),
+      );
+      expect(() => contextForCall(session as ToolSession, call)).toThrowError(/new SessionState\(\)/);
+    }
   });
 });
