@@ -12,10 +12,12 @@
  */
 import { type Static, type TSchema, Type } from "@tackle/agent-core/typebox";
 import type {
+  ApplyPatchDetails,
   EditDetails,
   FindDetails,
   GrepDetails,
   LsDetails,
+  PatchFileResult,
   ShellToolDetails,
   WriteDetails,
 } from "@tackle/tools";
@@ -138,6 +140,26 @@ const writeOutput = Type.Object({
 });
 type _Write = Holds<Same<Static<typeof writeOutput>, Omit<WriteDetails, "real" | "feedback">>>;
 
+const patchOutput = Type.Object({
+  dryRun: Type.Boolean(),
+  changed: Type.Boolean({ description: "false when every section was already applied" }),
+  files: Type.Array(
+    Type.Object({
+      path: Type.String({ description: "the file as the patch names it" }),
+      action: literals("add", "update", "delete", "insert"),
+      movedTo: Type.Optional(Type.String({ description: "where an update moved the file" })),
+      changed: Type.Boolean(),
+      diff: Type.String({ description: "unified diff (empty for a delete or an unchanged file)" }),
+      added: count("lines added"),
+      removed: count("lines removed"),
+    }),
+  ),
+});
+type PatchShape = Pick<ApplyPatchDetails, "dryRun" | "changed"> & {
+  files: Pick<PatchFileResult, keyof Static<typeof patchOutput>["files"][number]>[];
+};
+type _Patch = Holds<Same<Static<typeof patchOutput>, PatchShape>>;
+
 type ShellRun = NonNullable<ShellToolDetails["run"]>;
 const shellOutput = Type.Object({
   shell: literals("bash", "pwsh"),
@@ -174,9 +196,15 @@ const shellOutput = Type.Object({
     ),
   ),
   ready: Type.Optional(literals("ready", "ended", "timeout")),
+  patch: Type.Optional(
+    Type.Object(patchOutput.properties, {
+      description: "an apply_patch heredoc: what the patch did (no process ran)",
+    }),
+  ),
   timeoutClamped: Type.Optional(Type.Boolean({ description: "the timeout asked for was above the maximum" })),
 });
 type ShellShape = Pick<ShellToolDetails, "shell" | "command" | "ready" | "timeoutClamped"> & {
+  patch?: PatchShape;
   run?: Pick<ShellRun, keyof NonNullable<Static<typeof shellOutput>["run"]>>;
   job?: Pick<JobRecord, keyof NonNullable<Static<typeof shellOutput>["job"]>>;
 };
@@ -184,8 +212,8 @@ type _Shell = Holds<Same<Static<typeof shellOutput>, ShellShape>>;
 
 /**
  * The structured output of Tackle's tools by name: grep and find (the search and its page),
- * ls (the entries), edit and write (what changed), bash and powershell (how the command ended,
- * or the background job).
+ * ls (the entries), edit, write and apply_patch (what changed), bash and powershell (how the
+ * command ended, the background job, or what an `apply_patch` heredoc did).
  */
 export const MCP_OUTPUT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   grep: grepOutput,
@@ -193,6 +221,7 @@ export const MCP_OUTPUT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   ls: lsOutput,
   edit: editOutput,
   write: writeOutput,
+  apply_patch: patchOutput,
   bash: shellOutput,
   powershell: shellOutput,
 };

@@ -157,6 +157,43 @@ describe.each(ERAS)("structured output over $name", ({ client: kind }) => {
     expect((await client.callTool("jobs", { action: "kill", id: job.id })).isError).toBeFalsy();
   });
 
+  it("apply_patch, as a tool and as a bash heredoc: what each file did", async () => {
+    const patch = (from: string, to: string) =>
+      ["*** Begin Patch", "*** Update File: hello.txt", "@@", `-${from}`, `+${to}`, "*** End Patch"].join(
+        "\n",
+      );
+    const patcher = await connectClient(kind as ClientKind, [
+      "--cwd",
+      workspace.dir,
+      "--tools",
+      "read,apply_patch",
+    ]);
+    const listed = await patcher.listTools();
+    expect(listed.find((tool) => tool.name === "apply_patch")?.outputSchema?.type).toBe("object");
+    const applied = await patcher.callTool("apply_patch", { input: patch("hello world", "hello patch") });
+    expect(applied.isError).toBeFalsy();
+    expect(applied.structuredContent).toEqual({
+      dryRun: false,
+      changed: true,
+      files: [
+        expect.objectContaining({ path: "hello.txt", action: "update", changed: true, added: 1, removed: 1 }),
+      ],
+    });
+    const heredoc = await client.callTool("bash", {
+      command: `apply_patch <<'EOF'\n${patch("hello patch", "hello heredoc")}\nEOF`,
+    });
+    expect(heredoc.isError).toBeFalsy();
+    expect(heredoc.structuredContent).toMatchObject({
+      shell: "bash",
+      patch: { changed: true, files: [{ path: "hello.txt", action: "update" }] },
+    });
+    expect(heredoc.structuredContent).not.toHaveProperty("run");
+    expect(fs.readFileSync(path.join(workspace.dir, "hello.txt"), "utf8")).toBe(
+      "hello heredoc\nsecond line\n",
+    );
+    expectNoHostPath([applied.structuredContent, heredoc.structuredContent]);
+  });
+
   it("a failure without the tool's details carries no structuredContent, only its code", async () => {
     const missing = await client.callTool("ls", { path: "nodir" });
     expect(missing.isError).toBe(true);
