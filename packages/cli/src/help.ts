@@ -176,7 +176,8 @@ Examples:
 export function mcpHelp(options: CommandOptions): string {
   return `Usage: tackle mcp [options]
 
-Serves the tools over MCP on stdio (only protocol goes to stdout; logs go to stderr).
+Serves the tools over MCP on stdio (only protocol goes to stdout; logs go to stderr): protocol
+revision 2026-07-28, or the 2025 revision of a client that opens with initialize.
 
 ${formatOptions(options, { cwd: "workspace root and working directory (default: the current directory)" })}
 

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "./helpers.js";
+import { EXIT, tackle, tempDir } from "./helpers.js";
 import { closeClients, connectClient, textOf } from "./mcp-clients.js";
 
 let workspace: { dir: string; cleanup: () => void };
@@ -34,6 +34,14 @@ describe("tackle mcp protocol negotiation", () => {
       expect(ls.structuredContent).toMatchObject({ path: ".", shown: 1 });
     });
   }
+
+  it("tackle mcp --help names the revisions it speaks", async () => {
+    const help = await tackle(["mcp", "--help"]);
+    expect(help.code).toBe(EXIT.ok);
+    expect(help.stdout).toContain(
+      "revision 2026-07-28, or the 2025 revision of a client that opens with initialize",
+    );
+  });
 
   it("a client offering 2026-07-28 and an older revision gets 2026-07-28", async () => {
     const client = await connectClient("sdk2-modern", ["--cwd", workspace.dir], {
