@@ -94,6 +94,7 @@ export type {
   AnyAgentTool,
   ApprovalCheck,
   InvokeToolOutcome,
+  ProviderToolSpec,
   ToolArguments,
   ToolDetails,
   ToolErrorCode,

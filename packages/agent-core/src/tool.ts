@@ -24,6 +24,26 @@ export type ApprovalCheck = { verdict: "allow" } | { verdict: "ask" | "deny"; re
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
 
 /**
+ * A tool whose shape a model provider defines and trains its models on (OpenAI's `apply_patch`
+ * and `shell`, Anthropic's `text_editor_20250728` and `bash_20250124`), set on an
+ * {@link AgentTool} that implements it. A host talking to that provider declares it as the
+ * provider's own tool instead of a function with `parameters` (`@tackle/ai-sdk` sends it as the
+ * AI SDK's provider tool); the tool still runs here, and to any other provider it is an
+ * ordinary function tool.
+ */
+export interface ProviderToolSpec {
+  /** `<provider>.<tool>`, as the AI SDK names provider tools: `openai.apply_patch`, `anthropic.bash_20250124`. */
+  id: `${string}.${string}`;
+  /** The tool's settings as the provider takes them (`{ maxCharacters: 20000 }`); default none. */
+  args?: Record<string, unknown>;
+  /**
+   * The result the provider expects back, a JSON value made from the call's outcome (OpenAI's
+   * apply_patch: `{ status, output }`). Absent: the outcome's text and images, as for any tool.
+   */
+  toResult?: (outcome: ToolOutcome) => unknown;
+}
+
+/**
  * A tool the model can call. `TErrorCode` is the union of the codes it declares in
  * {@link AgentTool.errorCodes} (inferred from them; none by default).
  *
@@ -69,6 +89,8 @@ export interface AgentTool<
    * ```
    */
   errorCodes?: ErrorCodeMeanings<TErrorCode>;
+  /** Set when the tool implements a provider-defined tool (see {@link ProviderToolSpec}). */
+  providerTool?: ProviderToolSpec;
   /** `sequential` makes any batch that contains this tool run one call at a time. Default `parallel`. */
   executionMode?: "parallel" | "sequential";
   /**

@@ -3,6 +3,7 @@ import type { LanguageModel } from "ai";
 import { normalizePart } from "./normalize-part.js";
 import { type ProviderLanguageModel, resolveLanguageModel } from "./provider-model.js";
 import { toProviderPrompt } from "./provider-prompt.js";
+import { declareProviderTool, type JsonResults, jsonResultsFor, providerToolFor } from "./provider-tools.js";
 import { ReplyBuilder } from "./reply-builder.js";
 import { withRetries } from "./retry.js";
 import type { ProviderOptions } from "./sdk-types.js";
@@ -94,6 +95,7 @@ export function aiSdkModel(languageModel: LanguageModel, options: AiSdkModelOpti
     imagesInResults: imagesInToolResults ?? !provider.provider.endsWith(".chat"),
     maxRetries,
     toolSets: new WeakMap(),
+    jsonResults: new WeakMap(),
   };
   const streamFn: StreamFn = (_model, context, { signal }) => streamTurn(turn, model.id, context, signal);
   return { model, streamFn };
@@ -112,6 +114,8 @@ interface Turn {
   maxRetries: number | undefined;
   /** Provider tool lists, per tool array of the loop (it keeps one array per run). */
   toolSets: WeakMap<readonly AnyAgentTool[], unknown[]>;
+  /** The results that go back as JSON (provider-defined tools), per tool array. */
+  jsonResults: WeakMap<readonly AnyAgentTool[], JsonResults>;
 }
 
 /** One turn. Never throws: every failure ends the stream with an `error` event (the StreamFn contract). */
@@ -128,7 +132,13 @@ async function* streamTurn(
   try {
     const call: Record<string, unknown> = {
       ...turn.settings,
-      prompt: toProviderPrompt(context.systemPrompt, context.messages, spec, turn.imagesInResults),
+      prompt: toProviderPrompt(
+        context.systemPrompt,
+        context.messages,
+        spec,
+        turn.imagesInResults,
+        jsonResultsOf(turn, context.tools),
+      ),
       includeRawChunks: false,
       ...(signal === undefined ? {} : { abortSignal: signal }),
     };
@@ -156,11 +166,17 @@ async function* streamTurn(
   yield* reply.finish(signal);
 }
 
-/** The tools as the provider specification lists them: function tools with JSON Schema input. */
+/**
+ * The tools as the provider specification lists them: function tools with JSON Schema input, and
+ * a tool that implements one of this provider's own tools (`providerTool`) as that tool.
+ */
 function providerTools(turn: Turn, tools: readonly AnyAgentTool[]): unknown[] {
   let list = turn.toolSets.get(tools);
   if (list === undefined) {
+    const { provider } = turn;
     list = tools.map((tool) => {
+      const native = providerToolFor(tool, provider.provider);
+      if (native !== undefined) return declareProviderTool(native, tool.name, provider.specificationVersion);
       const { schema, strict } = toolParameters(tool, turn.strictTools);
       const described: Record<string, unknown> = {
         type: "function",
@@ -174,6 +190,15 @@ function providerTools(turn: Turn, tools: readonly AnyAgentTool[]): unknown[] {
     turn.toolSets.set(tools, list);
   }
   return list;
+}
+
+function jsonResultsOf(turn: Turn, tools: readonly AnyAgentTool[]): JsonResults {
+  let results = turn.jsonResults.get(tools);
+  if (results === undefined) {
+    results = jsonResultsFor(tools, turn.provider.provider);
+    turn.jsonResults.set(tools, results);
+  }
+  return results;
 }
 
 function toProviderToolChoice(choice: NonNullable<AiSdkModelOptions["toolChoice"]>): Record<string, unknown> {

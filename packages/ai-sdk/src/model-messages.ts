@@ -3,12 +3,14 @@ import type {
   Message,
   ProviderMetadata,
   ToolCall,
+  ToolOutcome,
   ToolResultMessage,
   UserMessage,
 } from "@tackle/agent-core";
-import type { AssistantContent, ModelMessage, ToolContent, UserContent } from "ai";
+import type { AssistantContent, JSONValue, ModelMessage, ToolContent, UserContent } from "ai";
 import { IMAGES_FOLLOW_TEXT, imagesOfResultLabel } from "./images-follow.js";
 import { installedAiDialect, type PromptDialect } from "./prompt-dialect.js";
+import type { JsonResults } from "./provider-tools.js";
 import type { ProviderOptions } from "./sdk-types.js";
 import { toToolResultOutput } from "./tool-output.js";
 
@@ -25,6 +27,11 @@ export interface ModelMessagesOptions {
   imagesInToolResults?: boolean;
   /** How images are spelled; default: as the installed `ai` package spells them. */
   dialect?: PromptDialect;
+  /**
+   * Results that go back as JSON, by tool name: the provider-defined tools whose provider takes
+   * a value, not text (OpenAI's apply_patch `{ status, output }`; see `ProviderToolSpec.toResult`).
+   */
+  jsonResults?: JsonResults;
 }
 
 /**
@@ -50,6 +57,7 @@ export function toModelMessages(
 ): ModelMessage[] {
   const imagesInResults = options.imagesInToolResults !== false;
   const dialect = options.dialect ?? installedAiDialect();
+  const jsonResults = options.jsonResults;
   const answered = new Set<string>();
   for (const message of messages) if (message.role === "toolResult") answered.add(message.toolCallId);
   const sentCalls = new Set<string>();
@@ -61,12 +69,22 @@ export function toModelMessages(
     for (const call of unanswered) {
       if (sentResults.has(call.id)) continue;
       sentResults.add(call.id);
-      appendToolResult(out, {
-        type: "tool-result",
-        toolCallId: call.id,
-        toolName: call.name,
-        output: { type: "error-text", value: MISSING_RESULT_TEXT },
-      });
+      const missing = { content: [{ type: "text" as const, text: MISSING_RESULT_TEXT }], isError: true };
+      const toJson = jsonResults?.get(call.name);
+      appendToolResult(
+        out,
+        toJson === undefined
+          ? {
+              type: "tool-result",
+              toolCallId: call.id,
+              toolName: call.name,
+              output: { type: "error-text", value: MISSING_RESULT_TEXT },
+            }
+          : jsonResultPart(
+              { ...missing, toolCallId: call.id, toolName: call.name, details: undefined },
+              toJson,
+            ),
+      );
     }
     unanswered = [];
   };
@@ -98,6 +116,10 @@ export function toModelMessages(
       case "toolResult":
         if (!sentCalls.has(message.toolCallId) || sentResults.has(message.toolCallId)) break;
         sentResults.add(message.toolCallId);
+        if (jsonResults?.has(message.toolName)) {
+          appendToolResult(out, jsonResultPart(message, jsonResults.get(message.toolName)!));
+          break;
+        }
         if (imagesInResults || message.content.every((block) => block.type === "text")) {
           appendToolResult(out, toolResultPart(message, dialect));
           break;
@@ -181,6 +203,20 @@ function toolResultPart(message: ToolResultMessage, dialect: PromptDialect): Too
     toolCallId: message.toolCallId,
     toolName: message.toolName,
     output: toToolResultOutput(message.content, message.isError, dialect),
+  };
+}
+
+/** A result in the shape its provider takes back: a JSON value made from the outcome. */
+function jsonResultPart(
+  message: Pick<ToolResultMessage, "toolCallId" | "toolName" | "content" | "details" | "isError">,
+  toJson: (outcome: ToolOutcome) => unknown,
+): ToolContent[number] {
+  const { content, details, isError } = message;
+  return {
+    type: "tool-result",
+    toolCallId: message.toolCallId,
+    toolName: message.toolName,
+    output: { type: "json", value: toJson({ content, details, isError }) as JSONValue },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Message } from "@tackle/agent-core";
 import { toModelMessages } from "./model-messages.js";
 import { type PromptDialect, V2_DIALECT, V3_DIALECT, V4_DIALECT } from "./prompt-dialect.js";
 import type { SpecVersion } from "./provider-model.js";
+import type { JsonResults } from "./provider-tools.js";
 
 const DIALECTS: Record<SpecVersion, PromptDialect> = { v2: V2_DIALECT, v3: V3_DIALECT, v4: V4_DIALECT };
 
@@ -17,10 +18,12 @@ export function toProviderPrompt(
   messages: readonly Message[],
   spec: SpecVersion,
   imagesInToolResults: boolean,
+  jsonResults?: JsonResults,
 ): unknown[] {
   const prompt: unknown[] = [];
   if (systemPrompt) prompt.push({ role: "system", content: systemPrompt });
-  for (const message of toModelMessages(messages, { dialect: DIALECTS[spec], imagesInToolResults })) {
+  const options = { dialect: DIALECTS[spec], imagesInToolResults, ...(jsonResults ? { jsonResults } : {}) };
+  for (const message of toModelMessages(messages, options)) {
     if (message.role === "user" && typeof message.content === "string") {
       prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
     } else {

@@ -67,6 +67,10 @@ export const OPTION_HELP: Record<string, OptionHelp> = {
     text: "comma-separated tool names (default: all available but apply_patch, which does what edit and write do as a V4A patch)",
   },
   "read-only": { text: "serve only read, grep, find and ls" },
+  "tool-format": {
+    value: "auto|native|tackle",
+    text: "native: the provider's own tools (OpenAI: apply_patch and shell; Anthropic: text_editor_20250728 and bash_20250124) in place of read, write, edit and bash; tackle: Tackle's tools; auto (default): native for models trained on them (gpt-5.1 and later, Claude 4 and later) unless --tools or --read-only chose the tools",
+  },
   script: { value: "FILE", text: "run the faux model on this scripted conversation instead of a real model" },
   model: {
     value: "PROVIDER:ID",
@@ -206,6 +210,13 @@ ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, 
 DEEPSEEK_API_KEY, AI_GATEWAY_API_KEY (gateway:ID); openai-compatible servers get
 OPENAI_COMPATIBLE_API_KEY when it is set. The provider's AI SDK package is loaded when used.
 
+Models trained on their provider's own tools get them (--tool-format auto, the default): OpenAI
+gpt-5.1 and later get apply_patch and shell, Anthropic's Claude 4 models and later the text
+editor (text_editor_20250728) and bash (bash_20250124), in place of read, write, edit and bash;
+grep, find and ls stay. They run on the same engines (path policy, stale-read check, atomic
+writes, the shell pipeline, --sandbox, audit). --tool-format tackle gives Tackle's tools to any
+model; --tool-format native gives an openai or anthropic model its set whatever its id.
+
 --script runs the faux model instead: {"prompt": "...", "replies": [...]}; each reply is
 {"text": "..."} and/or {"toolCalls": [{"name": "grep", "arguments": {...}}]}.
 When stderr is a terminal, a status line there shows what the run waits for (model or tool)
@@ -225,6 +236,7 @@ ${EXIT_CODES_HELP.replace("the tool reported an error (its message is on stdout,
 Examples:
   tackle run --model anthropic:claude-sonnet-4-5 "Fix the failing test" --cwd ~/project
   tackle run --model openai:gpt-4.1 "Explain what src/ does" --read-only
+  tackle run --model openai:gpt-5.1 "Fix the failing test" --tool-format tackle
   tackle run --model openai-compatible:qwen3 --base-url http://127.0.0.1:11434/v1 "Add a test"
   tackle run --script examples/demo/script.json --cwd /tmp/demo-workspace`;
 }

@@ -79,6 +79,7 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails, TErrorCode
     },
   };
   if (definition.prepareArguments !== undefined) tool.prepareArguments = definition.prepareArguments;
+  if (definition.providerTool !== undefined) tool.providerTool = definition.providerTool;
   if (definition.executionMode !== undefined) tool.executionMode = definition.executionMode;
   if (definition.errorCodes !== undefined) tool.errorCodes = definition.errorCodes;
   const check = definition.checkApproval;
@@ -148,6 +149,7 @@ export function createToolDefinitionFromAgentTool<
     execute: (toolCallId, params, signal, onUpdate) => tool.execute(toolCallId, params, signal, onUpdate),
   };
   if (tool.prepareArguments !== undefined) definition.prepareArguments = tool.prepareArguments;
+  if (tool.providerTool !== undefined) definition.providerTool = tool.providerTool;
   if (tool.executionMode !== undefined) definition.executionMode = tool.executionMode;
   if (tool.errorCodes !== undefined) definition.errorCodes = tool.errorCodes;
   const check = tool.checkApproval;

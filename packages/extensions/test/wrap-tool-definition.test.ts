@@ -137,10 +137,16 @@ describe("wrapToolDefinition", () => {
     expect(outcome.content[0]).toMatchObject({ text: expect.stringContaining("the context of session s1") });
   });
 
-  it("keeps name, schema, prepareArguments and executionMode", () => {
+  it("keeps name, schema, prepareArguments, executionMode and providerTool", () => {
     const prepareArguments = (raw: unknown) => raw;
-    const tool = wrapToolDefinition({ ...catTool, prepareArguments, executionMode: "sequential" }, () =>
-      createTestContext(dirA),
+    const providerTool = {
+      id: "acme.cat_20260101" as const,
+      args: { lines: 10 },
+      toResult: () => ({ ok: true }),
+    };
+    const tool = wrapToolDefinition(
+      { ...catTool, prepareArguments, executionMode: "sequential", providerTool },
+      () => createTestContext(dirA),
     );
     expect(tool).toMatchObject({
       name: "cat",
@@ -149,6 +155,9 @@ describe("wrapToolDefinition", () => {
       executionMode: "sequential",
     });
     expect(tool.prepareArguments).toBe(prepareArguments);
+    expect(tool.providerTool).toBe(providerTool);
+    const plain = wrapToolDefinition(catTool, () => createTestContext(dirA));
+    expect("providerTool" in plain).toBe(false);
   });
 });
 
@@ -173,6 +182,9 @@ describe("createToolDefinitionFromAgentTool", () => {
     };
     const definition = createToolDefinitionFromAgentTool(plain);
     expect(definition.annotations).toEqual({});
+    expect(
+      createToolDefinitionFromAgentTool({ ...plain, providerTool: { id: "acme.double" } }).providerTool,
+    ).toEqual({ id: "acme.double" });
     const rewrapped = wrapToolDefinition(definition, () => createTestContext(dirA));
     expect((await invokeTool(rewrapped, { n: "21" } as unknown)).content).toEqual([
       { type: "text", text: "42" },

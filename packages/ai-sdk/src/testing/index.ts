@@ -14,3 +14,5 @@ export {
   openaiReply,
   startProviderServer,
 } from "./provider-server.js";
+export type { ResponsesTurn } from "./responses-reply.js";
+export { openaiResponsesReply } from "./responses-reply.js";

@@ -6,7 +6,7 @@ import { agentSystemPrompt } from "../agent-prompt.js";
 import { auditFileOf } from "../audit-file.js";
 import { runHelp } from "../help.js";
 import type { CliIO } from "../io.js";
-import { loadModel } from "../load-model.js";
+import { loadModel, parseModelSpec } from "../load-model.js";
 import { AUDIT_OPTIONS, ENV_OPTIONS, environmentOptionsOf, parseCommandArgs } from "../parse.js";
 import { Progress } from "../progress.js";
 import { createEventRenderer } from "../render-events.js";
@@ -21,6 +21,7 @@ import {
 } from "../session.js";
 import { limitTurns } from "../turn-limit.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, UsageError } from "../usage-error.js";
+import { chooseNativeSet, parseToolFormat, useNativeTools } from "./run-tools.js";
 
 /** How many times `tackle run --model` asks the model, unless `--max-turns` says otherwise. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -34,6 +35,7 @@ export const RUN_OPTIONS = {
   script: { type: "string" },
   "max-turns": { type: "string" },
   tools: { type: "string" },
+  "tool-format": { type: "string" },
   "read-only": { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -63,6 +65,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError("Give --model or --script, not both. See tackle run --help.");
   if (values.model === undefined && values["base-url"] !== undefined)
     throw new UsageError("--base-url goes with --model (the provider's address). See tackle run --help.");
+  if (values.model === undefined && values["tool-format"] !== undefined)
+    throw new UsageError(
+      "--tool-format goes with --model (a script names Tackle's tools). See tackle run --help.",
+    );
   const maxTurns = parseMaxTurns(values["max-turns"]);
   if (values.script !== undefined) {
     if (positionals.length > 0)
@@ -143,16 +149,30 @@ async function runModel(
   maxTurns: number,
   io: CliIO,
 ): Promise<number> {
+  const { provider, id } = parseModelSpec(spec);
+  const nativeSet = chooseNativeSet({
+    format: parseToolFormat(values["tool-format"]),
+    provider,
+    modelId: id,
+    toolsListed: values.tools !== undefined,
+    readOnly: values["read-only"] === true,
+  });
   // The model first: a missing key or provider package is reported before any connection is made.
   const languageModel = await loadModel(spec, { baseUrl: values["base-url"] });
+  const environment = environmentOptionsOf(values);
   const session = await openCliSession(
     values.env,
     chooseToolNames(values),
-    environmentOptionsOf(values),
+    environment,
     auditFileOf(values.audit),
   );
   try {
     await dropUnavailablePowershell(session, values.tools !== undefined);
+    if (nativeSet !== undefined) {
+      // The shell of the native set runs in the sandbox --sandbox asked for, as bash would.
+      const shell = environment.sandbox !== undefined ? { sandbox: environment.sandbox } : undefined;
+      useNativeTools(session, nativeSet, shell);
+    }
     const { model, streamFn } = aiSdkModel(languageModel);
     return await streamRun(
       {

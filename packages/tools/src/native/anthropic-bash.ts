@@ -39,6 +39,7 @@ export function createAnthropicBashToolDefinition(
   return {
     name: "bash",
     label: "Bash (Anthropic)",
+    providerTool: { id: "anthropic.bash_20250124" },
     description: bash.description,
     parameters,
     executionMode: "sequential",

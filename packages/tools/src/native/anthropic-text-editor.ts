@@ -76,6 +76,10 @@ export function createAnthropicTextEditorToolDefinition(
   return {
     name: TEXT_EDITOR_TOOL_NAME,
     label: "Text editor (Anthropic)",
+    providerTool: {
+      id: "anthropic.text_editor_20250728",
+      args: options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters },
+    },
     description:
       "View a file with line numbers (view_range [start, end], end -1 for the rest) or a directory two levels deep; create a file (file_text); replace old_str, which must occur exactly once, with new_str; insert insert_text after line insert_line (0 for the top).",
     parameters,

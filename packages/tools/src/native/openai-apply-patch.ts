@@ -90,6 +90,8 @@ export function createOpenAIApplyPatchToolDefinition(): ToolDefinition<
   return {
     name: "apply_patch",
     label: "Apply patch (OpenAI)",
+    // The provider takes back `{ status, output }`, not text.
+    providerTool: { id: "openai.apply_patch", toResult: toOpenAIApplyPatchOutput },
     description:
       "Create, update or delete one file with a V4A diff: create_file takes the file's lines prefixed with '+', update_file takes '@@' hunks (' ' kept, '-' removed, '+' added lines), delete_file takes none.",
     parameters,

@@ -61,6 +61,8 @@ export function createOpenAIShellToolDefinition(
   return {
     name: "shell",
     label: "Shell (OpenAI)",
+    // The provider takes back `{ output }` (one entry per command), not text.
+    providerTool: { id: "openai.shell", toResult: toOpenAIShellOutput },
     description: bash.description,
     parameters,
     executionMode: "sequential",
