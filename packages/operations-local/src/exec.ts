@@ -16,6 +16,7 @@ import {
   throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
+import { SECCOMP_FD } from "@tackle/operations/adapter";
 import { checkPath } from "./guard.js";
 import { OutputCapper } from "./output-capper.js";
 import { OutputFile } from "./output-file.js";
@@ -77,7 +78,6 @@ export async function exec(
   try {
     return await execPrepared(options, config, env, sandbox ?? { file: shellFile, args: shellArgs });
   } finally {
-    await sandbox?.seccomp.close().catch(() => undefined);
     await sandbox?.proxy?.close();
   }
 }
@@ -110,6 +110,8 @@ async function execPrepared(
     : undefined;
   const started = Date.now();
   let child: ChildProcess;
+  // Hidden files read their (empty) contents from /dev/null, one descriptor each (bwrap closes each).
+  const devNull = sandbox && sandbox.hiddenFileFds > 0 ? await open("/dev/null", "r") : undefined;
   try {
     const stdio: ("ignore" | "pipe" | number | Writable)[] =
       output instanceof OutputCapper
@@ -117,9 +119,14 @@ async function execPrepared(
         : output && "fd" in output
           ? ["ignore", output.fd, output.fd]
           : ["ignore", "pipe", "pipe"];
-    // bwrap reads the seccomp program from the child's descriptor 3 (SECCOMP_FD).
-    if (sandbox) stdio.push(sandbox.seccomp.fd);
+    // bwrap reads the seccomp program from the child's descriptor 3 (SECCOMP_FD), a pipe, and
+    // the hidden files' contents from the descriptors after it (FIRST_HIDDEN_FILE_FD up).
+    if (sandbox) {
+      stdio.push("pipe");
+      for (let i = 0; i < sandbox.hiddenFileFds; i++) stdio.push(devNull!.fd);
+    }
     child = await spawnShell(command.file, command.args, { cwd: options.cwd, env, stdio });
+    if (sandbox) writeSeccomp(child, sandbox.seccomp);
   } catch (error) {
     if (output instanceof OutputCapper) {
       output.releaseInput();
@@ -127,6 +134,8 @@ async function execPrepared(
     } else if (output && "fd" in output) await output.handle.close();
     else await output?.close();
     throw error;
+  } finally {
+    await devNull?.close();
   }
   const report = sandbox ? { ...sandbox.report, hostPid: child.pid! } : undefined;
   // Before any chunk: 'data' events come from later turns of the event loop. A sandboxed
@@ -183,6 +192,18 @@ async function execPrepared(
     ...(report ? { sandbox: { ...report, ...(blocked.length > 0 ? { blocked: [...blocked] } : {}) } } : {}),
     elapsedMs: Date.now() - started,
   };
+}
+
+/**
+ * Hands the seccomp program to bwrap through the child's pipe at `SECCOMP_FD` (it reads to the
+ * end, then closes it). A bwrap that failed before reading makes the write fail: its exit code
+ * says why, so the error is dropped here.
+ */
+function writeSeccomp(child: ChildProcess, program: Uint8Array): void {
+  const pipe = child.stdio[SECCOMP_FD] as Writable | null | undefined;
+  if (!pipe) return;
+  pipe.on("error", () => undefined);
+  pipe.end(program);
 }
 
 /** Calls `onSpawn` (detached: the command leads its own group); a throw is ignored. */

@@ -1,3 +1,4 @@
+export { deniedSyscallNames } from "@tackle/operations/adapter";
 export {
   createLocalOperations,
   LOCAL_EXEC_DEFAULTS,
@@ -5,5 +6,4 @@ export {
 } from "./local-operations.js";
 export { allowedBy as sandboxAllows } from "./sandbox/network-proxy.js";
 export { SANDBOX_UNAVAILABLE } from "./sandbox/sandbox-runtime.js";
-export { deniedSyscallNames } from "./sandbox/seccomp-filter.js";
 export { bundledRgPath } from "./search.js";

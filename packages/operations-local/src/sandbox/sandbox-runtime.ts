@@ -1,20 +1,23 @@
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
-import { access, chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { arch, tmpdir } from "node:os";
+import { access } from "node:fs/promises";
+import { arch } from "node:os";
 import { delimiter, join } from "node:path";
 import { OperationError } from "@tackle/operations";
-import type { SandboxNodes } from "./bwrap-args.js";
-import { seccompProgram } from "./seccomp-filter.js";
+import { seccompProgram } from "@tackle/operations/adapter";
 
-/** What every sandboxed call of this process shares: the tools found and the files made once. */
-export interface SandboxRuntime extends SandboxNodes {
+/**
+ * What every sandboxed call of this process shares: the tools found and the seccomp program,
+ * built once. Nothing is written to disk: the program reaches bwrap through a pipe, and hidden
+ * paths are made inside the sandbox (see `bwrap-args.ts`), so no call leaves a file behind.
+ */
+export interface SandboxRuntime {
   /** bubblewrap's absolute path. */
   bwrap: string;
   /** `setsid` inside the sandbox, so the shell leads its own session and group (pid = pgid). */
   setsid: string;
-  /** The seccomp program, a file opened again for each call (bwrap reads it to the end). */
-  seccompPath: string;
+  /** The seccomp program (`struct sock_filter` array) bwrap reads from a pipe for each call. */
+  seccomp: Uint8Array;
 }
 
 /**
@@ -65,15 +68,6 @@ async function prepareRuntime(path: string | undefined): Promise<SandboxRuntime>
   if (!bwrap) throw unavailable(SANDBOX_UNAVAILABLE.bwrap());
   const setsid = await findExecutable("setsid", path);
   if (!setsid) throw unavailable(SANDBOX_UNAVAILABLE.setsid());
-  const dir = await mkdtemp(join(tmpdir(), "tackle-sandbox-"));
-  const hiddenDir = join(dir, "hidden-dir");
-  const hiddenFile = join(dir, "hidden-file");
-  const seccompPath = join(dir, "seccomp.bpf");
-  await mkdir(hiddenDir);
-  await writeFile(hiddenFile, "");
-  await writeFile(seccompPath, program);
-  await chmod(hiddenDir, 0o000);
-  await chmod(hiddenFile, 0o000);
   const probe = await run(bwrap, [
     "--unshare-user",
     "--unshare-pid",
@@ -94,7 +88,7 @@ async function prepareRuntime(path: string | undefined): Promise<SandboxRuntime>
     const detail = probe.stderr.trim().split("\n").at(-1) || `exit code ${probe.code}`;
     throw unavailable(SANDBOX_UNAVAILABLE.userns(detail));
   }
-  return { bwrap, setsid, seccompPath, hiddenDir, hiddenFile };
+  return { bwrap, setsid, seccomp: program };
 }
 
 /** `name` on `path` (the command's PATH; `/usr/bin:/bin` when it has none). */

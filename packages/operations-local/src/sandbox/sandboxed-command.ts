@@ -1,10 +1,14 @@
-import type { FileHandle } from "node:fs/promises";
-import { open, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OperationError, type SandboxOptions, type SandboxReport } from "@tackle/operations";
-import { bwrapArguments } from "./bwrap-args.js";
+import {
+  bwrapArguments,
+  resolveSandboxProfile,
+  SANDBOX_TEMP_DIRS,
+  visibleInSandbox,
+} from "@tackle/operations/adapter";
+import { localFileFacts } from "./file-facts.js";
 import type { ProxySession } from "./network-proxy.js";
-import { resolveSandboxProfile, SANDBOX_TEMP_DIRS, visibleInSandbox } from "./profile.js";
 import { sandboxRuntime } from "./sandbox-runtime.js";
 
 /**
@@ -19,8 +23,10 @@ export interface SandboxedCommand {
   args: string[];
   /** Environment additions for the sandbox (temp dir, proxy variables). */
   env: Record<string, string>;
-  /** Opened seccomp program: pass as the child's descriptor 3, close after the spawn. */
-  seccomp: FileHandle;
+  /** The seccomp program: written into a pipe that is the child's descriptor 3 (`SECCOMP_FD`). */
+  seccomp: Uint8Array;
+  /** How many descriptors from `FIRST_HIDDEN_FILE_FD` up the child needs, each on `/dev/null`. */
+  hiddenFileFds: number;
   /** How the call is sandboxed (`hostPid` is added once spawned). */
   report: SandboxReport;
   /** The allow-list proxy of this call, when the network is an allow list. */
@@ -48,7 +54,7 @@ export async function sandboxCommand(
   startProxy: (allow: readonly string[]) => Promise<ProxySession>,
 ): Promise<SandboxedCommand> {
   const runtime = await sandboxRuntime(call.env.PATH);
-  const profile = await resolveSandboxProfile(options, call.env.HOME);
+  const profile = await resolveSandboxProfile(options, call.env.HOME, localFileFacts);
   if (!visibleInSandbox(profile, call.cwd)) {
     throw new OperationError(
       "permission_denied",
@@ -63,14 +69,13 @@ export async function sandboxCommand(
   const node = allow ? await realpath(process.execPath).catch(() => process.execPath) : undefined;
   if (node && !visibleInSandbox(profile, node)) profile.binds.push({ path: dirname(node), writable: false });
   const proxy = allow ? await startProxy(allow) : undefined;
-  const args = bwrapArguments(profile, runtime, { cwd: call.cwd, seccomp: true });
+  const { args, hiddenFileFds } = bwrapArguments(profile, { cwd: call.cwd, seccomp: true });
   const env: Record<string, string> = { TMPDIR: "/tmp" };
   if (proxy) {
     // The proxy's socket is shown at a fixed path; the relay inside turns TCP into it.
     args.splice(args.indexOf("--chdir"), 0, "--ro-bind", proxy.socketPath, proxy.sandboxSocketPath);
     Object.assign(env, proxy.env);
   }
-  const seccomp = await open(runtime.seccompPath, "r");
   const inner = proxy
     ? proxy.wrap(runtime.setsid, [call.shellFile, ...call.shellArgs])
     : [runtime.setsid, call.shellFile, ...call.shellArgs];
@@ -78,7 +83,8 @@ export async function sandboxCommand(
     file: runtime.bwrap,
     args: [...args, ...inner],
     env,
-    seccomp,
+    seccomp: runtime.seccomp,
+    hiddenFileFds,
     proxy,
     report: {
       mechanism: "bubblewrap",

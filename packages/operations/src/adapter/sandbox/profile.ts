@@ -1,8 +1,8 @@
-import { lstat, realpath, stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { isAbsolute, join, sep } from "node:path";
-import { DEFAULT_SANDBOX_DENY, OperationError, type SandboxOptions } from "@tackle/operations";
+import { posix } from "node:path";
+import { OperationError } from "../../errors.js";
+import { DEFAULT_SANDBOX_DENY, type SandboxOptions } from "../../sandbox.js";
 
+const { isAbsolute, join, sep } = posix;
 /**
  * Directories replaced by an empty, private tmpfs in the sandbox. `/tmp` and `/var/tmp` become
  * the command's own temp dirs (writable, gone after the call); `/home` and `/root` hide other
@@ -42,15 +42,33 @@ export interface SandboxProfile {
 }
 
 /**
- * Turns the options into a mount plan for this machine: real paths, what exists, what each
- * denied path is. `home` is the home directory the command sees (its `HOME`), shown read-only;
- * `~/` entries of the deny list apply to it and to the user's own home (`os.homedir()`), in
- * case that one is visible too (through the workspace, say). Throws `invalid_argument` for a
- * relative path.
+ * What the profile needs to know about the file system the command runs on: the local disk for
+ * the local adapter, the remote host's (over SFTP) for the SSH adapter. Each lookup answers
+ * `undefined` when the path does not exist or cannot be looked at.
+ */
+export interface SandboxFileFacts {
+  /** The kind of node at `path`, the last component not followed. */
+  lstat(path: string): Promise<"dir" | "file" | "link" | undefined>;
+  /** The kind of node at `path`, links followed. */
+  stat(path: string): Promise<"dir" | "file" | undefined>;
+  /** The canonical path (every link resolved). */
+  realpath(path: string): Promise<string | undefined>;
+  /** The home directory of the user the command runs as (`~/` of the deny list), if known. */
+  userHome: string | undefined;
+}
+
+/**
+ * Turns the options into a mount plan for the machine `facts` describes: real paths, what
+ * exists, what each denied path is. `home` is the home directory the command sees (its `HOME`),
+ * shown read-only; `~/` entries of the deny list apply to it and to the user's own home
+ * (`facts.userHome`), in case that one is visible too (through the workspace, say). Throws
+ * `invalid_argument` for a relative path. The lookups go out together (a remote host answers
+ * them in a few round trips, not one each).
  */
 export async function resolveSandboxProfile(
   options: SandboxOptions,
   home: string | undefined,
+  facts: SandboxFileFacts,
 ): Promise<SandboxProfile> {
   for (const [field, list] of [
     ["writable", options.writable],
@@ -61,58 +79,58 @@ export async function resolveSandboxProfile(
         throw new OperationError(
           "invalid_argument",
           `exec: sandbox.${field} needs absolute paths, got ${JSON.stringify(path)}`,
-          {
-            operation: "exec",
-          },
+          { operation: "exec" },
         );
     }
   }
-  const homes = unique([home, homedir()].filter((h): h is string => !!h && isAbsolute(h) && h !== "/"));
-  const tmpfs: string[] = [];
-  for (const dir of SANDBOX_TMPFS_DIRS) if (await isRealDirectory(dir)) tmpfs.push(dir);
+  const userHome = facts.userHome;
+  const homes = unique([home, userHome].filter((h): h is string => !!h && isAbsolute(h) && h !== "/"));
   const network = options.network ?? "off";
-  const binds: SandboxBind[] = [];
-  const show = async (path: string, writable: boolean) => {
-    const real = await realpath(path).catch(() => undefined);
-    if (real && real !== "/") binds.push({ path: real, writable });
-  };
   // Only the command's own home is shown: with another HOME, the user's real home is one of the
   // homes the sandbox hides (its secrets are on the deny list all the same).
-  const own = home && isAbsolute(home) ? home : homedir();
-  if (own !== "/") await show(own, false);
-  if (network === "on") for (const dir of NETWORK_RUN_DIRS) await show(dir, false);
-  for (const path of options.readable ?? []) await show(path, false);
-  for (const path of options.writable ?? []) await show(path, true);
+  const own = home && isAbsolute(home) ? home : userHome;
+  const shown: [string, boolean][] = [
+    ...(own && own !== "/" ? [[own, false] as [string, boolean]] : []),
+    ...(network === "on" ? NETWORK_RUN_DIRS.map((dir) => [dir, false] as [string, boolean]) : []),
+    ...(options.readable ?? []).map((path) => [path, false] as [string, boolean]),
+    ...(options.writable ?? []).map((path) => [path, true] as [string, boolean]),
+  ];
+  const denied = [...DEFAULT_SANDBOX_DENY, ...(options.deny ?? [])].flatMap((entry) =>
+    entry.startsWith("~/") ? homes.map((h) => join(h, entry.slice(2))) : isAbsolute(entry) ? [entry] : [],
+  );
+  const [tmpfsKinds, shownReal, deniedKinds] = await Promise.all([
+    Promise.all(SANDBOX_TMPFS_DIRS.map((dir) => facts.lstat(dir))),
+    Promise.all(shown.map(([path]) => facts.realpath(path))),
+    Promise.all(denied.map((path) => facts.lstat(path))),
+  ]);
+  const tmpfs = SANDBOX_TMPFS_DIRS.filter((_, i) => tmpfsKinds[i] === "dir");
+  const binds: SandboxBind[] = [];
+  shown.forEach(([, writable], i) => {
+    const real = shownReal[i];
+    if (real && real !== "/") binds.push({ path: real, writable });
+  });
   // Parents first: a later mount covers the ones below it, so a read-only home inside a
   // writable root stays read-only, and a writable root inside a hidden dir is shown.
   binds.sort((a, b) => depth(a.path) - depth(b.path));
   const visible = (path: string) =>
     !tmpfs.some((dir) => within(path, dir)) || binds.some((bind) => within(path, bind.path));
+  // A denied link hides both its own path and its target.
+  const targets = await Promise.all(
+    denied.map(async (path, i) => {
+      const kind = deniedKinds[i];
+      if (!kind) return [];
+      if (kind !== "link") return [path];
+      const real = await facts.realpath(path);
+      return real ? [path, real] : [path];
+    }),
+  );
+  const candidates = unique(targets.flat()).filter(visible);
+  const kinds = await Promise.all(candidates.map((path) => facts.stat(path)));
   const hidden: SandboxHide[] = [];
-  const seen = new Set<string>();
-  const hide = async (path: string) => {
-    const info = await lstat(path).catch(() => undefined);
-    if (!info) return;
-    const targets = [path];
-    if (info.isSymbolicLink()) {
-      const real = await realpath(path).catch(() => undefined);
-      if (real) targets.push(real);
-    }
-    for (const target of targets) {
-      if (seen.has(target) || !visible(target)) continue;
-      const type = await stat(target).then(
-        (s) => (s.isDirectory() ? ("dir" as const) : ("file" as const)),
-        () => undefined,
-      );
-      if (!type) continue;
-      seen.add(target);
-      hidden.push({ path: target, type });
-    }
-  };
-  for (const entry of [...DEFAULT_SANDBOX_DENY, ...(options.deny ?? [])]) {
-    if (entry.startsWith("~/")) for (const h of homes) await hide(join(h, entry.slice(2)));
-    else if (isAbsolute(entry)) await hide(entry);
-  }
+  candidates.forEach((path, i) => {
+    const type = kinds[i];
+    if (type) hidden.push({ path, type });
+  });
   return { tmpfs, binds, hidden, network };
 }
 
@@ -139,9 +157,4 @@ function depth(path: string): number {
 
 function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
-}
-
-async function isRealDirectory(path: string): Promise<boolean> {
-  const info = await lstat(path).catch(() => undefined);
-  return info?.isDirectory() ?? false;
 }
