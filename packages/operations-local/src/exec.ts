@@ -16,19 +16,14 @@ import {
   throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
-import { SECCOMP_FD } from "@tackle/operations/adapter";
+import { effectiveSandbox, SECCOMP_FD } from "@tackle/operations/adapter";
 import { checkPath } from "./guard.js";
 import { OutputCapper } from "./output-capper.js";
 import { OutputFile } from "./output-file.js";
 import type { CommandTree } from "./process-tree.js";
 import { RunningCommand } from "./running-command.js";
 import { startProxy } from "./sandbox/network-proxy.js";
-import {
-  effectiveSandbox,
-  SANDBOX_SHELL_PID,
-  type SandboxedCommand,
-  sandboxCommand,
-} from "./sandbox/sandboxed-command.js";
+import { SANDBOX_SHELL_PID, type SandboxedCommand, sandboxCommand } from "./sandbox/sandboxed-command.js";
 
 /** Host-side settings of the local `exec`. */
 export interface LocalExecConfig {

@@ -130,13 +130,15 @@ export const EXEC_MARKER_VARIABLE = "TACKLE_EXEC_ID";
 
 /**
  * The command line the remote login shell runs for one `exec`; `marker` is the random value of
- * {@link EXEC_MARKER_VARIABLE} for this command.
+ * {@link EXEC_MARKER_VARIABLE} for this command; `sandboxPrefix` runs the shell in the sandbox
+ * (see `sandbox.ts`).
  */
 export function buildExecCommand(
   command: string,
   options: ExecOptions,
   marker: string,
   killGraceMs: number,
+  sandboxPrefix: readonly string[] = [],
 ): string {
   const env = Object.entries(options.env ?? {}).filter(([name]) => name !== EXEC_MARKER_VARIABLE);
   const argv = [
@@ -145,6 +147,9 @@ export function buildExecCommand(
     ...env.filter(([, value]) => value === undefined).flatMap(([name]) => ["-u", name]),
     ...env.filter(([, value]) => value !== undefined).map(([name, value]) => `${name}=${value}`),
     `${EXEC_MARKER_VARIABLE}=${marker}`,
+    // A sandboxed command: bubblewrap (through its launcher) in the wrapper's place, the shell
+    // inside. Every process of it, bwrap's init included, carries the marker.
+    ...sandboxPrefix,
     ...SHELL_ARGS[options.shell](command),
   ];
   const mode = options.outputPath === undefined ? "pipe" : options.streamChunks === false ? "file" : "tee";

@@ -11,9 +11,11 @@ import {
   outputCutMarker,
   outputHeadBytes,
   outputTailBytes,
+  type SandboxOptions,
+  type SandboxReport,
   throwIfAborted,
 } from "@tackle/operations";
-import { MAX_DRAIN_AFTER_EXIT_MS } from "@tackle/operations/adapter";
+import { effectiveSandbox, MAX_DRAIN_AFTER_EXIT_MS } from "@tackle/operations/adapter";
 import type { ClientChannel } from "ssh2";
 import { raceLost, type Session, type SshConnection } from "./connection.js";
 import {
@@ -25,13 +27,22 @@ import {
   type KillStep,
 } from "./exec-script.js";
 import { runRemote } from "./remote-command.js";
+import { remoteSandbox } from "./sandbox.js";
 import { checkRemotePath } from "./sftp-call.js";
 
 /** Adapter-wide exec settings. */
 export interface SshExecConfig {
   killGraceMs: number;
   idleGraceMs: number;
+  /** Sandbox of every command that does not say otherwise (`ExecOptions.sandbox`). */
+  sandbox?: SandboxOptions;
 }
+
+/**
+ * Pid and process group of a sandboxed command's shell as it sees them: bubblewrap's init is 1 in
+ * the sandbox's pid namespace, the shell (under `setsid`) is 2.
+ */
+const SANDBOX_SHELL_PID = 2;
 
 /** How long a stop waits for the wrapper to report the process group before giving up on it. */
 const PGID_WAIT_MS = 2000;
@@ -63,18 +74,19 @@ export async function execRemote(
   config: SshExecConfig,
 ): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
-  if (options.sandbox) {
-    // Asked for and not enforced here: refuse rather than run unsandboxed.
-    throw new OperationError(
-      "not_supported",
-      "exec: sandbox unavailable: the SSH adapter does not sandbox commands on the remote host. Run without the sandbox (sandbox: false, tackle --no-sandbox) if the remote host is itself disposable, or run tackle on that host with the local adapter.",
-      { operation: "exec" },
-    );
-  }
   checkRemotePath(options.cwd, "exec");
   if (options.outputPath !== undefined) checkRemotePath(options.outputPath, "exec");
   const started = Date.now();
   const session = await connection.session(options.signal, "exec");
+  const sandboxOptions = effectiveSandbox(options.sandbox, config.sandbox);
+  // Asked for and unavailable on that host rejects here (not_supported): never an unsandboxed run.
+  const sandbox = sandboxOptions
+    ? await raceLost(
+        remoteSandbox(session, sandboxOptions, { cwd: options.cwd, home: options.env?.HOME }),
+        session,
+        "exec",
+      )
+    : undefined;
   const release = await connection.slots.acquire(options.signal);
   try {
     const direct = options.outputPath !== undefined && options.streamChunks === false;
@@ -83,8 +95,14 @@ export async function execRemote(
     const marker = randomBytes(12).toString("hex");
     const run = await raceLost(
       session.exec(
-        buildExecCommand(command, options, marker, options.killGraceMs ?? config.killGraceMs),
-        (channel) => new RemoteCommand(session, channel, options, config, marker),
+        buildExecCommand(
+          command,
+          options,
+          marker,
+          options.killGraceMs ?? config.killGraceMs,
+          sandbox?.prefix,
+        ),
+        (channel) => new RemoteCommand(session, channel, options, config, marker, sandbox?.report),
       ),
       session,
       "exec",
@@ -184,6 +202,8 @@ export class RemoteCommand {
     private readonly config: SshExecConfig,
     /** The command's `TACKLE_EXEC_ID` value, which finds processes that left its group. */
     private readonly marker: string,
+    /** How the command is sandboxed (bubblewrap on the remote host), if it is. */
+    private readonly sandbox?: SandboxReport,
   ) {
     channel.on("data", (bytes: Buffer) => this.onOutput("stdout", bytes));
     channel.stderr.on("data", (bytes: Buffer) => this.onStderr(bytes));
@@ -244,9 +264,18 @@ export class RemoteCommand {
       const [pgid = "", copiers] = line.slice(3).split(":");
       this.pgid = Number(pgid);
       this.copiersInGroup = copiers === "copiers";
-      // The wrapper execs the command, so its pid is the group's id and the command's own.
+      // The wrapper execs the command, so its pid is the group's id and the command's own. A
+      // sandboxed command reports the ids it sees itself; the group (bwrap's) is the host pid.
       try {
-        this.options.onSpawn?.({ pid: this.pgid, pgid: this.pgid });
+        this.options.onSpawn?.(
+          this.sandbox
+            ? {
+                pid: SANDBOX_SHELL_PID,
+                pgid: SANDBOX_SHELL_PID,
+                sandbox: { ...this.sandbox, hostPid: this.pgid },
+              }
+            : { pid: this.pgid, pgid: this.pgid },
+        );
       } catch {
         // onSpawn must not throw; a faulty consumer must not leave the remote command unmanaged.
       }
@@ -435,7 +464,7 @@ export class RemoteCommand {
     const exitSignal = this.exit?.signal;
     let status: ExecStatus = this.stopReason ?? (exitCode === 0 ? "completed" : "failed");
     const report: ExecCleanup = cleanup ?? { termSent: false, killSent: false, confirmed: false };
-    if (this.pgid !== undefined) report.pid = this.pgid;
+    if (this.pgid !== undefined) report.pid = this.sandbox ? SANDBOX_SHELL_PID : this.pgid;
     if (!cleanup) {
       status = "unknown";
       report.note = `SSH connection lost before the command's end was observed; process group ${this.pgid ?? "(unknown)"} may still run on the remote host`;
@@ -456,6 +485,9 @@ export class RemoteCommand {
       stdoutBytes: this.stdoutBytes,
       stderrBytes: this.stderrBytes,
       cleanup: report,
+      ...(this.sandbox
+        ? { sandbox: { ...this.sandbox, ...(this.pgid !== undefined ? { hostPid: this.pgid } : {}) } }
+        : {}),
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { SandboxOptions } from "@tackle/operations";
 import type { HostKeyVerification } from "./host-key.js";
 
 /**
@@ -58,4 +59,12 @@ export interface SshOperationsOptions {
    * walk with readdir).
    */
   ripgrep?: "auto" | string | false;
+  /**
+   * Run every command in bubblewrap on the remote host with this profile (the same options as the
+   * local adapter's; network `"off"` or `"on"`, no allow list) unless the call's
+   * `ExecOptions.sandbox` says otherwise. Off when omitted. bubblewrap is probed once per
+   * connection; where it cannot run, a call that asks for the sandbox is refused with
+   * `not_supported` and nothing runs. See docs/sandbox.md.
+   */
+  sandbox?: SandboxOptions;
 }

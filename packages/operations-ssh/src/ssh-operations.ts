@@ -58,6 +58,7 @@ const OPTION_SPEC = {
     expected: "an object ({ knownHostsPath }, { fingerprint } or { insecureAcceptAny: true })",
     test: isObject,
   },
+  sandbox: { expected: "an options object", test: isObject },
   root: "non-empty-string",
   keepaliveIntervalMs: "non-negative-number",
   keepaliveCountMax: "positive-integer",
@@ -181,6 +182,7 @@ export function createSshOperations(options: SshOperationsOptions): SshOperation
   const execConfig = {
     killGraceMs: options.killGraceMs ?? SSH_DEFAULTS.killGraceMs,
     idleGraceMs: options.idleGraceMs ?? SSH_DEFAULTS.idleGraceMs,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   };
   const running = new RunningCommands<ExecResult>();
   const rg = options.ripgrep ?? "auto";

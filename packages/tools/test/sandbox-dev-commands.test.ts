@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandboxTestEnv, type SandboxTestEnv, startCountingServer } from "./support/sandbox-env.js";
+import {
+  createSandboxTestEnv,
+  type SandboxTestEnv,
+  startCountingServer,
+} from "../src/testing/sandbox-env.js";
+import { localSandboxOperations } from "./support/local-sandbox-operations.js";
 
 // Ordinary developer commands still work in the sandbox (network off unless said), each run
 // through the bash tool and checked by its output and, for writes, from outside.
@@ -11,7 +16,7 @@ const supported = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 describe.runIf(supported)("developer commands in the sandbox (bash tool)", () => {
   let env: SandboxTestEnv;
   beforeAll(async () => {
-    env = await createSandboxTestEnv();
+    env = await createSandboxTestEnv(localSandboxOperations);
   });
   afterAll(async () => {
     await env?.dispose();

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createSandboxTestEnv, type SandboxTestEnv } from "./support/sandbox-env.js";
+import { createSandboxTestEnv, type SandboxTestEnv } from "../src/testing/sandbox-env.js";
+import { localSandboxOperations } from "./support/local-sandbox-operations.js";
 
 // A sandboxed command that needed to leave the sandbox fails with a result that names what was
 // blocked and the option to set, not a bare EACCES; and the policy does not ask first.
@@ -10,7 +11,7 @@ const supported = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 describe.runIf(supported)("bash tool results in the sandbox", () => {
   let env: SandboxTestEnv;
   beforeAll(async () => {
-    env = await createSandboxTestEnv();
+    env = await createSandboxTestEnv(localSandboxOperations);
   });
   afterAll(async () => {
     await env?.dispose();

@@ -33,16 +33,6 @@ export interface SandboxedCommand {
   proxy: ProxySession | undefined;
 }
 
-/** The sandbox options in force for a call: the call's fields over the adapter's default. */
-export function effectiveSandbox(
-  call: SandboxOptions | false | undefined,
-  adapter: SandboxOptions | undefined,
-): SandboxOptions | undefined {
-  if (call === false) return undefined;
-  if (call === undefined) return adapter;
-  return { ...adapter, ...call };
-}
-
 /**
  * Wraps `shellFile shellArgs` in a sandbox with `options`. Rejects with `not_supported` when the
  * sandbox cannot run here (see `SANDBOX_UNAVAILABLE`), and with `permission_denied` when `cwd`

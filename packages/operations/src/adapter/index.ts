@@ -17,6 +17,7 @@ export type { BwrapArguments } from "./sandbox/bwrap-args.js";
 export { bwrapArguments, FIRST_HIDDEN_FILE_FD, SECCOMP_FD } from "./sandbox/bwrap-args.js";
 export type { SandboxBind, SandboxFileFacts, SandboxHide, SandboxProfile } from "./sandbox/profile.js";
 export {
+  effectiveSandbox,
   resolveSandboxProfile,
   SANDBOX_TEMP_DIRS,
   SANDBOX_TMPFS_DIRS,

@@ -47,6 +47,9 @@ export type { PatchCase } from "./patch-corpus.js";
 export { PATCH_CORPUS } from "./patch-corpus.js";
 export { definePathNamesConformance } from "./paths.js";
 export { defineReadConformance } from "./read.js";
+export type { SandboxTestEnv, SandboxTestOperations } from "./sandbox-env.js";
+export { createSandboxTestEnv, PLANTED, PLANTED_FILES } from "./sandbox-env.js";
+export { describeSandboxEscapeCorpus } from "./sandbox-escapes.js";
 export { defineWriteConformance } from "./write.js";
 
 /** Options for {@link describeToolsConformance}. */

@@ -41,6 +41,16 @@ export interface SandboxProfile {
   network: NonNullable<SandboxOptions["network"]>;
 }
 
+/** The sandbox options in force for a call: the call's fields over the adapter's default. */
+export function effectiveSandbox(
+  call: SandboxOptions | false | undefined,
+  adapter: SandboxOptions | undefined,
+): SandboxOptions | undefined {
+  if (call === false) return undefined;
+  if (call === undefined) return adapter;
+  return { ...adapter, ...call };
+}
+
 /**
  * What the profile needs to know about the file system the command runs on: the local disk for
  * the local adapter, the remote host's (over SFTP) for the SSH adapter. Each lookup answers

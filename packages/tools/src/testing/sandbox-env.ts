@@ -5,11 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invokeTool, type ToolOutcome } from "@tackle/agent-core";
 import { wrapToolDefinition } from "@tackle/extensions";
-import type { SandboxOptions } from "@tackle/operations";
-import { createLocalOperations } from "@tackle/operations-local";
+import type { Operations, SandboxOptions } from "@tackle/operations";
 import { createArtifactStore } from "@tackle/session";
-import { createToolContext } from "../../src/context/create-tool-context.js";
-import { createBashToolDefinition } from "../../src/tools/bash.js";
+import { createToolContext } from "../context/create-tool-context.js";
+import { createBashToolDefinition } from "../tools/bash.js";
 
 /** A value that appears nowhere unless a planted secret was read (no redaction rule knows it). */
 export const PLANTED = `planted-${process.pid}-${Date.now().toString(36)}`;
@@ -42,7 +41,19 @@ export interface SandboxTestEnv {
   dispose(): Promise<void>;
 }
 
-export async function createSandboxTestEnv(): Promise<SandboxTestEnv> {
+/**
+ * The environment the bash tool runs on: its operations (whose commands see `HOME` = `home`) and
+ * how to end them.
+ */
+export type SandboxTestOperations = (
+  home: string,
+) => Promise<{ operations: Operations; dispose(): Promise<void> }>;
+
+/**
+ * A fresh {@link SandboxTestEnv} on the operations `makeOperations` gives (commands must see the
+ * env's fake home as `HOME`).
+ */
+export async function createSandboxTestEnv(makeOperations: SandboxTestOperations): Promise<SandboxTestEnv> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), "tackle-sandbox-test-")));
   const workspace = join(dir, "ws");
   const outside = join(dir, "outside");
@@ -54,7 +65,8 @@ export async function createSandboxTestEnv(): Promise<SandboxTestEnv> {
     await mkdir(join(home, file, ".."), { recursive: true });
     await writeFile(join(home, file), `${PLANTED}\n`, { mode: 0o600 });
   }
-  const operations = createLocalOperations({ env: { ...process.env, HOME: home } });
+  const environment = await makeOperations(home);
+  const operations = environment.operations;
   const artifacts = createArtifactStore({
     operations,
     sessionId: "sandbox",
@@ -88,7 +100,7 @@ export async function createSandboxTestEnv(): Promise<SandboxTestEnv> {
     },
     async dispose() {
       await artifacts.dispose();
-      await operations.dispose?.();
+      await environment.dispose();
       await rm(dir, { recursive: true, force: true });
     },
   };
