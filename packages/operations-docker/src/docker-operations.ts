@@ -4,12 +4,15 @@ import {
   type ExecResult,
   OperationError,
   type Operations,
+  type SandboxOptions,
+  type SandboxReport,
   type SearchOperations,
   tempFileDomain,
 } from "@tackle/operations";
 import {
   ConnectOnce,
   checkAdapterOptions,
+  effectiveSandbox,
   filesAfterConnect,
   type OptionSpec,
   RunningCommands,
@@ -17,6 +20,11 @@ import {
 import { shellText } from "@tackle/operations/container-scripts";
 import { ContainerClient } from "./container-client.js";
 import { ContainerFiles } from "./container-files.js";
+import {
+  type ContainerSandboxFacts,
+  containerSandboxFacts,
+  containerSandboxReport,
+} from "./container-sandbox.js";
 import { createContainerSearch } from "./container-search.js";
 import type { DockerConnection } from "./docker-connection.js";
 import { connectEngine } from "./engine-connection.js";
@@ -57,6 +65,15 @@ export interface DockerOperationsOptions {
    * `false`: one exec per call (nothing stays running between calls).
    */
   residentShells?: boolean;
+  /**
+   * Sandbox of every command that does not say otherwise (`ExecOptions.sandbox`). In a container
+   * the container is the sandbox: the adapter adds nothing inside it, it checks that the
+   * container gives what is asked (network mode `none` for network `"off"`, a read-only root,
+   * the `writable` paths on writable mounts) and reports the call as sandboxed by `container`;
+   * otherwise the call is refused with `not_supported` naming what is missing. See
+   * docs/sandbox.md.
+   */
+  sandbox?: SandboxOptions;
 }
 
 /** What each option of {@link DockerOperationsOptions} must be. */
@@ -71,6 +88,10 @@ export const DOCKER_OPTION_SPEC = {
     test: (value) => value === false || (typeof value === "string" && value !== ""),
   },
   residentShells: "boolean",
+  sandbox: {
+    expected: "an options object",
+    test: (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  },
 } as const satisfies OptionSpec;
 
 /** An `Operations` inside a container, plus connection control (the shape of every remote adapter). */
@@ -91,6 +112,8 @@ export interface DockerOperations extends Operations {
 /** What one probe exec learns about the container when it connects. */
 interface ContainerFacts {
   home: string | undefined;
+  /** What the container's configuration enforces, for sandboxed calls. */
+  sandbox: ContainerSandboxFacts;
   /** `tempFileDomain` of the container's process table (random when it has no /proc). */
   writerDomain: string;
   search: SearchOperations | undefined;
@@ -158,6 +181,7 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
     }
     return {
       home: facts.home,
+      sandbox: facts.sandbox,
       writerDomain: facts.writerDomain,
       search: rg ? createContainerSearch(client, files, rg) : undefined,
     };
@@ -170,8 +194,26 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
   // dispose() cancels commands still running (TERM, then KILL, through their process groups):
   // a disposed adapter leaves nothing of its commands running in the container.
   const running = new RunningCommands<ExecResult>();
-  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> =>
-    running.run(execOptions.signal, (signal) => runCommand(context, command, { ...execOptions, signal }));
+  const exec = async (command: string, execOptions: ExecOptions): Promise<ExecResult> => {
+    const sandbox = effectiveSandbox(execOptions.sandbox, options.sandbox);
+    // Checked against the container before anything runs: refused (not_supported) when it does
+    // not give what the sandbox asks, never run without it.
+    const facts = connection.known?.sandbox;
+    const report = sandbox && facts ? containerSandboxReport(sandbox, options.container, facts) : undefined;
+    if (sandbox && !report)
+      throw new OperationError(
+        "not_supported",
+        "exec: sandbox unavailable: the container was not inspected",
+        {
+          operation: "exec",
+        },
+      );
+    const { sandbox: _sandbox, ...plain } = execOptions;
+    const run = report ? reportSandbox(plain, report) : plain;
+    return running
+      .run(execOptions.signal, (signal) => runCommand(context, command, { ...run, signal }))
+      .then((result) => (report ? { ...result, sandbox: report } : result));
+  };
   let disposed: Promise<void> | undefined;
 
   return {
@@ -209,7 +251,13 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
 async function probe(
   client: ContainerClient,
   tempDir: string,
-): Promise<{ home: string | undefined; machine: string; writerDomain: string; rg: string | undefined }> {
+): Promise<{
+  home: string | undefined;
+  machine: string;
+  writerDomain: string;
+  rg: string | undefined;
+  sandbox: ContainerSandboxFacts;
+}> {
   let info: Awaited<ReturnType<typeof client.container.inspect>>;
   try {
     info = await client.container.inspect();
@@ -247,5 +295,17 @@ async function probe(
   // Without /proc no pid can be checked: a domain no other writer has leaves sweeping to age.
   const writerDomain =
     bootId && namespace ? tempFileDomain(bootId, namespace) : randomBytes(6).toString("hex");
-  return { home: home || undefined, machine, writerDomain, rg: rg || undefined };
+  return {
+    home: home || undefined,
+    machine,
+    writerDomain,
+    rg: rg || undefined,
+    sandbox: containerSandboxFacts(info),
+  };
+}
+
+/** `options` with the sandbox's report added to what `onSpawn` gets. */
+function reportSandbox(options: ExecOptions, report: SandboxReport): ExecOptions {
+  const onSpawn = options.onSpawn;
+  return onSpawn ? { ...options, onSpawn: (spawn) => onSpawn({ ...spawn, sandbox: report }) } : options;
 }

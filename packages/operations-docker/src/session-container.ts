@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { OperationError, type Operations } from "@tackle/operations";
+import { OperationError, type Operations, type SandboxOptions } from "@tackle/operations";
 import { checkAdapterOptions, type OptionSpec } from "@tackle/operations/adapter";
+import { sandboxHostConfig } from "./container-sandbox.js";
 import {
   createDockerOperations,
   DOCKER_OPTION_SPEC,
@@ -27,6 +28,16 @@ export interface SessionContainerOptions extends Omit<DockerOperationsOptions, "
   env?: string[];
   /** Run the engine's init (tini) as pid 1 so orphans are reaped (default true). */
   init?: boolean;
+  /**
+   * Create the container as the sandbox (and sandbox every call in it, see
+   * `DockerOperationsOptions.sandbox`): network mode `none` unless `network: "on"` (then
+   * `network`, default `bridge`), a read-only root file system, a tmpfs for `/tmp`, `/var/tmp`
+   * and each `writable` path no writable bind covers (its contents go with the container), no
+   * capabilities, no new privileges. An allow list is refused (`not_supported`): there is no
+   * filtering proxy in containers. `readable` and `deny` need nothing: the container sees only
+   * the host paths `binds` mounts.
+   */
+  sandbox?: SandboxOptions;
 }
 
 /** `Operations` on a throwaway container; `dispose()` removes the container. */
@@ -76,6 +87,9 @@ export async function startSessionContainer(options: SessionContainerOptions): P
   const { docker, endpoint } = connectEngine(options.docker);
   const name = options.name ?? `tackle-session-${randomBytes(6).toString("hex")}`;
   const context = { container: name, endpoint, operation: "startSessionContainer" };
+  const hardening = options.sandbox
+    ? sandboxHostConfig(options.sandbox, { network: options.network, binds: options.binds ?? [] })
+    : undefined;
   let container: Awaited<ReturnType<typeof docker.createContainer>>;
   try {
     container = await docker.createContainer({
@@ -84,11 +98,12 @@ export async function startSessionContainer(options: SessionContainerOptions): P
       Entrypoint: KEEP_ALIVE,
       Cmd: [],
       Env: options.env ?? [],
-      Labels: { "dev.tackle.session": "1" },
+      Labels: { "dev.tackle.session": "1", ...(hardening ? { "dev.tackle.sandbox": "1" } : {}) },
       HostConfig: {
         NetworkMode: options.network ?? "none",
         Init: options.init ?? true,
         Binds: options.binds ?? [],
+        ...hardening,
       },
     });
   } catch (error) {

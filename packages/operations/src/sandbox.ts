@@ -81,8 +81,11 @@ export interface SandboxBlock {
 
 /** How one command was sandboxed: recorded in the audit, shown in hints. */
 export interface SandboxReport {
-  /** The mechanism that enforced it. */
-  mechanism: "bubblewrap";
+  /**
+   * The mechanism that enforced it: `bubblewrap` (local and SSH adapters), or `container` (the
+   * Docker adapter: the container's own configuration, checked to give what was asked).
+   */
+  mechanism: "bubblewrap" | "container";
   /** Network mode; `allow` lists the hosts of an allow list. */
   network: "off" | "on" | "allow-list";
   allow?: string[];
