@@ -71,11 +71,18 @@ export const DEFAULT_SANDBOX_DENY: readonly string[] = [
   "~/Library/Keychains",
 ];
 
-/** Something a sandboxed command tried that the sandbox refused, as far as the adapter saw it. */
+/** Something a sandboxed command tried that the sandbox refused. */
 export interface SandboxBlock {
-  /** `network`: a proxy request to a host outside the allow list. */
-  kind: "network";
-  /** `host:port` asked for. */
+  /**
+   * - `network`: a proxy request to a host outside the allow list (the proxy's own record);
+   * - `write`: a write that hit the read-only part of the sandbox;
+   * - `hidden`: a hidden path or a refused system call;
+   * - `offline`: a connection that failed for want of a network.
+   * The last three are read from the command's error messages (by the shell tools, before any
+   * redaction or truncation of the output), so the same message may have another cause.
+   */
+  kind: "network" | "write" | "hidden" | "offline";
+  /** `network`: the `host:port` asked for. Otherwise the kind of message seen (`Read-only file system`). */
   target: string;
 }
 
@@ -98,6 +105,9 @@ export interface SandboxReport {
    * (`ExecSpawn.pid`, `ExecCleanup.pid`) are those of the sandbox's pid namespace.
    */
   hostPid?: number;
-  /** What the adapter saw refused (network requests outside the allow list). */
+  /**
+   * What the sandbox refused: the adapter reports the network requests outside the allow list;
+   * the shell tools add what the command's error messages show (see {@link SandboxBlock}).
+   */
   blocked?: SandboxBlock[];
 }

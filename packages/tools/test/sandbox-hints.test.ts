@@ -53,6 +53,21 @@ describe.runIf(supported)("bash tool results in the sandbox", () => {
     );
   });
 
+  it("the hint comes from typed blocks: a message redaction cuts from the output still gets it", async () => {
+    // The only sign of the refused write is an error code inside a secret-looking value, which
+    // the output's redaction replaces: the model never sees "EROFS", yet gets the hint, because
+    // the block is read from the raw output into the report before any redaction.
+    const token = "EROFS-3f9a8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f";
+    const { outcome, text } = await env.bash(
+      `touch /etc/tackle-hint-token-${process.pid} 2>/dev/null || { echo "api_token=${token}"; exit 1; }`,
+    );
+    expect(text).not.toContain("EROFS");
+    expect(text).toContain("[REDACTED");
+    expect(text).toContain(`The sandbox lets commands write only in ${env.workspace}`);
+    const run = (outcome.details as { run?: { sandbox?: { blocked?: unknown[] } } }).run;
+    expect(run?.sandbox?.blocked).toEqual([{ kind: "write", target: "Read-only file system" }]);
+  });
+
   it("a command that succeeds gets no hint", async () => {
     const { outcome, text } = await env.bash("echo fine");
     expect(outcome.isError).toBe(false);

@@ -23,6 +23,7 @@ import { escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
 import { detectPrompt, wantedInput } from "./prompt.js";
 import { hashFile, readRange, readTail } from "./read-back.js";
 import type { ShellRunOutcome, ToolShell } from "./run-outcome.js";
+import { withOutputBlocks } from "./sandbox.js";
 import { sanitizeOutput } from "./sanitize.js";
 
 export type { ShellRunOutcome, ToolShell } from "./run-outcome.js";
@@ -247,7 +248,11 @@ export async function runShellCommand(
     ...(escapes ? { escapes } : {}),
     cleanup: result.cleanup,
     runId,
-    ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+    ...(result.sandbox
+      ? {
+          sandbox: result.status === "completed" ? result.sandbox : withOutputBlocks(result.sandbox, rawTail),
+        }
+      : {}),
   };
   recordRunEvidence(audit, outcome, {
     timeline: watch.timeline(),

@@ -266,7 +266,7 @@ export function createShellToolDefinition(
       if (readStdin.length > 0) details.readClosedStdin = readStdin;
       let text = formatRun(outcome, name, timeoutSeconds, maxTimeout, waited, readStdin);
       if (outcome.status !== "completed") {
-        for (const hint of sandboxFailureHints(outcome.sandbox, outcome.output)) text += `\n${hint}`;
+        for (const hint of sandboxFailureHints(outcome.sandbox)) text += `\n${hint}`;
       }
       if (base.timeoutClamped)
         text += `\n(timeout ${requested} s was above the maximum; ${maxTimeout} s was used.)`;
