@@ -115,13 +115,13 @@ describe("engine and container errors", () => {
     await adapter.dispose();
   });
 
-  it("a call asking for the sandbox is refused with not_supported (the container is the boundary)", async () => {
+  it("a sandboxed call in a container with a writable root is refused with not_supported, nothing run", async () => {
     const ops = await session();
     const error = await ops
       .exec("touch /tmp/sandbox-ran", { shell: "sh", cwd: "/", sandbox: { network: "off" } })
       .catch((e: unknown) => e);
     expect(isOperationError(error, "not_supported")).toBe(true);
-    expect((error as Error).message).toMatch(/the container is the sandbox/);
+    expect((error as Error).message).toMatch(/root file system is writable/);
     expect((await ops.exec("test -e /tmp/sandbox-ran", { shell: "sh", cwd: "/" })).exitCode).toBe(1);
   });
 
