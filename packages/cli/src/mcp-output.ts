@@ -16,6 +16,7 @@ import type {
   EditDetails,
   FindDetails,
   GrepDetails,
+  JobsDetails,
   LsDetails,
   PatchFileResult,
   ShellToolDetails,
@@ -160,6 +161,30 @@ type PatchShape = Pick<ApplyPatchDetails, "dryRun" | "changed"> & {
 };
 type _Patch = Holds<Same<Static<typeof patchOutput>, PatchShape>>;
 
+const jobOutput = Type.Object({
+  id: Type.String({ description: "the id the jobs tool takes" }),
+  shell: literals("bash", "pwsh"),
+  command: Type.String(),
+  status: literals("running", "completed", "failed", "killed", "timed-out", "unknown", "orphaned"),
+  exitCode: Type.Optional(Type.Integer()),
+  signal: Type.Optional(Type.String()),
+  startedAt: Type.Integer({ description: "ms since the epoch" }),
+  endedAt: Type.Optional(Type.Integer({ description: "ms since the epoch" })),
+  keepAlive: Type.Boolean({ description: "keeps running after the session ends" }),
+});
+type JobShape = Pick<JobRecord, keyof Static<typeof jobOutput>>;
+
+const jobsOutput = Type.Object({
+  jobs: Type.Optional(Type.Array(jobOutput, { description: "action=list: every job" })),
+  job: Type.Optional(Type.Object(jobOutput.properties, { description: "the job acted on" })),
+  offset: Type.Optional(count("action=tail: byte offset the output shown starts at")),
+  nextOffset: Type.Optional(count("action=tail: offset to continue from")),
+  size: Type.Optional(count("action=tail: bytes of output so far")),
+});
+type _Jobs = Holds<
+  Same<Static<typeof jobsOutput>, Omit<JobsDetails, "jobs" | "job"> & { jobs?: JobShape[]; job?: JobShape }>
+>;
+
 type ShellRun = NonNullable<ShellToolDetails["run"]>;
 const shellOutput = Type.Object({
   shell: literals("bash", "pwsh"),
@@ -182,18 +207,9 @@ const shellOutput = Type.Object({
     ),
   ),
   job: Type.Optional(
-    Type.Object(
-      {
-        id: Type.String({ description: "the id the jobs tool takes" }),
-        status: literals("running", "completed", "failed", "killed", "timed-out", "unknown", "orphaned"),
-        exitCode: Type.Optional(Type.Integer()),
-        signal: Type.Optional(Type.String()),
-        startedAt: Type.Integer({ description: "ms since the epoch" }),
-        endedAt: Type.Optional(Type.Integer({ description: "ms since the epoch" })),
-        keepAlive: Type.Boolean(),
-      },
-      { description: "a background job: as recorded when the call returned" },
-    ),
+    Type.Object(jobOutput.properties, {
+      description: "a background job: as recorded when the call returned",
+    }),
   ),
   ready: Type.Optional(literals("ready", "ended", "timeout")),
   patch: Type.Optional(
@@ -206,14 +222,15 @@ const shellOutput = Type.Object({
 type ShellShape = Pick<ShellToolDetails, "shell" | "command" | "ready" | "timeoutClamped"> & {
   patch?: PatchShape;
   run?: Pick<ShellRun, keyof NonNullable<Static<typeof shellOutput>["run"]>>;
-  job?: Pick<JobRecord, keyof NonNullable<Static<typeof shellOutput>["job"]>>;
+  job?: JobShape;
 };
 type _Shell = Holds<Same<Static<typeof shellOutput>, ShellShape>>;
 
 /**
  * The structured output of Tackle's tools by name: grep and find (the search and its page),
  * ls (the entries), edit, write and apply_patch (what changed), bash and powershell (how the
- * command ended, the background job, or what an `apply_patch` heredoc did).
+ * command ended, the background job, or what an `apply_patch` heredoc did), jobs (the jobs
+ * as recorded).
  */
 export const MCP_OUTPUT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   grep: grepOutput,
@@ -223,6 +240,7 @@ export const MCP_OUTPUT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   write: writeOutput,
   apply_patch: patchOutput,
   bash: shellOutput,
+  jobs: jobsOutput,
   powershell: shellOutput,
 };
 

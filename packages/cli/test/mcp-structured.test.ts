@@ -3,7 +3,7 @@
 // reject a result whose structuredContent does not match the listed schema).
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tempDir } from "./helpers.js";
 import { type ClientKind, closeClients, connectClient, ERAS, type McpTestClient } from "./mcp-clients.js";
 
@@ -36,10 +36,10 @@ describe.each(ERAS)("structured output over $name", ({ client: kind }) => {
     client = await connectClient(kind as ClientKind, ["--cwd", workspace.dir]);
   });
 
-  it("lists an outputSchema for grep, find, ls, edit, write and bash, none for read and jobs", async () => {
+  it("lists an outputSchema for every tool but read", async () => {
     const tools = await client.listTools();
     const withSchema = tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name);
-    expect(withSchema.sort()).toEqual(["bash", "edit", "find", "grep", "ls", "write"]);
+    expect(withSchema.sort()).toEqual(["bash", "edit", "find", "grep", "jobs", "ls", "write"]);
     for (const tool of tools.filter((t) => t.outputSchema)) {
       expect(tool.outputSchema?.type).toBe("object");
       expectNoHostPath(tool.outputSchema);
@@ -145,16 +145,33 @@ describe.each(ERAS)("structured output over $name", ({ client: kind }) => {
     expectNoHostPath([ok.structuredContent, failed.structuredContent]);
   });
 
-  it("bash in the background: the job's id and status", async () => {
-    const started = await client.callTool("bash", { command: "sleep 30", background: true });
+  it("bash in the background and jobs: the job's id and status, its output's offsets", async () => {
+    const started = await client.callTool("bash", { command: "echo started; sleep 30", background: true });
     expect(started.isError).toBeFalsy();
     const job = started.structuredContent?.job as Record<string, unknown>;
-    expect(job).toMatchObject({ status: "running", keepAlive: false });
+    expect(job).toMatchObject({ shell: "bash", command: "echo started; sleep 30", keepAlive: false });
     expect(typeof job.id).toBe("string");
-    expect(Object.keys(job)).not.toContain("logPath");
-    expect(Object.keys(job)).not.toContain("owner");
-    expectNoHostPath(started.structuredContent);
-    expect((await client.callTool("jobs", { action: "kill", id: job.id })).isError).toBeFalsy();
+    for (const hidden of ["logPath", "owner", "cwd", "runId", "sessionId"])
+      expect(Object.keys(job)).not.toContain(hidden);
+    const list = await client.callTool("jobs", { action: "list" });
+    // The list holds every job of the machine's registry: ours among them.
+    expect(list.structuredContent?.jobs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: job.id, status: "running" })]),
+    );
+    const tail = await vi.waitFor(
+      async () => {
+        const result = await client.callTool("jobs", { action: "tail", id: job.id, offset: 0 });
+        expect(result.structuredContent?.size).toBeGreaterThan(0);
+        return result;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(tail.structuredContent).toMatchObject({ job: { id: job.id }, offset: 0 });
+    expect(typeof tail.structuredContent?.nextOffset).toBe("number");
+    const killed = await client.callTool("jobs", { action: "kill", id: job.id });
+    expect(killed.isError).toBeFalsy();
+    expect(killed.structuredContent).toMatchObject({ job: { id: job.id, status: "killed" } });
+    expectNoHostPath([started.structuredContent, list.structuredContent, tail.structuredContent]);
   });
 
   it("apply_patch, as a tool and as a bash heredoc: what each file did", async () => {
