@@ -34,6 +34,13 @@ export interface OperationsSandboxSessionOptions {
   timeoutMs?: number;
   /** Replaces the default `description` the session gives the model. */
   description?: string;
+  /**
+   * Make `run` wait for the writes in progress on this `Operations` object and hold new ones
+   * until its command ends, as Tackle's shell tools do (default false). Commands then also run
+   * one at a time, so turn it on for an agent that edits and runs commands in turn, not for a
+   * harness that runs commands side by side.
+   */
+  commandsHoldWrites?: boolean;
 }
 
 const UTF8 = new TextEncoder();
@@ -46,10 +53,11 @@ const UTF8 = new TextEncoder();
  * - Writes: parents are created, then the file is replaced atomically (temp file and rename) with
  *   `within` the workspace root, one writer at a time per file through the mutation queue the
  *   Tackle tools on the same `Operations` object share.
- * - `run`: holds the queue's exclusive section while the command runs, as Tackle's shell tools
- *   do, so no write of this process lands in the middle of a command. `spawn` does not (it
- *   starts long-running processes) and offers no writable stdin (`stdin: true` rejects with
- *   `not_supported` before anything starts), since Tackle's `exec` closes stdin.
+ * - Commands: `run` and `spawn` end the whole process group of their command when it ends, is
+ *   killed or aborted (escaped processes included where the adapter can find them). With
+ *   `commandsHoldWrites`, `run` holds the queue's exclusive section as Tackle's shell tools do.
+ *   `spawn` offers no writable stdin (`stdin: true` rejects with `not_supported` before anything
+ *   starts), since Tackle's `exec` closes stdin.
  * - Errors are Tackle's typed errors: `OperationError` with its `code` from the environment,
  *   `ToolError` with code `outside_workspace` from the policy.
  *
@@ -200,10 +208,11 @@ export function createOperationsSandboxSession(options: OperationsSandboxSession
       );
     },
     spawn,
-    run: async (input) =>
-      queue.withExclusive(async () => runOnOperations(ops, await command(input), input.maxOutputLength), {
-        signal: input.abortSignal,
-      }),
+    run: async (input) => {
+      const request = await command(input);
+      const run = () => runOnOperations(ops, request, input.maxOutputLength);
+      return options.commandsHoldWrites ? queue.withExclusive(run, { signal: input.abortSignal }) : run();
+    },
   };
 }
 

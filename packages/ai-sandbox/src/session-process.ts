@@ -36,12 +36,8 @@ export function spawnOnOperations(ops: Operations, request: CommandRequest): Pro
   const stop = new AbortController();
   const onAbort = () => stop.abort(request.abortSignal?.reason);
   request.abortSignal?.addEventListener("abort", onAbort, { once: true });
-  let stdout!: ReadableStreamDefaultController<Uint8Array>;
-  let stderr!: ReadableStreamDefaultController<Uint8Array>;
-  const streams = {
-    stdout: new ReadableStream<Uint8Array>({ start: (controller) => void (stdout = controller) }),
-    stderr: new ReadableStream<Uint8Array>({ start: (controller) => void (stderr = controller) }),
-  };
+  const stdout = new OutputStream();
+  const stderr = new OutputStream();
   let pid: number | undefined;
   let started!: () => void;
   const spawned = new Promise<void>((resolve) => {
@@ -58,17 +54,17 @@ export function spawnOnOperations(ops: Operations, request: CommandRequest): Pro
         pid = spawn.pid;
         started();
       },
-      onChunk: (chunk) => (chunk.stream === "stdout" ? stdout : stderr).enqueue(chunk.bytes.slice()),
+      onChunk: (chunk) => (chunk.stream === "stdout" ? stdout : stderr).push(chunk.bytes),
     })
     .finally(() => request.abortSignal?.removeEventListener("abort", onAbort));
   finished.then(
     () => {
-      stdout.close();
-      stderr.close();
+      stdout.end();
+      stderr.end();
     },
     (error: unknown) => {
-      stdout.error(error);
-      stderr.error(error);
+      stdout.fail(error);
+      stderr.fail(error);
     },
   );
   // A command that could not start rejects `spawn` itself; one that started resolves it.
@@ -77,8 +73,8 @@ export function spawnOnOperations(ops: Operations, request: CommandRequest): Pro
   function handle(): SandboxProcess {
     return {
       ...(pid === undefined ? {} : { pid }),
-      stdout: streams.stdout,
-      stderr: streams.stderr,
+      stdout: stdout.stream,
+      stderr: stderr.stream,
       wait: async () => {
         const result = await finished;
         if (request.abortSignal?.aborted) throw request.abortSignal.reason;
@@ -89,6 +85,41 @@ export function spawnOnOperations(ops: Operations, request: CommandRequest): Pro
         await finished.catch(() => undefined);
       },
     };
+  }
+}
+
+/**
+ * One output stream of a spawned process. The reader may cancel it at any time (it then stops
+ * reading, and the command runs on): later output is dropped rather than thrown into `exec`.
+ */
+class OutputStream {
+  readonly stream: ReadableStream<Uint8Array>;
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private open = true;
+
+  constructor() {
+    this.stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+      },
+      cancel: () => {
+        this.open = false;
+      },
+    });
+  }
+
+  push(bytes: Uint8Array): void {
+    if (this.open) this.controller.enqueue(bytes.slice());
+  }
+
+  end(): void {
+    if (this.open) this.controller.close();
+    this.open = false;
+  }
+
+  fail(error: unknown): void {
+    if (this.open) this.controller.error(error);
+    this.open = false;
   }
 }
 

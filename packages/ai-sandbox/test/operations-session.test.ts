@@ -112,6 +112,23 @@ describe("Tackle's session: what Tackle adds", () => {
     expect(await session.readTextFile({ path: "queued.txt" })).toBe("after\n");
   });
 
+  it("commandsHoldWrites: a write waits for the running command; without it the write lands meanwhile", async () => {
+    const wait =
+      "touch started; while [ ! -e held.txt ] && [ ! -e release ]; do sleep 0.02; done; [ -e held.txt ] && echo landed || echo held";
+    for (const commandsHoldWrites of [false, true]) {
+      const cwd = await mkdtemp(join(dir, "hold-"));
+      const held = createOperationsSandboxSession({ operations: ops, cwd, commandsHoldWrites });
+      const run = held.run({ command: wait });
+      await vi.waitFor(() => readFile(join(cwd, "started")));
+      const write = held.writeTextFile({ path: "held.txt", content: "x" });
+      // Held, the write cannot land before the command ends: release the command from here.
+      if (commandsHoldWrites) await writeFile(join(cwd, "release"), "");
+      expect((await run).stdout).toBe(commandsHoldWrites ? "held\n" : "landed\n");
+      await write;
+      expect(await readFile(join(cwd, "held.txt"), "utf8")).toBe("x");
+    }
+  });
+
   it("run: maxOutputLength keeps the start of each stream and reports the full lengths", async () => {
     const result = await session.run({ command: "printf 'abcdefghij'; printf 'xyz' >&2", maxOutputLength: 4 });
     expect(result).toEqual({ exitCode: 0, stdout: "abcd", stderr: "xyz", stdoutLength: 10, stderrLength: 3 });
