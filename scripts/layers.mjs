@@ -23,6 +23,10 @@ export const ALLOWED_IMPORTS = {
   tools: ["operations", "agent-core", "extensions", "session", "tree-sitter"],
   // The AI SDK bridge: the loop and tool contracts only, never a tool or an adapter.
   "ai-sdk": ["agent-core", "extensions"],
+  // The AI SDK's sandbox session both ways: an adapter over a session (operations) and a
+  // session over any adapter with the tools' path policy and mutation queue (session). Apart
+  // from ai-sdk, so neither side brings `ai` to a package that does not need it.
+  "ai-sandbox": ["operations", "agent-core", "extensions", "session"],
   cli: [
     "operations",
     "agent-core",

@@ -79,6 +79,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: "Write safety", link: "/write-safety" },
       { text: "Audit trail", link: "/audit" },
       { text: "AI SDK", link: "/ai-sdk" },
+      { text: "AI SDK sandboxes", link: "/ai-sandbox" },
       { text: "CLI", link: "/cli" },
     ],
   },

@@ -23,6 +23,8 @@ export const MODULE_LINES = {
   "@tackle/agent-core/typebox": "TypeBox as Tackle validates with it (one bundled copy)",
   "@tackle/extensions": "defineTool, extensions, the extension runner, JSON Schemas and the system prompt",
   "@tackle/ai-sdk": "the agent loop on any AI SDK model, and the tools as AI SDK, OpenAI and Anthropic tools",
+  "@tackle/ai-sandbox":
+    "the AI SDK's sandbox session both ways: Operations over any session, a session over any Operations",
   "@tackle/cli": "the tackle command as a function (main), its environments and exit codes",
   "@tackle/cli/mcp": "the MCP server of tackle mcp, to run in your own host",
   "@tackle/operations": "the Operations contract every environment implements, and OperationError",

@@ -1,16 +1,16 @@
 /**
  * `Operations` over a sandbox session that has no POSIX tools (an emulated shell such as
  * just-bash): bytes through the session's own file methods, names and types through the basic
- * scripts (commands every bash has), and `not_supported` for what neither can do (conditional
- * writes, a one-call tree listing, an OS sandbox, output files kept by the environment). Each
- * refusal names what is missing.
+ * scripts (commands every bash has), and `not_supported` for what neither can do (a one-call
+ * tree listing, an OS sandbox, output files kept by the environment). Each refusal names what is
+ * missing.
  */
+import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import {
   type CallOptions,
+  changedError,
   type DirEntry,
-  type ExecOptions,
-  type ExecResult,
   type FileStat,
   type FileType,
   isOperationError,
@@ -22,11 +22,14 @@ import {
   type RemoveOptions,
   throwIfAborted,
   toOperationError,
+  type WriteExpectation,
   type WriteFileOptions,
+  writeExpectationWord,
 } from "@tackle/operations";
 import { SCRIPT_EXIT } from "@tackle/operations/container-scripts";
 import { BASIC_SCRIPTS, type BasicScriptName } from "./basic-scripts.js";
-import type { SandboxProcess, SandboxSessionLike } from "./sandbox-types.js";
+import { withPathLock } from "./path-locks.js";
+import type { SandboxSessionLike } from "./sandbox-types.js";
 import { type SessionShell, sessionFailure } from "./session-shell.js";
 
 /** The file methods of the adapter in `"basic"` mode. */
@@ -69,7 +72,8 @@ export class BasicSessionFiles {
 
   async readFile(path: string, options: ReadFileOptions = {}): Promise<Uint8Array> {
     const info = await this.regularFile("readFile", path, options);
-    if (options.maxBytes !== undefined && info.size > options.maxBytes) throw tooLarge(path, info.size, options.maxBytes);
+    if (options.maxBytes !== undefined && info.size > options.maxBytes)
+      throw tooLarge(path, info.size, options.maxBytes);
     const bytes = await this.call("readFile", path, options, (abortSignal) =>
       this.session.readBinaryFile({ path, ...abortSignal }),
     );
@@ -102,14 +106,47 @@ export class BasicSessionFiles {
   /**
    * The session's `writeBinaryFile`, after checking that the parent is a directory, that the
    * target is not one, and with `within` that the parent's real path lies inside the root:
-   * checked before the write, not at it (the interface has no rename to check against). `expect`
-   * is refused: the interface has no compare-and-replace.
+   * checked before the write, not at it (the interface has no rename to check against). With
+   * `expect`, the current content is read and compared first, under a lock every adapter of this
+   * package on the same session takes for the path (see `withPathLock`): the compare and the
+   * write are two session calls, so a writer outside this package can land between them.
    */
   async writeFile(path: string, data: Uint8Array | string, options: WriteFileOptions = {}): Promise<void> {
     checkPath(path, "writeFile");
-    if (options.expect !== undefined) throw this.refuse("writeFile", path, "a conditional write (expect)");
+    const condition = writeExpectationWord(options.expect, path);
+    if (condition === "") return this.writeChecked(path, data, options);
+    const name = posix.basename(path);
+    const target = await this.realpath(path, options).catch(async (error: unknown) => {
+      if (!isOperationError(error, "not_found")) throw error;
+      return posix.join(await this.realpath(posix.dirname(path), options), name);
+    });
+    await withPathLock(this.session, target, async () => {
+      const current = await this.call("writeFile", path, options, (abortSignal) =>
+        this.session.readBinaryFile({ path: target, ...abortSignal }),
+      ).catch((error: unknown) => {
+        // A directory or a special file in its place: the write below reports it.
+        if (isOperationError(error, "unknown")) return undefined;
+        throw error;
+      });
+      const holds =
+        condition === "-"
+          ? current === null
+          : current !== null &&
+            current !== undefined &&
+            createHash("sha256").update(current).digest("hex") === condition;
+      if (!holds) throw changedError(path, options.expect as WriteExpectation);
+      await this.writeChecked(path, data, options);
+    });
+  }
+
+  private async writeChecked(
+    path: string,
+    data: Uint8Array | string,
+    options: WriteFileOptions,
+  ): Promise<void> {
     const parent = posix.dirname(path);
-    if ((await this.stat(parent, options)).type !== "directory") throw errnoError("ENOTDIR", "writeFile", path);
+    if ((await this.stat(parent, options)).type !== "directory")
+      throw errnoError("ENOTDIR", "writeFile", path);
     const target = await this.stat(path, options).catch((error: unknown) => {
       if (isOperationError(error, "not_found")) return undefined;
       throw error;
@@ -117,7 +154,10 @@ export class BasicSessionFiles {
     if (target?.type === "directory") throw errnoError("EISDIR", "writeFile", path);
     if (target?.type === "other") throw notRegularFileError("writeFile", path);
     if (options.within !== undefined) {
-      const [root, real] = [await this.realpath(options.within, options), await this.realpath(parent, options)];
+      const [root, real] = [
+        await this.realpath(options.within, options),
+        await this.realpath(parent, options),
+      ];
       if (real !== root && !real.startsWith(root.endsWith("/") ? root : `${root}/`)) {
         throw new OperationError(
           "outside_root",
@@ -147,7 +187,13 @@ export class BasicSessionFiles {
   }
 
   async remove(path: string, options: RemoveOptions = {}): Promise<void> {
-    await this.script("remove", "remove", path, [path, options.recursive ? "r" : "", options.force ? "f" : ""], options);
+    await this.script(
+      "remove",
+      "remove",
+      path,
+      [path, options.recursive ? "r" : "", options.force ? "f" : ""],
+      options,
+    );
   }
 
   async symlink(target: string, path: string, options?: CallOptions): Promise<void> {
@@ -174,7 +220,9 @@ export class BasicSessionFiles {
   private async regularFile(operation: string, path: string, options: CallOptions): Promise<FileStat> {
     checkPath(path, operation);
     const info = await this.stat(path, options).catch((error: unknown) => {
-      throw isOperationError(error) ? new OperationError(error.code, error.message.replace(/^stat/, operation), { operation, path }) : error;
+      throw isOperationError(error)
+        ? new OperationError(error.code, error.message.replace(/^stat/, operation), { operation, path })
+        : error;
     });
     if (info.type === "directory") throw errnoError("EISDIR", operation, path);
     if (info.type !== "file") throw notRegularFileError(operation, path);
@@ -213,96 +261,16 @@ export class BasicSessionFiles {
   }
 }
 
-/**
- * `exec` through the session's `spawn`: output streamed as numbered chunks, a timeout or an
- * abort ends it through `kill()`. The session tells nothing about the processes the command
- * started, so a stopped command's cleanup is reported unconfirmed; `outputPath` and removing a
- * variable are refused with `not_supported`.
- */
-export async function execBasic(
-  session: SandboxSessionLike,
-  command: string,
-  options: ExecOptions,
-): Promise<ExecResult> {
-  throwIfAborted(options.signal, "exec");
-  const refuse = (what: string) =>
-    new OperationError("not_supported", `exec: ${what} is not possible on this sandbox session`, {
-      operation: "exec",
-    });
-  if (options.sandbox) throw refuse("an OS sandbox");
-  if (options.outputPath !== undefined) throw refuse("outputPath (the environment writing the output file)");
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) throw refuse(`removing a variable (${key})`);
-    env[key] = value;
-  }
-  const startedAt = Date.now();
-  let process: SandboxProcess;
-  try {
-    process = await session.spawn({
-      command,
-      workingDirectory: options.cwd,
-      ...(Object.keys(env).length > 0 ? { env } : {}),
-    });
-  } catch (error) {
-    throw sessionFailure(error, "exec", options.signal, options.cwd);
-  }
-  if (process.pid !== undefined) options.onSpawn?.({ pid: process.pid, pgid: process.pid });
-  let stopReason: "timed-out" | "cancelled" | undefined;
-  const stop = (reason: "timed-out" | "cancelled") => {
-    stopReason ??= reason;
-    void Promise.resolve(process.kill()).catch(() => undefined);
-  };
-  const timer =
-    options.timeoutMs !== undefined ? setTimeout(() => stop("timed-out"), Math.max(0, options.timeoutMs)) : undefined;
-  const onAbort = () => stop("cancelled");
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  let seq = 0;
-  const bytes = { stdout: 0, stderr: 0 };
-  const relay = async (stream: ReadableStream<Uint8Array>, name: "stdout" | "stderr") => {
-    for await (const chunk of stream) {
-      bytes[name] += chunk.length;
-      options.onChunk?.({ seq: seq++, stream: name, bytes: chunk });
-    }
-  };
-  let exitCode: number | undefined;
-  let lost: string | undefined;
-  try {
-    await Promise.all([relay(process.stdout, "stdout"), relay(process.stderr, "stderr")]);
-    exitCode = (await process.wait()).exitCode;
-  } catch (error) {
-    lost = error instanceof Error ? error.message : String(error);
-  } finally {
-    if (timer) clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
-  }
-  const counts = { elapsedMs: Date.now() - startedAt, stdoutBytes: bytes.stdout, stderrBytes: bytes.stderr };
-  const unconfirmed = "the sandbox session ends a process with kill() and reports nothing about its children";
-  if (stopReason) {
-    return {
-      status: stopReason,
-      ...(exitCode === undefined ? {} : { exitCode }),
-      ...counts,
-      cleanup: { termSent: true, killSent: false, confirmed: false, note: unconfirmed },
-    };
-  }
-  if (exitCode === undefined) {
-    return { status: "unknown", ...counts, cleanup: { termSent: false, killSent: false, confirmed: false, note: lost ?? unconfirmed } };
-  }
-  return {
-    status: exitCode === 0 ? "completed" : "failed",
-    exitCode,
-    ...counts,
-    cleanup: { termSent: false, killSent: false, confirmed: true },
-  };
-}
-
 function checkPath(path: string, operation: string): void {
   if (typeof path !== "string" || path.length === 0 || path.includes("\0") || !posix.isAbsolute(path)) {
-    throw new OperationError("invalid_argument", `${operation}: path must be absolute and NUL-free: ${String(path)}`, {
-      operation,
-      path: String(path).replaceAll("\0", "\\0"),
-    });
+    throw new OperationError(
+      "invalid_argument",
+      `${operation}: path must be absolute and NUL-free: ${String(path)}`,
+      {
+        operation,
+        path: String(path).replaceAll("\0", "\\0"),
+      },
+    );
   }
 }
 
@@ -327,8 +295,12 @@ function withoutNewline(out: string): string {
 }
 
 function tooLarge(path: string, size: number, max: number): OperationError {
-  return new OperationError("too_large", `readFile: ${path} has ${size} bytes, more than the ${max} allowed`, {
-    operation: "readFile",
-    path,
-  });
+  return new OperationError(
+    "too_large",
+    `readFile: ${path} has ${size} bytes, more than the ${max} allowed`,
+    {
+      operation: "readFile",
+      path,
+    },
+  );
 }

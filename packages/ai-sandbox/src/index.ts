@@ -11,12 +11,6 @@
 export type { OperationsSandboxSessionOptions } from "./operations-session.js";
 export { createOperationsSandboxSession } from "./operations-session.js";
 export type {
-  SandboxSessionMode,
-  SandboxSessionOperations,
-  SandboxSessionOperationsOptions,
-} from "./session-operations.js";
-export { createSandboxSessionOperations } from "./session-operations.js";
-export type {
   SandboxDirectoryEntry,
   SandboxFileStat,
   SandboxProcess,
@@ -26,3 +20,9 @@ export type {
   SandboxSessionLike,
   SandboxSpawnOptions,
 } from "./sandbox-types.js";
+export type {
+  SandboxSessionMode,
+  SandboxSessionOperations,
+  SandboxSessionOperationsOptions,
+} from "./session-operations.js";
+export { createSandboxSessionOperations } from "./session-operations.js";

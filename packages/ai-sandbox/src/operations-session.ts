@@ -5,7 +5,7 @@
  * the workspace root, and commands that leave no process behind.
  */
 import type { OutsideWorkspacePolicy, ResolvedPath } from "@tackle/extensions";
-import { type ExecOptions, isOperationError, type Operations, OperationError } from "@tackle/operations";
+import { type ExecOptions, isOperationError, OperationError, type Operations } from "@tackle/operations";
 import { createWorkspacePolicy, getFileMutationQueue, pathSyntax } from "@tackle/session";
 import type { SandboxProcess, SandboxSession, SandboxSpawnOptions } from "./sandbox-types.js";
 import { type CommandRequest, runOnOperations, spawnOnOperations } from "./session-process.js";
@@ -63,9 +63,7 @@ const UTF8 = new TextEncoder();
  *
  * @example
  * ```ts
- * import { createOperationsSandboxSession } from "@tackle/ai-sandbox";
- * import { createLocalOperations } from "@tackle/operations-local";
- *
+ * // createLocalOperations from @tackle/operations-local; any Tackle adapter works the same way.
  * const sandbox = createOperationsSandboxSession({ operations: createLocalOperations(), cwd: "/work/repo" });
  * const result = await sandbox.run({ command: "git status --short" });
  * ```
@@ -74,7 +72,9 @@ export function createOperationsSandboxSession(options: OperationsSandboxSession
   const ops = options.operations;
   const syntax = pathSyntax(ops.platform);
   if (!syntax.isAbsolute(options.cwd)) {
-    throw new OperationError("invalid_argument", `cwd must be absolute: ${options.cwd}`, { path: options.cwd });
+    throw new OperationError("invalid_argument", `cwd must be absolute: ${options.cwd}`, {
+      path: options.cwd,
+    });
   }
   const policy = createWorkspacePolicy({
     operations: ops,
@@ -107,9 +107,12 @@ export function createOperationsSandboxSession(options: OperationsSandboxSession
     );
   };
 
-  const command = async (
-    input: { command: string; workingDirectory?: string; env?: Record<string, string>; abortSignal?: AbortSignal },
-  ): Promise<CommandRequest> => {
+  const command = async (input: {
+    command: string;
+    workingDirectory?: string;
+    env?: Record<string, string>;
+    abortSignal?: AbortSignal;
+  }): Promise<CommandRequest> => {
     const cwd =
       input.workingDirectory === undefined
         ? options.cwd
@@ -182,7 +185,10 @@ export function createOperationsSandboxSession(options: OperationsSandboxSession
       const target = await resolve(path, "read", abortSignal);
       const info = await missingAsNull(ops.stat(target.absolute, { signal: abortSignal }));
       if (info === null) return null;
-      return { type: info.type === "file" || info.type === "directory" ? info.type : "other", size: info.size };
+      return {
+        type: info.type === "file" || info.type === "directory" ? info.type : "other",
+        size: info.size,
+      };
     },
     listDirectory: async ({ path, abortSignal }) => {
       const target = await resolve(path, "read", abortSignal);

@@ -91,12 +91,17 @@ export async function execOnSession(
       const cleanup = await stopGroup(shell, control, graceMs);
       // The group is gone; a session that still holds the process open past the wrapper's own
       // drain is told to end it.
-      setTimeout(() => void Promise.resolve(process.kill()).catch(() => undefined), graceMs + STREAM_DRAIN_MS).unref();
+      setTimeout(
+        () => void Promise.resolve(process.kill()).catch(() => undefined),
+        graceMs + STREAM_DRAIN_MS,
+      ).unref();
       return cleanup;
     });
   };
   const timer =
-    options.timeoutMs !== undefined ? setTimeout(() => stop("timed-out"), Math.max(0, options.timeoutMs)) : undefined;
+    options.timeoutMs !== undefined
+      ? setTimeout(() => stop("timed-out"), Math.max(0, options.timeoutMs))
+      : undefined;
   const onAbort = () => stop("cancelled");
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
@@ -164,9 +169,13 @@ function environmentArguments(values: ExecOptions["env"]): string[] {
   const set: string[] = [];
   for (const [key, value] of Object.entries(values ?? {})) {
     if (key.length === 0 || key.includes("=") || key.includes("\0")) {
-      throw new OperationError("invalid_argument", `exec: invalid environment variable name: ${JSON.stringify(key)}`, {
-        operation: "exec",
-      });
+      throw new OperationError(
+        "invalid_argument",
+        `exec: invalid environment variable name: ${JSON.stringify(key)}`,
+        {
+          operation: "exec",
+        },
+      );
     }
     if (value === undefined) unset.push("-u", key);
     else set.push(`${key}=${value}`);

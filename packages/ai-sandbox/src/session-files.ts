@@ -43,7 +43,7 @@ import {
 import { type SessionShell, scriptLine, sessionFailure } from "./session-shell.js";
 
 const S_IFMT = 0xf000;
-const TYPE_OF_MODE: Record<number, FileType> = { 0x8000: "file", 0x4000: "directory", 0xa000: "symlink" };
+const TYPE_OF_MODE: Record<number, FileType> = { 32768: "file", 16384: "directory", 40960: "symlink" };
 const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l: "symlink", o: "other" };
 
 /** What the files need to know about the environment, learnt when the adapter connects. */
@@ -117,10 +117,14 @@ export class SessionFiles {
     const start = options.start ?? 0;
     checkPath(path, "openRead");
     if (!Number.isSafeInteger(start) || start < 0) {
-      throw new OperationError("invalid_argument", `openRead: start must be a byte offset >= 0, got ${start}`, {
-        operation: "openRead",
-        path,
-      });
+      throw new OperationError(
+        "invalid_argument",
+        `openRead: start must be a byte offset >= 0, got ${start}`,
+        {
+          operation: "openRead",
+          path,
+        },
+      );
     }
     // The session's process streams are pull-based: chunks wait here while the caller is busy.
     const pending: Uint8Array[] = [];
@@ -130,10 +134,17 @@ export class SessionFiles {
     const forward = () => stop.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", forward, { once: true });
     const run = this.shell
-      .stream(fileScript("read"), [path, "", String(start)], "openRead", stop.signal, (chunk) => {
-        pending.push(chunk);
-        wake?.();
-      }, path)
+      .stream(
+        fileScript("read"),
+        [path, "", String(start)],
+        "openRead",
+        stop.signal,
+        (chunk) => {
+          pending.push(chunk);
+          wake?.();
+        },
+        path,
+      )
       .finally(() => {
         done = true;
         wake?.();
@@ -218,7 +229,13 @@ export class SessionFiles {
   }
 
   async remove(path: string, options: RemoveOptions = {}): Promise<void> {
-    await this.script("remove", "remove", path, [path, options.recursive ? "r" : "", options.force ? "f" : ""], options);
+    await this.script(
+      "remove",
+      "remove",
+      path,
+      [path, options.recursive ? "r" : "", options.force ? "f" : ""],
+      options,
+    );
   }
 
   async symlink(target: string, path: string, options?: CallOptions): Promise<void> {
@@ -281,10 +298,14 @@ function check(exitCode: number, operation: string, path: string, stderr?: strin
 /** Paths are absolute and NUL-free: they reach the session as quoted arguments. */
 function checkPath(path: string, operation: string): void {
   if (typeof path !== "string" || path.length === 0 || path.includes("\0") || !posix.isAbsolute(path)) {
-    throw new OperationError("invalid_argument", `${operation}: path must be absolute and NUL-free: ${String(path)}`, {
-      operation,
-      path: String(path).replaceAll("\0", "\\0"),
-    });
+    throw new OperationError(
+      "invalid_argument",
+      `${operation}: path must be absolute and NUL-free: ${String(path)}`,
+      {
+        operation,
+        path: String(path).replaceAll("\0", "\\0"),
+      },
+    );
   }
 }
 

@@ -7,13 +7,14 @@ import { randomBytes } from "node:crypto";
 import {
   type CallOptions,
   type EnvironmentDescription,
-  type Operations,
   OperationError,
+  type Operations,
   tempFileDomain,
 } from "@tackle/operations";
 import { ConnectOnce, filesAfterConnect } from "@tackle/operations/adapter";
 import { shellText } from "@tackle/operations/container-scripts";
-import { BasicSessionFiles, execBasic } from "./basic-files.js";
+import { execBasic } from "./basic-exec.js";
+import { BasicSessionFiles } from "./basic-files.js";
 import type { SandboxSessionLike } from "./sandbox-types.js";
 import { execOnSession } from "./session-exec.js";
 import { type SessionFacts, SessionFiles } from "./session-files.js";
@@ -78,19 +79,19 @@ interface Connected extends SessionFacts {
  * TERM then KILL and every escaped process swept. It passes the Operations conformance kit there
  * (without `search`; the tools walk the tree instead).
  *
- * In `"basic"` mode it uses the session's file methods (`readBinaryFile`, `writeBinaryFile`,
- * and `stat`, `listDirectory`, `deleteFile` when the session has them) plus a few shell
- * commands every bash has, and refuses with `not_supported` (a typed code, never a silent
- * fallback) links, permissions, renames and conditional writes; commands run through `spawn`
- * and end through its `kill()`, so their cleanup is reported unconfirmed.
+ * In `"basic"` mode it uses the session's file methods for bytes and bash-level commands
+ * (`test`, `readlink`, `realpath`, `mkdir`, `rm`, `ln`, `mv`, `chmod`) for names and types;
+ * conditional writes compare and write under a lock every adapter of this package on the session
+ * shares; commands run through `spawn` and end through its `kill()`, so a stopped command's
+ * cleanup is reported unconfirmed, and the output file of a command is kept by the host. What
+ * neither can do (native search, `listTree`, an OS sandbox, removing a variable; times and
+ * permission bits read as 0) is refused with `not_supported` (a typed code, never a silent
+ * fallback).
  *
  * @example
  * ```ts
- * import { createSandboxSessionOperations } from "@tackle/ai-sandbox";
- * import { createTools } from "@tackle/tools";
- *
  * const operations = createSandboxSessionOperations(session); // any AI SDK sandbox session
- * const tools = createTools({ operations, cwd: "/vercel/sandbox" });
+ * // then, with @tackle/tools: createToolContext({ cwd: "/vercel/sandbox", operations })
  * ```
  */
 export function createSandboxSessionOperations(
@@ -99,9 +100,13 @@ export function createSandboxSessionOperations(
 ): SandboxSessionOperations {
   const tempDir = options.tempDir ?? "/tmp";
   if (!tempDir.startsWith("/")) {
-    throw new OperationError("invalid_argument", `createSandboxSessionOperations: tempDir must be absolute: ${tempDir}`, {
-      operation: "createSandboxSessionOperations",
-    });
+    throw new OperationError(
+      "invalid_argument",
+      `createSandboxSessionOperations: tempDir must be absolute: ${tempDir}`,
+      {
+        operation: "createSandboxSessionOperations",
+      },
+    );
   }
   const shell = new SessionShell(session);
   const connection = new ConnectOnce<Connected>(async (signal) => {

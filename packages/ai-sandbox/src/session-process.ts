@@ -3,7 +3,7 @@
  * streams, the process ended through the call's signal (Tackle's exec ends the whole group,
  * escaped processes included, wherever the adapter can).
  */
-import { type ExecOptions, type ExecResult, type Operations, OperationError } from "@tackle/operations";
+import { type ExecOptions, type ExecResult, OperationError, type Operations } from "@tackle/operations";
 import type { SandboxProcess, SandboxRunResult } from "./sandbox-types.js";
 
 /** What one command needs from the session. */
@@ -81,7 +81,9 @@ export function spawnOnOperations(ops: Operations, request: CommandRequest): Pro
         return { exitCode: exitCodeOf(result) };
       },
       kill: async () => {
-        stop.abort(new OperationError("aborted", "killed through the sandbox session", { operation: "exec" }));
+        stop.abort(
+          new OperationError("aborted", "killed through the sandbox session", { operation: "exec" }),
+        );
         await finished.catch(() => undefined);
       },
     };

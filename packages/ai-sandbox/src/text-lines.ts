@@ -6,7 +6,13 @@
  */
 export function linesOf(text: string, startLine?: number, endLine?: number): string {
   if (startLine === undefined && endLine === undefined) return text;
-  const ending = text.includes("\r\n") ? "\r\n" : text.includes("\n") ? "\n" : text.includes("\r") ? "\r" : "\n";
+  const ending = text.includes("\r\n")
+    ? "\r\n"
+    : text.includes("\n")
+      ? "\n"
+      : text.includes("\r")
+        ? "\r"
+        : "\n";
   const lines = text.split(ending);
   const first = Math.max(1, startLine ?? 1) - 1;
   const last = Math.min(lines.length, endLine ?? lines.length);

@@ -18,8 +18,15 @@ describeOperationsConformance(
     const scratch = await realpath(await mkdtemp(join(tmpdir(), "tackle-ai-sandbox-scratch-")));
     const local = createLocalOperations();
     const open = async () => {
-      const session = createOperationsSandboxSession({ operations: local, cwd: root, roots: [root, scratch] });
-      const ops = createSandboxSessionOperations(session, { tempDir: scratch, id: "ai-sandbox://round-trip" });
+      const session = createOperationsSandboxSession({
+        operations: local,
+        cwd: root,
+        roots: [root, scratch],
+      });
+      const ops = createSandboxSessionOperations(session, {
+        tempDir: scratch,
+        id: "ai-sandbox://round-trip",
+      });
       expect(await ops.connect()).toBe("posix");
       return ops;
     };

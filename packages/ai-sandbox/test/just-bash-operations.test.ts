@@ -6,18 +6,33 @@
  */
 import { createHash } from "node:crypto";
 import { createJustBashSandbox } from "@ai-sdk/sandbox-just-bash";
-import { isOperationError, type OperationErrorCode, type OutputChunk } from "@tackle/operations";
+import {
+  isOperationError,
+  type OperationErrorCode,
+  type OutputChunk,
+  outputCutMarker,
+  outputHeadBytes,
+  outputTailBytes,
+} from "@tackle/operations";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSandboxSessionOperations, type SandboxSessionOperations } from "../src/index.js";
+import {
+  createSandboxSessionOperations,
+  type SandboxSessionLike,
+  type SandboxSessionOperations,
+} from "../src/index.js";
 
 let ops: SandboxSessionOperations;
+let session: SandboxSessionLike;
 beforeAll(async () => {
   const provider = createJustBashSandbox({ cwd: "/work" });
-  const session = (await provider.createSession()).restricted();
+  session = (await provider.createSession()).restricted();
   ops = createSandboxSessionOperations(session, { id: "ai-sandbox://just-bash" });
 });
 
-const code = (...codes: OperationErrorCode[]) => (error: unknown) => isOperationError(error, ...codes);
+const code =
+  (...codes: OperationErrorCode[]) =>
+  (error: unknown) =>
+    isOperationError(error, ...codes);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe("Operations over the AI SDK's just-bash session", () => {
@@ -79,14 +94,45 @@ describe("Operations over the AI SDK's just-bash session", () => {
     expect(text(await ops.readFile("/work/w/inside.txt"))).toBe("ok");
   });
 
-  it("refuses a conditional write with not_supported and writes nothing", async () => {
+  it("conditional writes: the compare and the write under one lock for every adapter on the session", async () => {
     await ops.mkdir("/work/c", { recursive: true });
     await ops.writeFile("/work/c/f.txt", "one");
-    const sha = createHash("sha256").update("one").digest("hex");
-    await expect(ops.writeFile("/work/c/f.txt", "two", { expect: { sha256: sha } })).rejects.toSatisfy(
-      code("not_supported"),
+    const sha = (content: string) => createHash("sha256").update(content).digest("hex");
+    await ops.writeFile("/work/c/f.txt", "two", { expect: { sha256: sha("one") } });
+    await expect(
+      ops.writeFile("/work/c/f.txt", "three", { expect: { sha256: sha("one") } }),
+    ).rejects.toSatisfy(code("changed"));
+    await expect(ops.writeFile("/work/c/f.txt", "x", { expect: { absent: true } })).rejects.toSatisfy(
+      code("changed"),
     );
-    expect(text(await ops.readFile("/work/c/f.txt"))).toBe("one");
+    expect(text(await ops.readFile("/work/c/f.txt"))).toBe("two");
+    await ops.writeFile("/work/c/new.txt", "new", { expect: { absent: true } });
+    // Two adapters on one session, each appending its own lines with read-compare-write: none lost.
+    const other = createSandboxSessionOperations(session, { id: "ai-sandbox://just-bash" });
+    await ops.writeFile("/work/c/shared.txt", "");
+    const writer = async (adapter: SandboxSessionOperations, name: string) => {
+      for (let round = 0; round < 20; round++) {
+        for (;;) {
+          const before = text(await adapter.readFile("/work/c/shared.txt"));
+          try {
+            await adapter.writeFile("/work/c/shared.txt", `${before}${name}${round}\n`, {
+              expect: { sha256: sha(before) },
+            });
+            break;
+          } catch (error) {
+            if (!isOperationError(error, "changed")) throw error;
+          }
+        }
+      }
+    };
+    await Promise.all([writer(ops, "a"), writer(other, "b")]);
+    const lines = text(await ops.readFile("/work/c/shared.txt"))
+      .trim()
+      .split("\n");
+    expect(lines).toHaveLength(40);
+    expect(lines.filter((line) => line.startsWith("a")).map((line) => Number(line.slice(1)))).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
   });
 
   it("rename, chmod and remove (a file, an empty and a full directory)", async () => {
@@ -118,18 +164,54 @@ describe("Operations over the AI SDK's just-bash session", () => {
         .filter((chunk) => chunk.stream === stream)
         .map((chunk) => text(chunk.bytes))
         .join("");
-    expect({ stdout: of("stdout"), stderr: of("stderr") }).toEqual({ stdout: "hi there\n/work/a\n", stderr: "err\n" });
+    expect({ stdout: of("stdout"), stderr: of("stderr") }).toEqual({
+      stdout: "hi there\n/work/a\n",
+      stderr: "err\n",
+    });
     expect(chunks.map((chunk) => chunk.seq)).toEqual(chunks.map((_, index) => index));
     await expect(
-      ops.exec("true", { shell: "bash", cwd: "/work", outputPath: "/work/out.log" }),
+      ops.exec("true", { shell: "bash", cwd: "/work", env: { HOME: undefined } }),
     ).rejects.toSatisfy(code("not_supported"));
-    await expect(ops.exec("true", { shell: "bash", cwd: "/work", env: { HOME: undefined } })).rejects.toSatisfy(
-      code("not_supported"),
+  });
+
+  it("exec: an output file kept by the host, with the output budget's head, marker and tail", async () => {
+    await ops.writeFile("/work/out.log", "before\n");
+    const whole = await ops.exec("echo one; echo two >&2", {
+      shell: "bash",
+      cwd: "/work",
+      outputPath: "/work/out.log",
+    });
+    expect(whole).toMatchObject({ status: "completed", stdoutBytes: 4, stderrBytes: 4 });
+    expect(
+      text(await ops.readFile("/work/out.log"))
+        .split("\n")
+        .sort(),
+    ).toEqual(["", "before", "one", "two"]);
+    const limit = 1000;
+    const lines = Array.from({ length: 500 }, (_, i) => `${i + 1}\n`).join("");
+    const cut = await ops.exec("seq 1 500; exit 3", {
+      shell: "bash",
+      cwd: "/work",
+      outputPath: "/work/cut.log",
+      streamChunks: false,
+      outputLimitBytes: limit,
+    });
+    const head = outputHeadBytes(limit);
+    const tail = outputTailBytes(limit);
+    const dropped = lines.length - head - tail;
+    expect(cut).toMatchObject({ status: "failed", exitCode: 3, stdoutBytes: lines.length, stderrBytes: 0 });
+    expect(cut.outputCut).toEqual({ headBytes: head, droppedBytes: dropped, tailBytes: tail });
+    expect(text(await ops.readFile("/work/cut.log"))).toBe(
+      lines.slice(0, head) + outputCutMarker(limit, dropped) + lines.slice(lines.length - tail),
     );
   });
 
   it("exec: a timeout stops the command, reported timed-out with an unconfirmed cleanup", async () => {
-    const result = await ops.exec("echo started; sleep 30; echo never", { shell: "bash", cwd: "/work", timeoutMs: 300 });
+    const result = await ops.exec("echo started; sleep 30; echo never", {
+      shell: "bash",
+      cwd: "/work",
+      timeoutMs: 300,
+    });
     expect(result.status).toBe("timed-out");
     expect(result.cleanup).toMatchObject({ termSent: true, confirmed: false });
     expect(result.cleanup.note).toContain("kill()");

@@ -98,7 +98,10 @@ describe("Tackle's session: what Tackle adds", () => {
   it("writes wait for the mutation queue the Tackle tools on the same Operations share", async () => {
     const queue = getFileMutationQueue(ops);
     let release!: () => void;
-    const held = queue.withFileMutation(join(dir, "queued.txt"), () => new Promise<void>((r) => (release = r)));
+    const held = queue.withFileMutation(
+      join(dir, "queued.txt"),
+      () => new Promise<void>((r) => (release = r)),
+    );
     let written = false;
     const write = session.writeTextFile({ path: "queued.txt", content: "after\n" }).then(() => {
       written = true;
@@ -130,7 +133,10 @@ describe("Tackle's session: what Tackle adds", () => {
   });
 
   it("run: maxOutputLength keeps the start of each stream and reports the full lengths", async () => {
-    const result = await session.run({ command: "printf 'abcdefghij'; printf 'xyz' >&2", maxOutputLength: 4 });
+    const result = await session.run({
+      command: "printf 'abcdefghij'; printf 'xyz' >&2",
+      maxOutputLength: 4,
+    });
     expect(result).toEqual({ exitCode: 0, stdout: "abcd", stderr: "xyz", stdoutLength: 10, stderrLength: 3 });
   });
 

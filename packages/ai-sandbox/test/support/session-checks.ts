@@ -24,12 +24,12 @@ export function describeSessionChecks(name: string, get: () => SessionSubject): 
       const { session, base } = get();
       await session.writeTextFile({ path: `${base}/deep/er/notes.txt`, content: "one\ntwo\nthree\n" });
       expect(await session.readTextFile({ path: `${base}/deep/er/notes.txt` })).toBe("one\ntwo\nthree\n");
-      expect(await session.readTextFile({ path: `${base}/deep/er/notes.txt`, startLine: 2, endLine: 2 })).toBe(
-        "two",
-      );
-      expect(await session.readTextFile({ path: `${base}/deep/er/notes.txt`, startLine: 2, endLine: 99 })).toBe(
-        "two\nthree\n",
-      );
+      expect(
+        await session.readTextFile({ path: `${base}/deep/er/notes.txt`, startLine: 2, endLine: 2 }),
+      ).toBe("two");
+      expect(
+        await session.readTextFile({ path: `${base}/deep/er/notes.txt`, startLine: 2, endLine: 99 }),
+      ).toBe("two\nthree\n");
     });
     it("resolves relative paths against the base directory", async () => {
       const { session, base } = get();
