@@ -26,6 +26,8 @@ export type { ProviderOptions, ToolResultOutput } from "./sdk-types.js";
 export { StrictSchemaError, toStrictJsonSchema } from "./strict-schema.js";
 export type { ApprovalQuestion } from "./tool-approval.js";
 export { toolApprovalFor } from "./tool-approval.js";
+export type { ContextToolSet, ToolContext, ToolsForContext } from "./tool-context.js";
+export { toolsContextFor } from "./tool-context.js";
 export { toToolResultOutput } from "./tool-output.js";
 export type { ToolList, ToolSchemaSource } from "./tool-schemas.js";
 export type { UIMessageChunksOptions } from "./ui-message-chunks.js";

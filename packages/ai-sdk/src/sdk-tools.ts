@@ -12,6 +12,7 @@ import { runApprovedCall } from "@tackle/extensions";
 import { type JSONSchema7, jsonSchema, type ModelMessage, type Tool, type ToolSet } from "ai";
 import { type DetailsOption, outputJsonSchema, type SdkToolOutput, shapeOutput } from "./sdk-output.js";
 import { approvedInMessages } from "./tool-approval.js";
+import { type ContextToolSet, type ToolContext, type ToolsForContext, toolsOfCall } from "./tool-context.js";
 import { toToolResultOutput } from "./tool-output.js";
 import { listTools, type ToolList, toolParameters } from "./tool-schemas.js";
 
@@ -39,6 +40,13 @@ export interface AISDKToolsOptions
    * (or a function) when the SDK's stream goes to a browser: details hold host paths.
    */
   details?: DetailsOption;
+  /**
+   * Runs each call on the Tackle tools its AI SDK context picks (the typed `context` of AI SDK 7:
+   * `toolsContext` of `generateText` and `streamText`, see `toolsContextFor`): one `ToolSet`,
+   * defined once from `tools` (names, descriptions, schemas), serving a session per user or per
+   * request. A context whose set lacks the called tool answers `tool_not_found`.
+   */
+  toolsFor?: ToolsForContext<never>;
 }
 
 type Progress = (partial: AgentToolResult) => void;
@@ -66,6 +74,11 @@ type Progress = (partial: AgentToolResult) => void;
  * const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(20) });
  * ```
  */
+export function toAISDKTools<CONTEXT extends ToolContext>(
+  tools: ToolList<AnyAgentTool>,
+  options: Omit<AISDKToolsOptions, "toolsFor"> & { toolsFor: ToolsForContext<CONTEXT> },
+): ContextToolSet<CONTEXT>;
+export function toAISDKTools(tools: ToolList<AnyAgentTool>, options?: AISDKToolsOptions): ToolSet;
 export function toAISDKTools(tools: ToolList<AnyAgentTool>, options: AISDKToolsOptions = {}): ToolSet {
   const all = listTools(tools);
   const set: ToolSet = {};
@@ -81,9 +94,19 @@ function toSdkTool(tool: AnyAgentTool, all: readonly AnyAgentTool[], options: AI
       ? undefined
       : (partialResult) => onUpdate({ toolCallId, toolName: tool.name, partialResult });
   const shape = (outcome: ToolOutcome) => shapeOutput(outcome, options.details, tool.name);
-  const call = (input: unknown, toolCallId: string, messages: ModelMessage[], signal?: AbortSignal) => {
+  const call = (
+    input: unknown,
+    toolCallId: string,
+    messages: ModelMessage[],
+    signal?: AbortSignal,
+    context?: unknown,
+  ) => {
+    const picked = options.toolsFor
+      ? toolsOfCall(options.toolsFor, context as never, tool.name)
+      : { tool, all };
+    if ("content" in picked) return Promise.resolve(shape(picked));
     const run = (progress: Progress | undefined) =>
-      runCall(tool, all, input, toolCallId, signal, progress, options).then(shape);
+      runCall(picked.tool, picked.all, input, toolCallId, signal, progress, options).then(shape);
     const approved = approvedInMessages(messages, toolCallId);
     const inScope = <T>(start: () => T): T => (approved ? runApprovedCall(toolCallId, start) : start());
     return options.preliminaryResults === true
@@ -94,7 +117,8 @@ function toSdkTool(tool: AnyAgentTool, all: readonly AnyAgentTool[], options: AI
     description: tool.description,
     inputSchema: jsonSchema(parameters.schema as JSONSchema7),
     outputSchema: jsonSchema<SdkToolOutput>(outputJsonSchema(options.details !== "none")),
-    execute: (input, { toolCallId, abortSignal, messages }) => call(input, toolCallId, messages, abortSignal),
+    execute: (input, { toolCallId, abortSignal, messages, context }) =>
+      call(input, toolCallId, messages, abortSignal, context),
     toModelOutput: ({ output }) => {
       const outcome = output as SdkToolOutput;
       return toToolResultOutput(outcome.content, outcome.isError);
