@@ -181,12 +181,13 @@ export function createAnthropicTextEditorToolDefinition(
     const details = await applyParsedPatch(
       ctx,
       { sections: [{ kind: "insert", path: params.path, afterLine, text, patchLine: 0 }] },
-      { toolCallId, signal, source: "file" },
+      { toolCallId, signal, source: "file", toolName: TEXT_EDITOR_TOOL_NAME },
     );
     const file = details.files[0];
     const lines = text.split("\n").length;
     const where = afterLine === 0 ? "at the top" : `after line ${afterLine}`;
-    const summary = `Inserted ${lines} line${lines === 1 ? "" : "s"} ${where} of ${file?.path ?? params.path}.`;
+    const inserted = `Inserted ${lines} line${lines === 1 ? "" : "s"} ${where} of ${file?.path ?? params.path}.`;
+    const summary = file?.feedbackText ? `${inserted}\n\n${file.feedbackText}` : inserted;
     return { content: [{ type: "text", text: summary }], details };
   }
 }

@@ -5,6 +5,7 @@
 import type { ClosestRegion } from "../edit/closest.js";
 import { AMBIGUOUS_MAX_LINES, HINT_LINE_CHARS, HINT_MAX_LINES } from "../edit/messages.js";
 import { sanitizeLines } from "../text/untrusted.js";
+import { MAX_COMMIT_ATTEMPTS } from "../tools/write-if-unchanged.js";
 
 const NOTHING = "Nothing was changed.";
 const SHAPE =
@@ -130,6 +131,14 @@ export function missingFileMessage(
 
 export function directoryMessage(path: string): string {
   return `${path} is a directory; patch sections name files. ${NOTHING} Send the path of a file.`;
+}
+
+export function changedWhileSavingMessage(path: string, why: string): string {
+  return `${path} was changed by another writer while this patch was being saved, and the patch no longer applies to its new content. ${NOTHING} ${why} Read the file again, then send the patch again.`;
+}
+
+export function busyMessage(path: string): string {
+  return `${path} kept changing while this patch was being saved (another writer wrote it ${MAX_COMMIT_ATTEMPTS} times in a row). ${NOTHING} Read it again, then send the patch again.`;
 }
 
 export function commitFailedMessage(path: string, reason: string, restored: boolean): string {

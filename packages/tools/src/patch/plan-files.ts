@@ -4,10 +4,16 @@
  * model read (stale-read check), decoded the way edit decodes it, and every hunk placed. A
  * section reads the file as the sections before it left it, so Delete then Add of one path works.
  */
-import { ToolError } from "@tackle/agent-core";
+import { isToolError, ToolError } from "@tackle/agent-core";
 import type { ExtensionContext, ResolvedPath } from "@tackle/extensions";
 import { isOperationError } from "@tackle/operations";
-import { assertNotStale, explainMissingPath, recheckWriteTarget } from "@tackle/session";
+import {
+  assertNotStale,
+  explainMissingPath,
+  hideRevealedInError,
+  type RevealedSecret,
+  recheckWriteTarget,
+} from "@tackle/session";
 import { createEditDocument, originalSpans, spliceSpans } from "../edit/document.js";
 import { encodeEditedFile } from "../edit/edited-bytes.js";
 import { undecodableMessage, unencodableMessage } from "../edit/messages.js";
@@ -18,6 +24,7 @@ import { shellToolOf } from "../tool-names.js";
 import { type HunkOutcome, type HunkReplacement, type LocatedHunks, locateHunks } from "./locate.js";
 import { addExistsMessage, directoryMessage, missingFileMessage, moveExistsMessage } from "./messages.js";
 import { newLinesOf, type PatchSection } from "./parse.js";
+import { expandHunkPlaceholders } from "./placeholders.js";
 
 /**
  * Lines inserted after a line number (0: at the top), the text editor's `insert`: planned like an
@@ -86,6 +93,16 @@ export async function resolvePatchPaths(
   return resolved;
 }
 
+/** Options of {@link planPatch}. */
+export interface PlanPatchOptions {
+  /**
+   * Refuse a file that changed since the model read it (default true). A plan made again after
+   * another writer's change came between this call's read and its write checks the hunks, not
+   * the read: the model's read was current when the call began.
+   */
+  checkStale?: boolean;
+}
+
 /**
  * Plans every section. Must run inside the mutation queue of every real path in `resolved`.
  * Throws a `ToolError` for the first section that cannot apply; nothing is written either way.
@@ -95,7 +112,9 @@ export async function planPatch(
   sections: readonly PlannedChange[],
   resolved: ReadonlyMap<string, ResolvedPath>,
   signal: AbortSignal | undefined,
+  options: PlanPatchOptions = {},
 ): Promise<PatchPlan> {
+  const checkStale = options.checkStale !== false;
   const disk = new Map<string, FileOnDisk>();
   const after = new Map<string, Uint8Array | null>();
   const current = async (
@@ -105,7 +124,7 @@ export async function planPatch(
     let known = disk.get(first.real);
     if (!known) {
       const target = await recheckWriteTarget(ctx, first, signal);
-      known = await readFromDisk(ctx, target, signal);
+      known = await readFromDisk(ctx, target, signal, checkStale);
       disk.set(target.real, known);
     }
     const bytes = after.has(known.target.real) ? (after.get(known.target.real) ?? null) : known.bytes;
@@ -165,7 +184,12 @@ export async function planPatch(
       );
     }
     const document = createEditDocument(decoded.text);
-    const added = section.kind === "insert" ? section.text : section.hunks.flatMap(newLinesOf).join("\n");
+    // Placeholders copied from redacted output stand for the values hidden there (as in edit).
+    const { hunks, revealed } =
+      section.kind === "insert"
+        ? { hunks: [], revealed: [] }
+        : expandHunkPlaceholders(document.lf, section.hunks, file.display, shellToolOf(ctx));
+    const added = section.kind === "insert" ? section.text : hunks.flatMap(newLinesOf).join("\n");
     assertWritable(ctx, added, document.lf, file.display);
     if (decoded.encoding === "utf8" && hasLoneSurrogate(added)) {
       throw new ToolError("encoding", unencodableMessage(file.display, encodingLabel(decoded.encoding)));
@@ -173,7 +197,7 @@ export async function planPatch(
     const located =
       section.kind === "insert"
         ? locateInsert(document.lf, section, file.display)
-        : locateHunks(document.lf, section.hunks, file.display);
+        : hidingRevealed(() => locateHunks(document.lf, hunks, file.display), revealed);
     const changedText = located.replacements.length > 0;
     const spans = originalSpans(document, located.replacements);
     const bytes = changedText
@@ -234,11 +258,21 @@ function locateInsert(lf: string, insert: LineInsert, display: string): LocatedH
   };
 }
 
-/** Reads one file the patch names, refusing directories, special files and stale reads. */
+/** `locate()`, its refusals with every value a placeholder put back hidden again. */
+function hidingRevealed<T>(locate: () => T, revealed: readonly RevealedSecret[]): T {
+  try {
+    return locate();
+  } catch (error) {
+    throw revealed.length > 0 && isToolError(error) ? hideRevealedInError(error, revealed) : error;
+  }
+}
+
+/** Reads one file the patch names, refusing directories, special files and (when asked) stale reads. */
 async function readFromDisk(
   ctx: ExtensionContext,
   target: ResolvedPath,
   signal: AbortSignal | undefined,
+  checkStale: boolean,
 ): Promise<FileOnDisk> {
   try {
     const stat = await ctx.operations.stat(target.real, { signal });
@@ -247,7 +281,9 @@ async function readFromDisk(
     }
     if (stat.type === "other") throw specialFileError(target.display);
     const bytes = await ctx.operations.readFile(target.real, { signal });
-    const sha256 = assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs);
+    const sha256 = checkStale
+      ? assertNotStale(ctx, target.real, bytes, target.display, stat.mtimeMs)
+      : undefined;
     return { target, bytes, sha256 };
   } catch (error) {
     if (isOperationError(error, "not_found")) return { target, bytes: null };

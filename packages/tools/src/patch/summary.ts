@@ -1,10 +1,12 @@
 /**
  * The result text of an applied patch: one line per file (A added, M updated, D deleted, R moved),
  * the hunks that were already applied, and the diff when a fuzzy match replaced lines that
- * differ from the patch (or on a dry run), cut to the shared output limits.
+ * differ from the patch (or on a dry run), made safe like read output (secrets hidden) and cut to
+ * the shared output limits; then what the syntax check and diagnostics found in the files written.
  */
+import { redactionSourceOf } from "@tackle/session";
 import { formatBytes } from "../defaults.js";
-import { sanitizeLines } from "../text/untrusted.js";
+import { sanitizeDiffLines } from "../text/untrusted.js";
 import { truncateHead } from "../truncate.js";
 import type { ApplyPatchDetails, PatchFileResult } from "./apply.js";
 
@@ -42,22 +44,31 @@ export function formatPatchSummary(details: ApplyPatchDetails, limits: PatchSumm
     ? `Dry run: the patch would change ${plural(changed.length, "file")}. Nothing was written.`
     : `Applied the patch: ${plural(changed.length, "file")} changed.`;
   const lines = [head, ...changed.map(fileLine), ...notes];
+  if (details.redone > 0) lines.push(REDONE_NOTE);
   const fuzzy = details.files.some((file) => file.hunks.some((hunk) => hunk.matcher?.startsWith("fuzzy")));
   if (fuzzy && !details.dryRun)
     lines.push("Fuzzy matches changed lines that differ from your patch; check the diff below.");
   if (fuzzy || details.dryRun) {
+    // Each file's diff is made safe as its own kind of file (a .env's values are hidden).
     const diff = details.files
-      .map((file) => file.diff.trimEnd())
-      .filter((patch) => patch !== "")
-      .join("\n");
-    if (diff !== "") lines.push(cutDiff(diff, limits));
+      .filter((file) => file.diff.trim() !== "")
+      .flatMap(
+        (file) =>
+          sanitizeDiffLines(file.diff.trimEnd().split("\n"), redactionSourceOf(file.movedTo ?? file.path))
+            .lines,
+      );
+    if (diff.length > 0) lines.push(cutDiff(diff, limits));
   }
-  return lines.join("\n");
+  const feedback = details.files.flatMap((file) => (file.feedbackText ? [file.feedbackText] : []));
+  return feedback.length > 0 ? `${lines.join("\n")}\n\n${feedback.join("\n\n")}` : lines.join("\n");
 }
 
-function cutDiff(diff: string, { maxLines, maxBytes }: PatchSummaryLimits): string {
-  const safe = sanitizeLines(diff.split("\n"));
-  const cut = truncateHead(safe.lines.join("\n"), { maxLines, maxBytes });
+/** Said after the file lines when the patch had to be planned again on another writer's content. */
+const REDONE_NOTE =
+  "Another writer changed a file while this patch was being saved; your hunks still matched its new content and were applied to it (other lines keep their change).";
+
+function cutDiff(safeLines: readonly string[], { maxLines, maxBytes }: PatchSummaryLimits): string {
+  const cut = truncateHead(safeLines.join("\n"), { maxLines, maxBytes });
   if (!cut.truncated) return cut.content;
   return `${cut.content}\n[Diff cut at ${cut.truncatedBy === "lines" ? `${maxLines} lines` : formatBytes(maxBytes)} of ${cut.totalLines} lines; read the changed files to check the rest.]`;
 }

@@ -23,7 +23,7 @@ const lineOf = (writer: string, round: number) => `${writer} = ${value(round)};`
  * A context like `ctx` whose mutation queue is its own, not shared with any other in this
  * process: what a context in another host process has.
  */
-function asIfAnotherProcess(ctx: ToolSession): ToolSession {
+export function asIfAnotherProcess(ctx: ToolSession): ToolSession {
   const { platform, realpath, lstat, readlink } = ctx.operations;
   const ops = ctx.operations;
   const mutations = createFileMutationQueue({

@@ -10,6 +10,7 @@ import { defineApplyPatchConformance } from "./apply-patch.js";
 import { defineAuditConformance } from "./audit.js";
 import { defineBashConformance } from "./bash.js";
 import { DEFAULT_CONCURRENT_EDIT_ROUNDS, defineConcurrentEditConformance } from "./concurrent-edits.js";
+import { defineConcurrentPatchConformance } from "./concurrent-patches.js";
 import { defineEditConformance } from "./edit.js";
 import {
   createConformanceEnv,
@@ -30,6 +31,7 @@ export { defineApplyPatchConformance, preparePatchCase } from "./apply-patch.js"
 export { defineAuditConformance } from "./audit.js";
 export { defineBashConformance } from "./bash.js";
 export { DEFAULT_CONCURRENT_EDIT_ROUNDS, defineConcurrentEditConformance } from "./concurrent-edits.js";
+export { defineConcurrentPatchConformance } from "./concurrent-patches.js";
 export { defineEditConformance } from "./edit.js";
 export type { DirectorySwap, FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
 export {
@@ -98,6 +100,11 @@ export function describeToolsConformance(
     defineApplyPatchConformance(getEnv);
     defineNativeToolsConformance(getEnv);
     defineConcurrentEditConformance(
+      getEnv,
+      options.concurrentEditRounds ?? DEFAULT_CONCURRENT_EDIT_ROUNDS,
+      options.makeSecondContext,
+    );
+    defineConcurrentPatchConformance(
       getEnv,
       options.concurrentEditRounds ?? DEFAULT_CONCURRENT_EDIT_ROUNDS,
       options.makeSecondContext,
