@@ -12,7 +12,7 @@ import {
 } from "@tackle/agent-core";
 import { toJsonSchema } from "@tackle/extensions";
 import { convertArrayToReadableStream, MockProviderV3 } from "ai/test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { aiSdkModel, toStrictJsonSchema, UnsupportedModelError } from "../src/index.js";
 import { finish, HANG, reasoning, scriptedModel, text, toolCall, usage } from "./support/mock-model.js";
 import { demoWorkspace, type Workspace } from "./support/workspace.js";
@@ -411,13 +411,14 @@ function isAlive(pid: number): boolean {
 
 /** Polls `probe` until it gives a value (no fixed sleeps: each poll waits one short tick). */
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await probe().catch(() => undefined);
+      if (value === undefined) throw new Error("condition not met in time");
+      return value;
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
 
 describe("aiSdkModel talks to the provider model", () => {

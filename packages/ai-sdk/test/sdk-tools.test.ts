@@ -9,7 +9,7 @@ import { Type } from "@sinclair/typebox";
 import type { AgentTool, ToolOutcome } from "@tackle/agent-core";
 import { generateText, stepCountIs, streamText } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { toAISDKTools, toStrictJsonSchema } from "../src/index.js";
 import { usage } from "./support/mock-model.js";
 import { demoWorkspace, type Workspace } from "./support/workspace.js";
@@ -255,11 +255,12 @@ function isAlive(pid: number): boolean {
 }
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await probe().catch(() => undefined);
+      if (value === undefined) throw new Error("condition not met in time");
+      return value;
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AUDIT_FILE_ROTATE_BYTES } from "../src/audit-file.js";
 import { BIN, EXIT, isAlive, killIfRunning, tackle, tempDir } from "./helpers.js";
 
@@ -31,9 +31,9 @@ function idsOf(list: string): string[] {
     .map((line) => line.split("  ")[1] as string);
 }
 
-/** Waits until `check` returns true, polling. */
+/** Waits until `check` returns true, polling (fails after vitest's wait timeout). */
 async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 50));
+  await vi.waitFor(() => expect(check()).toBe(true), { timeout: 30_000, interval: 50 });
 }
 
 /** Pids whose environment carries `TACKLE_RUN_ID=<runId>` (Linux /proc). */

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 // The SSH adapter's own test server: a real sshd on 127.0.0.1, owned and stopped by this file.
 import { startSshServer, type TestSshServer } from "../../operations-ssh/test/support/ssh-server.mjs";
 import {
@@ -332,5 +332,5 @@ describe("the remote working directory", () => {
 });
 
 async function waitFor(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+  await vi.waitFor(() => expect(check()).toBe(true), { timeout: 30_000, interval: 20 });
 }

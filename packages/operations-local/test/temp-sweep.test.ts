@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseTempFileName } from "@tackle/operations";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createLocalOperations } from "../src/index.js";
 import { isAlive, tempDir } from "./helpers.js";
 
@@ -28,11 +28,14 @@ async function tempFilesOf(dir: string, pid: number): Promise<string[]> {
 }
 
 async function until<T>(check: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await check();
+      if (!ok(value)) throw new Error(`not yet: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: 30_000, interval: 10 },
+  );
 }
 
 /** State letter of a process (field 3 of /proc/PID/stat): "T" once a SIGSTOP took hold. */

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readlinkSync, realpathSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSshOperations, type SshOperations } from "../src/index.js";
 import { killIfRunning } from "./support/processes.js";
 import { startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
@@ -41,7 +41,7 @@ describe("remote ripgrep", () => {
         matches.push(event);
       expect(matches).toHaveLength(3);
       // The sshd is on this machine: its rg is one of our processes. Gone once it was killed.
-      while (readersOf(endless).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await vi.waitFor(() => expect(readersOf(endless)).toEqual([]), { timeout: 30_000, interval: 20 });
     } finally {
       for (const pid of readersOf(endless)) killIfRunning(pid);
       rmSync(endless, { force: true });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
 import type { ShellToolDetails } from "../src/shell/tool.js";
 import { createBashToolDefinition } from "../src/tools/bash.js";
@@ -326,7 +326,10 @@ describe("bash tool", () => {
         () => false,
       );
     const run = env.run(bash, { command: "touch running; sleep 0.5; touch finished" });
-    while (!(await exists("running"))) await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(async () => expect(await exists("running")).toBe(true), {
+      timeout: 30_000,
+      interval: 20,
+    });
     let finishedBeforeEdit = false;
     await env.ctx.mutations.withFileMutation(join(env.workspace, "x.txt"), async () => {
       finishedBeforeEdit = await exists("finished");

@@ -4,7 +4,8 @@
  * reject), answer every error with a typed code (a core code or one the tool declares;
  * `execution_failed` only where a command's own exit code says so) and a text that names the next step (`namesNextStep`; a command's own
  * failure is exempt: its output says what went wrong), keep its text under a fixed size and
- * well-formed, keep its whole outcome small, and never block the event loop for seconds.
+ * well-formed, and keep its whole outcome small. (How long a hostile call blocks the event loop
+ * is measured by the bounds benchmark, not asserted here.)
  *
  * Reproduce a run: FUZZ_SEED=<seed> FUZZ_CALLS=<n> pnpm --filter @tackle/tools exec vitest run test/fuzz-arguments.test.ts
  * FUZZ_REPORT=<file> writes the count of each tool:code and one sample text per code there.
@@ -25,7 +26,6 @@ import type { ToolContext } from "../src/context/create-tool-context.js";
 import { DEFAULTS } from "../src/defaults.js";
 import { createAllTools } from "../src/factories.js";
 import { createLocalToolContext } from "../src/local.js";
-import { LAG_BOUND_MS, startLagMonitor } from "./support/event-loop-lag.js";
 import { namesNextStep } from "./support/next-step.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed19);
@@ -260,7 +260,7 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function check(name: string, args: unknown, outcome: ToolOutcome, lagMs: number): string[] {
+function check(name: string, args: unknown, outcome: ToolOutcome): string[] {
   const problems: string[] = [];
   const texts = outcome.content.map((part) => (part.type === "text" ? part.text : ""));
   if (outcome.isError) {
@@ -278,7 +278,6 @@ function check(name: string, args: unknown, outcome: ToolOutcome, lagMs: number)
   }
   const json = JSON.stringify(outcome);
   if (json.length > OUTCOME_JSON_BOUND) problems.push(`outcome of ${json.length} chars as JSON`);
-  if (lagMs > LAG_BOUND_MS) problems.push(`event loop blocked for ${Math.round(lagMs)} ms`);
   return problems.map((problem) => `${name} ${describeArgs(args)}: ${problem}`);
 }
 
@@ -318,7 +317,7 @@ describe(`fuzz: ${CALLS} seeded calls with malformed and oversized arguments (se
     expect(namesNextStep("Nothing was run; pass a directory as cwd.")).toBe(true);
   });
 
-  it("every call resolves with a typed, bounded, well-formed outcome without blocking the event loop", async () => {
+  it("every call resolves with a typed, bounded, well-formed outcome", async () => {
     const shapes = new Shapes(SEED);
     const names = Object.keys(tools).sort();
     const failures: string[] = [];
@@ -329,16 +328,14 @@ describe(`fuzz: ${CALLS} seeded calls with malformed and oversized arguments (se
       const name = names[i % names.length] as string;
       const tool = tools[name] as AgentTool;
       const args = sanitizeShell(name, shapes.argumentsFor(tool), shapes);
-      const lag = startLagMonitor();
       let outcome: ToolOutcome;
       try {
         outcome = await invokeTool(tool, args);
       } catch (error) {
-        lag.stop();
         failures.push(`${name} ${describeArgs(args)}: rejected (${String(error)})`);
         continue;
       }
-      failures.push(...check(name, args, outcome, lag.stop()));
+      failures.push(...check(name, args, outcome));
       const key = `${name}:${outcome.isError ? outcome.errorCode : "ok"}`;
       codes.set(key, (codes.get(key) ?? 0) + 1);
       if (outcome.isError && !samples.has(key)) samples.set(key, textOf(outcome).slice(0, 400));

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { OperationError, type Operations } from "@tackle/operations";
 import { createLocalOperations } from "@tackle/operations-local";
 import { createFileMutationQueue } from "@tackle/session";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createToolContext } from "../src/context/create-tool-context.js";
 
 let dir: string;
@@ -323,5 +323,5 @@ function refusingAfterDispose(ops: Operations): Operations {
 }
 
 async function eventually(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 1 });
 }
