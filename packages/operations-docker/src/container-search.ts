@@ -8,6 +8,7 @@ import {
   type SearchOperations,
   throwIfAborted,
 } from "@tackle/operations";
+import type { ScriptFiles as ContainerFiles } from "@tackle/operations/container-scripts";
 import {
   filePathsOf,
   grepEventsOf,
@@ -20,7 +21,6 @@ import {
   ripgrepExitError,
 } from "@tackle/operations/ripgrep";
 import type { ContainerClient } from "./container-client.js";
-import type { ContainerFiles } from "./container-files.js";
 
 /**
  * Starts rg through `sh` so its pid comes first on stdout (`<pid>\n`): stopping early (a limit

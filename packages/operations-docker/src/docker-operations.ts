@@ -19,7 +19,7 @@ import {
 } from "@tackle/operations/adapter";
 import { shellText } from "@tackle/operations/container-scripts";
 import { ContainerClient } from "./container-client.js";
-import { ContainerFiles } from "./container-files.js";
+import { createContainerFiles } from "./container-files.js";
 import {
   type ContainerSandboxFacts,
   containerSandboxFacts,
@@ -164,7 +164,7 @@ export function createDockerOperations(options: DockerOperationsOptions): Docker
   const tempDir = options.tempDir ?? "/tmp";
   const client = new ContainerClient(docker, options.container, endpoint, options.user, options.workdir);
   // File calls run only once connected (filesAfterConnect below), so the domain is known by then.
-  const files = new ContainerFiles(client, options.residentShells !== false, () => {
+  const files = createContainerFiles(client, options.residentShells !== false, () => {
     const known = connection.known;
     if (!known) throw new Error("the container's writer domain is read before connecting");
     return known.writerDomain;

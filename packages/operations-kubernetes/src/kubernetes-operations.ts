@@ -17,7 +17,7 @@ import { shellText } from "@tackle/operations/container-scripts";
 import { type KubernetesConnection, loadKubeConfig } from "./kube-config.js";
 import { KubernetesOperationError } from "./kube-error.js";
 import { PodClient, type ResolvedPod } from "./pod-client.js";
-import { PodFiles } from "./pod-files.js";
+import { createPodFiles } from "./pod-files.js";
 import { type PodTarget, resolvePod } from "./pod-target.js";
 import { runCommand } from "./run-command.js";
 import { copyFromPod, copyToPod } from "./tar-copy.js";
@@ -149,7 +149,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
   const { config, place } = loadKubeConfig(options, options.namespace);
   const client = new PodClient(config, place);
   const tempDir = options.tempDir ?? "/tmp";
-  const files = new PodFiles(client, options.residentShells !== false, () => {
+  const files = createPodFiles(client, options.residentShells !== false, () => {
     const known = connection.known;
     if (!known) throw new Error("the writer domain is read before connecting");
     return known.writerDomain;

@@ -10,6 +10,9 @@
  *   sweep, optional watchdog) and its stop script (`STOP_SCRIPT`);
  * - the reader of the wrapper's stream (`WrapperOutput`) and the pieces that turn its report
  *   into an `ExecResult` cleanup;
+ * - the file half of `Operations` on those scripts (`ScriptFiles`), given the adapter's transport;
+ * - the resident shell (`ResidentShellPool`): a few long-lived `sh` processes that run short
+ *   scripts on request over an open stream, so a file call costs no new exec;
  * - `shellText` and `shellQuote` for keeping shell text in TypeScript.
  */
 
@@ -22,6 +25,11 @@ export {
 } from "./exec-scripts.js";
 export type { FileScriptName } from "./file-scripts.js";
 export { fileScript, SCRIPT_CODE, SCRIPT_EXIT } from "./file-scripts.js";
+export type { ResidentRunResult, ResidentShellHost, ShellProcess } from "./resident-shell.js";
+export { RESIDENT_SHELL_LOOP } from "./resident-shell.js";
+export { MAX_RESIDENT_SHELLS, ResidentShellPool } from "./resident-shell-pool.js";
+export type { ScriptCall, ScriptRunResult, ScriptTransport } from "./script-files.js";
+export { checkScriptPath, ScriptFiles } from "./script-files.js";
 export { shellQuote, shellText } from "./shell-text.js";
 export type { EscapeSweep, WrapperEnd, WrapperFrame } from "./wrapper-output.js";
 export { WrapperOutput } from "./wrapper-output.js";
