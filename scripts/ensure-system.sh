@@ -47,6 +47,8 @@ command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # The sandbox of the local adapter (and its escape corpus) runs commands under bubblewrap.
 [ -x /usr/bin/bwrap ] || missing+=(bubblewrap)
+# The apply_patch tool's Lark grammar is checked by a real Lark (Debian's, for Debian's python3).
+/usr/bin/python3 -c "import lark" >/dev/null 2>&1 || missing+=(python3-lark)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: missing Debian packages: ${missing[*]} (install them as root: apt-get install ${missing[*]})" >&2

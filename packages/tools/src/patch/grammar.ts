@@ -10,7 +10,9 @@ import { DEFAULTS } from "../defaults.js";
 /**
  * The V4A patch language as a Lark grammar (the `definition` of a custom tool with
  * `format: { type: "grammar", syntax: "lark" }`). It admits what `parsePatch` reads strictly;
- * `parsePatch` also reads a few slips a grammar-constrained model cannot make.
+ * `parsePatch` also reads a few slips a grammar-constrained model cannot make (a heredoc around
+ * the patch, a blank line for an empty kept line). A test loads it with Lark and checks both
+ * against the patch corpus.
  */
 export const APPLY_PATCH_LARK_GRAMMAR = String.raw`start: begin_patch section+ end_patch
 begin_patch: "*** Begin Patch" LF
@@ -19,7 +21,7 @@ end_patch: "*** End Patch" LF?
 section: add_file | delete_file | update_file
 add_file: "*** Add File: " path LF added_line*
 delete_file: "*** Delete File: " path LF
-update_file: "*** Update File: " path LF move_to? hunk*
+update_file: "*** Update File: " path LF (move_to hunk* | hunk+)
 move_to: "*** Move to: " path LF
 path: TEXT
 
