@@ -12,6 +12,7 @@ import type { DiagnosticsEvent, ToolSession } from "@tackle/extensions";
 import { wrapToolDefinition } from "@tackle/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLocalToolContext } from "../src/local.js";
+import { createAnthropicTextEditorToolDefinition } from "../src/native/anthropic-text-editor.js";
 import type { ApplyPatchDetails } from "../src/patch/apply.js";
 import { createApplyPatchToolDefinition } from "../src/patch/tool.js";
 import { checkSyntax } from "../src/syntax/check-syntax.js";
@@ -126,5 +127,24 @@ describe("syntax check after apply_patch: several files", () => {
       ["apply_patch", "app.py", ["syntax_broken"]],
       ["apply_patch", "new.py", ["syntax_broken"]],
     ]);
+  });
+});
+
+describe("syntax check after the text editor's insert (planned as a patch)", () => {
+  it("warns when an insert breaks a file that parsed, and names the editor in the event", async () => {
+    await writeFile(join(dir, "app.py"), "def f():\n    return 1\n");
+    const editor = wrapToolDefinition(createAnthropicTextEditorToolDefinition(), () => ctx);
+    const outcome = await invokeTool(editor, {
+      command: "insert",
+      path: "app.py",
+      insert_line: 1,
+      insert_text: "    if True",
+    });
+    expect(outcome.isError, text(outcome)).toBe(false);
+    expect(text(outcome)).toContain("Inserted 1 line after line 1 of app.py.");
+    expect(text(outcome)).toContain("app.py no longer parses as Python");
+    expect(filesOf(outcome)[0]?.feedback?.codes).toEqual(["syntax_broken"]);
+    expect(events.map((event) => event.toolName)).toEqual(["str_replace_based_edit_tool"]);
+    expect(await readFile(join(dir, "app.py"), "utf8")).toBe("def f():\n    if True\n    return 1\n");
   });
 });
