@@ -212,6 +212,10 @@ export class SessionFiles {
         ...(options.signal ? { abortSignal: options.signal } : {}),
       });
     } catch (error) {
+      // A staging write cut short may have left part of the file: remove it (best effort).
+      void Promise.resolve(this.shell.session.run({ command: `rm -f ${shellQuote(staged)}` })).catch(
+        () => undefined,
+      );
       throw sessionFailure(error, "writeFile", options.signal, path);
     }
     const commit = `${scriptLine(fileScript("write"), "writeFile", args)} < ${shellQuote(staged)}; _s=$?; rm -f ${shellQuote(staged)}; exit $_s`;
