@@ -74,8 +74,12 @@ type Progress = (partial: AgentToolResult) => void;
  * const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(20) });
  * ```
  */
+export function toAISDKTools<CONTEXT extends ToolContext, NAME extends string>(
+  tools: Readonly<Record<NAME, AnyAgentTool>>,
+  options: Omit<AISDKToolsOptions, "toolsFor"> & { toolsFor: ToolsForContext<CONTEXT> },
+): ContextToolSet<CONTEXT, NAME>;
 export function toAISDKTools<CONTEXT extends ToolContext>(
-  tools: ToolList<AnyAgentTool>,
+  tools: readonly AnyAgentTool[],
   options: Omit<AISDKToolsOptions, "toolsFor"> & { toolsFor: ToolsForContext<CONTEXT> },
 ): ContextToolSet<CONTEXT>;
 export function toAISDKTools(tools: ToolList<AnyAgentTool>, options?: AISDKToolsOptions): ToolSet;

@@ -18,12 +18,13 @@ export type ToolContext = Record<string, unknown>;
 export type ToolsForContext<CONTEXT extends ToolContext> = (context: CONTEXT) => ToolList<AnyAgentTool>;
 
 /**
- * The `ToolSet` of {@link toAISDKTools} with a `toolsFor` option: every tool takes a `CONTEXT`,
- * so `generateText` and `streamText` require a `toolsContext` naming one for each tool (see
- * {@link toolsContextFor}).
+ * The `ToolSet` of {@link toAISDKTools} with a `toolsFor` option: every tool takes a `CONTEXT`.
+ * Made from a by-name object (the `@tackle/tools` factories' result), its keys are the tool
+ * names, so `generateText` and `streamText` require a `toolsContext` naming a context for each
+ * (see {@link toolsContextFor}); made from a list, its keys are any string.
  */
-export type ContextToolSet<CONTEXT extends ToolContext> = Record<
-  string,
+export type ContextToolSet<CONTEXT extends ToolContext, NAME extends string = string> = Record<
+  NAME,
   Tool<unknown, SdkToolOutput, CONTEXT>
 >;
 
@@ -69,9 +70,9 @@ export function toolsOfCall<CONTEXT extends ToolContext>(
  * await generateText({ model, tools, toolsContext: toolsContextFor(tools, { user: "ada" }), prompt });
  * ```
  */
-export function toolsContextFor<CONTEXT extends ToolContext>(
-  tools: ContextToolSet<CONTEXT>,
+export function toolsContextFor<CONTEXT extends ToolContext, NAME extends string>(
+  tools: ContextToolSet<CONTEXT, NAME>,
   context: CONTEXT,
-): Record<string, CONTEXT> {
-  return Object.fromEntries(Object.keys(tools).map((name) => [name, context]));
+): Record<NAME, CONTEXT> {
+  return Object.fromEntries(Object.keys(tools).map((name) => [name, context])) as Record<NAME, CONTEXT>;
 }

@@ -81,6 +81,18 @@ describe("the AI SDK's typed tool context picks the Tackle tools of each call", 
     // The context is typed from toolsFor: a context of another shape does not compile.
     // @ts-expect-error `name` is not `user`
     toolsContextFor(tools, { name: "ada" });
+    // Made from a by-name object, the set names its tools: generateText then requires a context
+    // for each of them.
+    const byName = toAISDKTools(
+      { read: template.find((tool) => tool.name === "read") as AnyAgentTool },
+      { toolsFor: (context: { user: string }) => byUser[context.user] ?? [] },
+    );
+    const named: { read: { user: string } } = toolsContextFor(byName, { user: "ada" });
+    expect(named).toEqual({ read: { user: "ada" } });
+    await expect(
+      // @ts-expect-error every tool of byName takes a context, so toolsContext is required
+      generateText({ model: readsWhoThenAnswers(), tools: byName, prompt: "who?" }),
+    ).resolves.toBeDefined();
   });
 
   it("a context whose set lacks the tool answers tool_not_found; one that throws answers blocked", async () => {
