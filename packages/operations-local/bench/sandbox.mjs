@@ -2,8 +2,13 @@
 // sandboxed (bubblewrap, network off), alternating in the same run, median of ROUNDS each; and the
 // same with the network as an allow list (the proxy and its relay start for each call). Target:
 // the sandbox adds at most 15 ms to `bash true` (network off). Linux with bwrap only.
+// Where the time goes, in the same rounds: `bash -c true` and bubblewrap around it (the adapter's
+// namespaces and mounts, `setsid` inside) spawned directly, without the adapter. Their difference
+// is bubblewrap's own cost; what the sandboxed call adds beyond it is the adapter's (profile,
+// seccomp pipe, the wait for the sandbox's init to end).
 // Run after `pnpm --filter @tackle/operations-local build`:
 //   node packages/operations-local/bench/sandbox.mjs
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +34,26 @@ const modes = {
   allowList: { writable: [cwd], network: { allow: ["registry.npmjs.org"] } },
 };
 
+/** bubblewrap as the adapter runs it for network off (without the profile's binds and hides). */
+const RAW_BWRAP = [
+  ...["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-cgroup-try", "--unshare-net"],
+  ...["--disable-userns", "--cap-drop", "ALL", "--new-session", "--ro-bind", "/", "/"],
+  ...["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run"],
+  ...["--bind", cwd, cwd, "--chdir", cwd, "--", "setsid", "bash", "-c", "true"],
+];
+
+/** Wall time of spawning `file args` until it exits (no adapter). */
+function spawnWall(file, args) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(file, args, { stdio: "ignore", cwd });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`${file}: exit ${code}`)),
+    );
+  });
+}
+
 async function execWall(sandbox) {
   const started = performance.now();
   const result = await ops.exec("true", { shell: "bash", cwd, sandbox });
@@ -37,11 +62,15 @@ async function execWall(sandbox) {
 }
 
 try {
-  const times = { plain: [], sandboxed: [], allowList: [] };
+  const times = { plain: [], sandboxed: [], allowList: [], rawBash: [], rawBwrap: [] };
   for (const sandbox of Object.values(modes)) await execWall(sandbox); // warm-up (first probe)
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, sandbox] of Object.entries(modes)) times[name].push(await execWall(sandbox));
+    times.rawBash.push(await spawnWall("bash", ["-c", "true"]));
+    times.rawBwrap.push(await spawnWall("bwrap", RAW_BWRAP));
   }
+  const rawBash = median(times.rawBash);
+  const rawBwrap = median(times.rawBwrap);
   const plain = median(times.plain);
   const sandboxed = median(times.sandboxed);
   const allowList = median(times.allowList);
@@ -70,6 +99,23 @@ try {
     stat: "median",
     rounds: ROUNDS,
     target: { op: "<=", value: ADDED_TARGET_MS, of: "value" },
+  });
+  report.measure({
+    case: "raw-bwrap-bash-true",
+    metric: "time",
+    unit: "ms",
+    value: rawBwrap,
+    stat: "median",
+    rounds: ROUNDS,
+    baseline: { name: "raw bash -c true (spawned without the adapter)", value: rawBash },
+  });
+  report.measure({
+    case: "sandbox-added-beyond-bwrap",
+    metric: "time",
+    unit: "ms",
+    value: sandboxed - plain - (rawBwrap - rawBash),
+    stat: "median",
+    rounds: ROUNDS,
   });
   report.measure({
     case: "bash-true-allow-list",

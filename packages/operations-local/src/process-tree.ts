@@ -290,11 +290,15 @@ export async function endTree(tree: CommandTree, graceMs: number): Promise<TreeK
   return report;
 }
 
-/** Polls `isQuiet` for up to {@link SANDBOX_SETTLE_MS}; true once it holds. */
+/**
+ * Polls `isQuiet` for up to {@link SANDBOX_SETTLE_MS}; true once it holds. The init usually ends
+ * within a millisecond of the outer process: the first looks come soon (1, 2, 4 ms apart), later
+ * ones further apart (at most 8 ms), so a call does not wait out a long first sleep.
+ */
 async function settles(isQuiet: () => Promise<boolean>): Promise<boolean> {
   const deadline = Date.now() + SANDBOX_SETTLE_MS;
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let pause = 1; Date.now() < deadline; pause = Math.min(pause * 2, 8)) {
+    await new Promise((resolve) => setTimeout(resolve, pause));
     if (await isQuiet()) return true;
   }
   return false;
