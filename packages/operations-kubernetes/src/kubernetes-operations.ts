@@ -18,6 +18,7 @@ import { type KubernetesConnection, loadKubeConfig } from "./kube-config.js";
 import { KubernetesOperationError } from "./kube-error.js";
 import { PodClient, type ResolvedPod } from "./pod-client.js";
 import { createPodFiles } from "./pod-files.js";
+import { podSandboxReport } from "./pod-sandbox.js";
 import { type PodTarget, resolvePod } from "./pod-target.js";
 import { runCommand } from "./run-command.js";
 import { copyFromPod, copyToPod } from "./tar-copy.js";
@@ -186,10 +187,26 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
 
   // dispose() cancels commands still running (TERM, then KILL, through their process groups).
   const running = new RunningCommands<ExecResult>();
-  const exec = (command: string, execOptions: ExecOptions): Promise<ExecResult> =>
-    running.run(execOptions.signal, (signal) =>
-      runCommand({ client, tempDir }, command, { ...execOptions, signal }),
+  const exec = async (command: string, execOptions: ExecOptions): Promise<ExecResult> => {
+    // A sandboxed call runs only when the pod gives what it asks (checked against its spec, see
+    // pod-sandbox.ts), else not_supported naming what is missing: never run without it.
+    const report = execOptions.sandbox
+      ? podSandboxReport(execOptions.sandbox, `pod ${client.pod?.pod ?? "(unresolved)"}`, {
+          readOnlyRoot: false,
+          writable: [],
+          seccomp: false,
+          ...client.pod?.sandbox,
+        })
+      : undefined;
+    const { sandbox: _sandbox, ...plain } = execOptions;
+    const onSpawn = plain.onSpawn;
+    const run: ExecOptions =
+      report && onSpawn ? { ...plain, onSpawn: (spawn) => onSpawn({ ...spawn, sandbox: report }) } : plain;
+    const result = await running.run(execOptions.signal, (signal) =>
+      runCommand({ client, tempDir }, command, { ...run, signal }),
     );
+    return report ? { ...result, sandbox: report } : result;
+  };
   let disposed: Promise<void> | undefined;
 
   return {

@@ -1,6 +1,7 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from "@kubernetes/client-node";
 import { apiFailure, type ClusterPlace, KubernetesOperationError, kubectl } from "./kube-error.js";
 import type { ResolvedPod } from "./pod-client.js";
+import { podSandboxFacts } from "./pod-sandbox.js";
 
 /**
  * What to run in: exactly one of a pod by name, the first running pod a label selector matches,
@@ -163,7 +164,13 @@ function checkPod(pod: V1Pod, place: Place, wanted: string | undefined, describe
       { place, operation: "connect" },
     );
   }
-  return { namespace: place.namespace, pod: name, container, described };
+  return {
+    namespace: place.namespace,
+    pod: name,
+    container,
+    described,
+    sandbox: podSandboxFacts(pod, container),
+  };
 }
 
 /** Reads a Sandbox or SandboxClaim until its Ready condition is True, until `deadline`. */

@@ -107,14 +107,14 @@ describe("refusals of the API server", () => {
     expect(error.message).toContain("kubectl --context local cluster-info");
   });
 
-  it("a call asking for the sandbox is refused with not_supported (the pod is the boundary), nothing run", async () => {
+  it("a call asking for network off is refused with not_supported (the pod's network is the cluster's), nothing run", async () => {
     const ops = cluster.operations({ pod: "err-0", residentShells: false });
     try {
       await expect(
         ops.exec("touch /tmp/sandbox-ran", { shell: "sh", cwd: "/", sandbox: { network: "off" } }),
       ).rejects.toMatchObject({
         code: "not_supported",
-        message: expect.stringMatching(/the pod is the sandbox/),
+        message: expect.stringMatching(/cannot check the cluster's NetworkPolicies/),
       });
       expect((await ops.exec("test -e /tmp/sandbox-ran", { shell: "sh", cwd: "/" })).exitCode).toBe(1);
     } finally {

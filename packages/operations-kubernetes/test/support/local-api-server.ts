@@ -24,6 +24,8 @@ export interface LocalPod {
   annotations?: Record<string, string>;
   /** Default `Running`. */
   phase?: string;
+  /** Extra fields of every container's spec (`securityContext`, `volumeMounts`). */
+  containerSpec?: Record<string, unknown>;
 }
 
 /** An agent-sandbox object the endpoint serves. */
@@ -278,7 +280,13 @@ export class LocalApiServer {
         labels: pod.labels ?? {},
         annotations: pod.annotations ?? {},
       },
-      spec: { containers: Object.keys(pod.containers).map((name) => ({ name, image: "tackle-test" })) },
+      spec: {
+        containers: Object.keys(pod.containers).map((name) => ({
+          name,
+          image: "tackle-test",
+          ...pod.containerSpec,
+        })),
+      },
       status: { phase: pod.phase ?? "Running", containerStatuses: statuses },
     };
   }

@@ -45,7 +45,7 @@ export async function startTestCluster(options: { v5?: boolean } = {}): Promise<
           Entrypoint: KEEP_ALIVE,
           Cmd: [],
           Labels: { "dev.tackle.k8s-test": "1" },
-          HostConfig: { NetworkMode: "none", Init: true },
+          HostConfig: { NetworkMode: "none", Init: true, ...hostConfigFor(podOptions.containerSpec) },
         });
         containers.push(container);
         await container.start();
@@ -82,4 +82,18 @@ export async function startTestCluster(options: { v5?: boolean } = {}): Promise<
       await Promise.allSettled(containers.map((container) => container.remove({ force: true })));
     },
   };
+}
+
+/**
+ * The Docker settings that play a container spec's `securityContext.readOnlyRootFilesystem` and
+ * its writable `volumeMounts` (each an emptyDir: a tmpfs).
+ */
+function hostConfigFor(spec: Record<string, unknown> | undefined): Record<string, unknown> {
+  const security = spec?.securityContext as { readOnlyRootFilesystem?: boolean } | undefined;
+  if (!security?.readOnlyRootFilesystem) return {};
+  const mounts = (spec?.volumeMounts ?? []) as { mountPath: string; readOnly?: boolean }[];
+  const tmpfs = Object.fromEntries(
+    mounts.filter((mount) => !mount.readOnly).map((mount) => [mount.mountPath, "rw,exec,mode=1777"]),
+  );
+  return { ReadonlyRootfs: true, Tmpfs: tmpfs };
 }
