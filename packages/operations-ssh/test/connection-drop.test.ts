@@ -1,8 +1,9 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExecOptions, ExecResult } from "@tackle/operations";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSshOperations, type SshOperations } from "../src/index.js";
+import { createSshOperations, type SshOperations, type SshOperationsOptions } from "../src/index.js";
 import { killIfRunning } from "./support/processes.js";
 import { descendantsOf, isAlive, startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
 
@@ -20,10 +21,12 @@ afterEach(async () => {
   await Promise.allSettled(servers.splice(0).map((server) => server.stop()));
 });
 
-async function setup(): Promise<{ server: TestSshServer; ops: SshOperations }> {
+async function setup(
+  options: Partial<SshOperationsOptions> = {},
+): Promise<{ server: TestSshServer; ops: SshOperations }> {
   const server = await startSshServer();
   servers.push(server);
-  const ops = createSshOperations({ ...server.connectOptions, ripgrep: false, killGraceMs: 300 });
+  const ops = createSshOperations({ ...server.connectOptions, ripgrep: false, killGraceMs: 300, ...options });
   adapters.push(ops);
   return { server, ops };
 }
@@ -107,6 +110,43 @@ describe("a dropped connection leaves nothing of its commands on the remote host
 
     await vi.waitFor(async () => expect(await living(pids)).toEqual([]), { timeout: 15_000, interval: 100 });
   }, 60_000);
+
+  it.runIf(process.platform === "linux" && existsSync("/usr/bin/bwrap"))(
+    "sandboxed commands (bubblewrap's init, a TERM-ignoring one, escapees inside): every process ends",
+    async () => {
+      const { server, ops } = await setup({ sandbox: { writable: ["/tmp"] } });
+      const results = [
+        await started(ops, "sleep 300 & setsid sleep 300 & echo started; wait"),
+        await started(ops, "trap '' TERM; echo started; sleep 300 & wait"),
+      ];
+      const watchdogs = await vi.waitFor(
+        async () => {
+          const found: number[] = [];
+          for (const pid of await startedUnder(server))
+            if ((await argvOf(pid)).includes("tackle-watchdog")) found.push(pid);
+          expect(found).toHaveLength(2);
+          return found;
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const pids = await startedUnder(server);
+      expect(pids).toEqual(expect.arrayContaining(watchdogs));
+      // bwrap's outer process and its init, for each command, are among them.
+      const bwraps = [];
+      for (const pid of pids)
+        if ((await readlink(`/proc/${pid}/exe`).catch(() => "")).endsWith("/bwrap")) bwraps.push(pid);
+      expect(bwraps.length).toBeGreaterThanOrEqual(4);
+
+      for (const pid of await descendantsOf(server.pid)) if (await isSshd(pid)) killIfRunning(pid);
+      for (const { result } of results) expect((await result).status).toBe("unknown");
+
+      await vi.waitFor(async () => expect(await living(pids)).toEqual([]), {
+        timeout: 15_000,
+        interval: 100,
+      });
+    },
+    60_000,
+  );
 
   it("a command that ends as usual takes its watchdog with it", async () => {
     const { server, ops } = await setup();
