@@ -18,7 +18,7 @@ import { type KubernetesConnection, loadKubeConfig } from "./kube-config.js";
 import { KubernetesOperationError } from "./kube-error.js";
 import { PodClient, type ResolvedPod } from "./pod-client.js";
 import { createPodFiles } from "./pod-files.js";
-import { podSandboxReport } from "./pod-sandbox.js";
+import { type PodSandboxFacts, podSandboxReport } from "./pod-sandbox.js";
 import { type PodTarget, resolvePod } from "./pod-target.js";
 import { runCommand } from "./run-command.js";
 import { copyFromPod, copyToPod } from "./tar-copy.js";
@@ -115,6 +115,8 @@ readlink /proc/self/ns/pid 2>/dev/null || echo
 interface PodFacts {
   home: string | undefined;
   writerDomain: string;
+  /** What the container's spec enforces, for sandboxed calls. */
+  sandbox: PodSandboxFacts;
 }
 
 /**
@@ -156,7 +158,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
     return known.writerDomain;
   });
   const learn = async (signal: AbortSignal | undefined): Promise<PodFacts> => {
-    client.pod = await resolvePod(
+    const { sandbox, ...pod } = await resolvePod(
       config,
       place,
       options as PodTarget,
@@ -164,6 +166,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
       options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
       signal,
     );
+    client.pod = pod;
     const result = await client.run(["sh", "-c", PROBE_SCRIPT], { operation: "connect" });
     if (result.exitCode !== 0) {
       throw new KubernetesOperationError(
@@ -178,6 +181,7 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
     const [home = "", bootId = "", pidNamespace = ""] = result.stdout.toString("utf8").split("\n");
     return {
       home: home || undefined,
+      sandbox,
       // Without /proc no pid can be checked: a domain of its own leaves sweeping to age.
       writerDomain:
         bootId && pidNamespace ? tempFileDomain(bootId, pidNamespace) : randomBytes(6).toString("hex"),
@@ -191,12 +195,11 @@ export function createKubernetesOperations(options: KubernetesOperationsOptions)
     // A sandboxed call runs only when the pod gives what it asks (checked against its spec, see
     // pod-sandbox.ts), else not_supported naming what is missing: never run without it.
     const report = execOptions.sandbox
-      ? podSandboxReport(execOptions.sandbox, `pod ${client.pod?.pod ?? "(unresolved)"}`, {
-          readOnlyRoot: false,
-          writable: [],
-          seccomp: false,
-          ...client.pod?.sandbox,
-        })
+      ? podSandboxReport(
+          execOptions.sandbox,
+          `pod ${client.pod?.pod ?? "(unresolved)"}`,
+          connection.known?.sandbox ?? { readOnlyRoot: false, writable: [], seccomp: false },
+        )
       : undefined;
     const { sandbox: _sandbox, ...plain } = execOptions;
     const onSpawn = plain.onSpawn;

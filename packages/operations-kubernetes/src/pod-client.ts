@@ -3,14 +3,11 @@ import { OperationError } from "@tackle/operations";
 import { ABORT_SETTLE_MS, settleWithin } from "@tackle/operations/adapter";
 import { apiFailure, type ClusterPlace, KubernetesOperationError } from "./kube-error.js";
 import { type ExecTarget, ExecUpgradeError, type PodProcess, startPodExec } from "./pod-exec.js";
-import type { PodSandboxFacts } from "./pod-sandbox.js";
 
 /** Where the adapter runs, once its target is resolved. */
 export interface ResolvedPod extends ExecTarget {
   /** What the caller named (`pod web-0`, `sandbox dev`, `pods app=web`), for messages. */
   described: string;
-  /** What the container's spec enforces, for sandboxed calls. */
-  sandbox?: PodSandboxFacts;
 }
 
 /** Output of a process run to its end. */

@@ -1,7 +1,7 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from "@kubernetes/client-node";
 import { apiFailure, type ClusterPlace, KubernetesOperationError, kubectl } from "./kube-error.js";
 import type { ResolvedPod } from "./pod-client.js";
-import { podSandboxFacts } from "./pod-sandbox.js";
+import { type PodSandboxFacts, podSandboxFacts } from "./pod-sandbox.js";
 
 /**
  * What to run in: exactly one of a pod by name, the first running pod a label selector matches,
@@ -55,7 +55,7 @@ export async function resolvePod(
   container: string | undefined,
   readyTimeoutMs: number,
   signal?: AbortSignal,
-): Promise<ResolvedPod> {
+): Promise<ResolvedPod & { sandbox: PodSandboxFacts }> {
   const core = config.makeApiClient(CoreV1Api);
   const fail = (error: unknown, what: string, look: string) => {
     const e = error as ApiError;
@@ -133,7 +133,12 @@ export async function resolvePod(
 }
 
 /** The pod runs and has the container, running: else a typed error. */
-function checkPod(pod: V1Pod, place: Place, wanted: string | undefined, described: string): ResolvedPod {
+function checkPod(
+  pod: V1Pod,
+  place: Place,
+  wanted: string | undefined,
+  described: string,
+): ResolvedPod & { sandbox: PodSandboxFacts } {
   const name = pod.metadata?.name ?? "";
   const look = kubectl(place, `describe pod ${name}`);
   const phase = pod.status?.phase ?? "Unknown";
