@@ -84,7 +84,10 @@ describe("tackle run --model with the provider's native tools", () => {
     expect(declared.slice(0, 2)).toEqual([{ type: "apply_patch" }, { type: "shell" }]);
     // Tackle's read, write, edit and bash give way to the set; grep, find and ls stay.
     expect(declared.slice(2).map((tool) => tool.name)).toEqual(["grep", "find", "ls"]);
-    expect(bodies[0].instructions ?? JSON.stringify(bodies[0].input)).toContain("- apply_patch: ");
+    // The system prompt lists the set, with its guideline.
+    const system = bodies[0].instructions ?? JSON.stringify(bodies[0].input);
+    expect(system).toContain("- apply_patch: ");
+    expect(system).toContain("copy its kept and removed lines exactly");
     expect(inputItems(bodies[1], "apply_patch_call_output")).toEqual([
       expect.objectContaining({ call_id: "call_stale", status: "failed" }),
     ]);

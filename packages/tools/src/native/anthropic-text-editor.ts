@@ -82,6 +82,9 @@ export function createAnthropicTextEditorToolDefinition(
     },
     description:
       "View a file with line numbers (view_range [start, end], end -1 for the rest) or a directory two levels deep; create a file (file_text); replace old_str, which must occur exactly once, with new_str; insert insert_text after line insert_line (0 for the top).",
+    promptGuidelines: [
+      "View a file before changing it, and copy old_str exactly from the view (without the line numbers).",
+    ],
     parameters,
     errorCodes: TEXT_EDITOR_ERROR_CODES,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -94,6 +94,9 @@ export function createOpenAIApplyPatchToolDefinition(): ToolDefinition<
     providerTool: { id: "openai.apply_patch", toResult: toOpenAIApplyPatchOutput },
     description:
       "Create, update or delete one file with a V4A diff: create_file takes the file's lines prefixed with '+', update_file takes '@@' hunks (' ' kept, '-' removed, '+' added lines), delete_file takes none.",
+    promptGuidelines: [
+      "Look at a file (with shell, e.g. sed -n) before patching it, and copy its kept and removed lines exactly.",
+    ],
     parameters,
     errorCodes: PATCH_ERROR_CODES,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
