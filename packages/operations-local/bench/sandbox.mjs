@@ -3,16 +3,17 @@
 // same with the network as an allow list (the proxy and its relay start for each call). Target:
 // the sandbox adds at most 15 ms to `bash true` (network off). Linux with bwrap only.
 // Where the time goes, in the same rounds: `bash -c true` and bubblewrap around it (the adapter's
-// namespaces and mounts, `setsid` inside) spawned directly, without the adapter. Their difference
-// is bubblewrap's own cost; what the sandboxed call adds beyond it is the adapter's (profile,
-// seccomp pipe, the wait for the sandbox's init to end).
+// own arguments: namespaces, mounts, hidden paths, seccomp; `setsid` inside) spawned directly,
+// without the adapter. Their difference is bubblewrap's own cost; what the sandboxed call adds
+// beyond it is the adapter's (the profile's lookups, the exec machinery, the wait for the end).
 // Run after `pnpm --filter @tackle/operations-local build`:
 //   node packages/operations-local/bench/sandbox.mjs
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, mkdtempSync, openSync, realpathSync, rmSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { bwrapArguments, resolveSandboxProfile, seccompProgram } from "@tackle/operations/adapter";
 import { createBenchReport } from "../../../scripts/bench/report.mjs";
 import { median } from "../../../scripts/bench/stats.mjs";
 import { createLocalOperations } from "../dist/index.js";
@@ -34,19 +35,53 @@ const modes = {
   allowList: { writable: [cwd], network: { allow: ["registry.npmjs.org"] } },
 };
 
-/** bubblewrap as the adapter runs it for network off (without the profile's binds and hides). */
-const RAW_BWRAP = [
-  ...["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-cgroup-try", "--unshare-net"],
-  ...["--disable-userns", "--cap-drop", "ALL", "--new-session", "--ro-bind", "/", "/"],
-  ...["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run"],
-  ...["--bind", cwd, cwd, "--chdir", cwd, "--", "setsid", "bash", "-c", "true"],
-];
+/** The profile's view of this disk (what the adapter's own lookups answer). */
+const facts = {
+  lstat: async (path) => {
+    try {
+      const info = lstatSync(path);
+      return info.isSymbolicLink() ? "link" : info.isDirectory() ? "dir" : "file";
+    } catch {
+      return undefined;
+    }
+  },
+  stat: async (path) => {
+    try {
+      return statSync(path).isDirectory() ? "dir" : "file";
+    } catch {
+      return undefined;
+    }
+  },
+  realpath: async (path) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+  userHome: homedir(),
+};
 
-/** Wall time of spawning `file args` until it exits (no adapter). */
+/** bubblewrap with the very arguments the adapter gives it for `bash -c true` (network off). */
+const profile = await resolveSandboxProfile({ writable: [cwd] }, process.env.HOME, facts);
+const raw = bwrapArguments(profile, { cwd, seccomp: true });
+const RAW_BWRAP = [...raw.args, "setsid", "bash", "-c", "true"];
+const SECCOMP = seccompProgram();
+const devNull = openSync("/dev/null", "r");
+
+/**
+ * Wall time of spawning `file args` until it exits (no adapter); for bwrap, the seccomp program
+ * on a pipe at descriptor 3 and /dev/null on the hidden files' descriptors, as the adapter does.
+ */
 function spawnWall(file, args) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(file, args, { stdio: "ignore", cwd });
+    const sandboxed = file === "bwrap";
+    const stdio = sandboxed
+      ? ["ignore", "ignore", "ignore", "pipe", ...Array(raw.hiddenFileFds).fill(devNull)]
+      : "ignore";
+    const child = spawn(file, args, { stdio, cwd });
+    if (sandboxed) child.stdio[3].end(SECCOMP);
     child.on("error", reject);
     child.on("exit", (code) =>
       code === 0 ? resolve(performance.now() - started) : reject(new Error(`${file}: exit ${code}`)),

@@ -120,8 +120,11 @@ async function execPrepared(
       stdio.push("pipe");
       for (let i = 0; i < sandbox.hiddenFileFds; i++) stdio.push(devNull!.fd);
     }
-    child = await spawnShell(command.file, command.args, { cwd: options.cwd, env, stdio });
-    if (sandbox) writeSeccomp(child, sandbox.seccomp);
+    // The program goes into the pipe at once, not after the 'spawn' event: bwrap waits for it,
+    // and on a loaded machine that event can come several milliseconds later.
+    child = await spawnShell(command.file, command.args, { cwd: options.cwd, env, stdio }, (spawned) => {
+      if (sandbox) writeSeccomp(spawned, sandbox.seccomp);
+    });
   } catch (error) {
     if (output instanceof OutputCapper) {
       output.releaseInput();
@@ -317,14 +320,19 @@ function mergeEnv(base: NodeJS.ProcessEnv, env: ExecOptions["env"]): NodeJS.Proc
   return merged;
 }
 
-/** Spawns detached and waits for 'spawn' or 'error', so a missing shell rejects with a typed error. */
+/**
+ * Spawns detached and waits for 'spawn' or 'error', so a missing shell rejects with a typed error.
+ * `started` runs synchronously right after the spawn call, before that wait.
+ */
 function spawnShell(
   file: string,
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; stdio: ("ignore" | "pipe" | number | Writable)[] },
+  started?: (child: ChildProcess) => void,
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { ...options, detached: true, windowsHide: true });
+    started?.(child);
     child.once("spawn", () => resolve(child));
     child.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") {
