@@ -9,7 +9,8 @@
  * - the command wrapper (`WRAPPER_SCRIPT`: own process group, relays, output budget, marker
  *   sweep, optional watchdog) and its stop script (`STOP_SCRIPT`);
  * - the reader of the wrapper's stream (`WrapperOutput`) and the pieces that turn its report
- *   into an `ExecResult` cleanup;
+ *   into an `ExecResult` cleanup, and `runWrappedCommand`: a whole `exec` on them, given how the
+ *   adapter starts the wrapper and the stop script (`WrappedCommandTransport`);
  * - the file half of `Operations` on those scripts (`ScriptFiles`), given the adapter's transport;
  * - the resident shell (`ResidentShellPool`): a few long-lived `sh` processes that run short
  *   scripts on request over an open stream, so a file call costs no new exec;
@@ -31,6 +32,14 @@ export { MAX_RESIDENT_SHELLS, ResidentShellPool } from "./resident-shell-pool.js
 export type { ScriptCall, ScriptRunResult, ScriptTransport } from "./script-files.js";
 export { checkScriptPath, ScriptFiles } from "./script-files.js";
 export { shellQuote, shellText } from "./shell-text.js";
+export type {
+  WrappedCommandTransport,
+  WrappedEnd,
+  WrappedProcess,
+  WrapperCall,
+  WrapperTail,
+} from "./wrapped-command.js";
+export { envArguments, runWrappedCommand } from "./wrapped-command.js";
 export type { EscapeSweep, WrapperEnd, WrapperFrame } from "./wrapper-output.js";
 export { WrapperOutput } from "./wrapper-output.js";
 export type { WrappedRun } from "./wrapper-result.js";
