@@ -30,8 +30,6 @@ export function runCommand(
   const transport: WrappedCommandTransport = {
     place: "container",
     tempDir: context.tempDir,
-    sandboxRefusal:
-      "exec: sandbox unavailable: in a container the container is the sandbox, and the Docker adapter adds none inside it. Start the container with --network none and --read-only (plus a writable volume for the workspace), then call without the sandbox option (sandbox: false, tackle --no-sandbox).",
     async start(call) {
       const removals = envArguments(call.options.env, { sets: false });
       const env = Object.entries(call.options.env ?? {}).flatMap(([key, value]) =>

@@ -38,8 +38,6 @@ export function runCommand(
   const transport: WrappedCommandTransport = {
     place: "pod",
     tempDir: context.tempDir,
-    sandboxRefusal:
-      "exec: sandbox unavailable: in a pod the pod is the sandbox, and the Kubernetes adapter adds none inside it. Give the pod a restricted securityContext (readOnlyRootFilesystem, runAsNonRoot, drop ALL capabilities, no privilege escalation) and a NetworkPolicy, then call without the sandbox option (sandbox: false, tackle --no-sandbox).",
     async start(call) {
       const env = envArguments(call.options.env);
       const commandBytes = Buffer.from(call.command, "utf8");

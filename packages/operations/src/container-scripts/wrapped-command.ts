@@ -61,8 +61,9 @@ export interface WrappedCommandTransport {
   /** Directory in the environment for per-command control directories. */
   readonly tempDir: string;
   /**
-   * The refusal for a call that asks for an OS sandbox the adapter cannot add, naming what to do
-   * instead; absent when the transport handles `options.sandbox` itself.
+   * The refusal for a call that still asks for an OS sandbox here, naming what to do instead
+   * (default: a generic one naming the place). Adapters whose environment is the boundary check
+   * `options.sandbox` against it and pass the call on without it.
    */
   readonly sandboxRefusal?: string;
   /** Starts the wrapper. */
@@ -84,8 +85,14 @@ export async function runWrappedCommand(
   options: ExecOptions,
 ): Promise<ExecResult> {
   throwIfAborted(options.signal, "exec");
-  if (options.sandbox && transport.sandboxRefusal !== undefined)
-    throw new OperationError("not_supported", transport.sandboxRefusal, { operation: "exec" });
+  // An adapter that can sandbox (the environment's own boundary) handles the option before this;
+  // here it is refused, never ignored.
+  if (options.sandbox) {
+    const refusal =
+      transport.sandboxRefusal ??
+      `exec: sandbox unavailable: the ${transport.place} adds no OS sandbox inside it. Call without the sandbox option (sandbox: false, tackle --no-sandbox).`;
+    throw new OperationError("not_supported", refusal, { operation: "exec" });
+  }
   const startedAt = Date.now();
   const token = randomBytes(8).toString("hex");
   const control = `${transport.tempDir}/.tackle-exec-${token}`;
