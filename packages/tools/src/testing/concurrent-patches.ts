@@ -15,15 +15,25 @@ import { createReadToolDefinition } from "../tools/read.js";
 import { asIfAnotherProcess } from "./concurrent-edits.js";
 import type { ToolsConformanceEnv } from "./env.js";
 
+/**
+ * Most patches per writer. The commit check under the race is edit's, whose race runs the full
+ * count; this many already lands several patches on another writer's content on every adapter.
+ */
+export const MAX_CONCURRENT_PATCH_ROUNDS = 200;
+
 const value = (round: number) => String(round).padStart(6, "0");
 const lineOf = (writer: string, round: number) => `${writer} = ${value(round)};`;
 
-/** Registers the patch-against-edit races with `rounds` changes per writer. */
+/**
+ * Registers the patch-against-edit races with `requestedRounds` changes per writer (at most
+ * {@link MAX_CONCURRENT_PATCH_ROUNDS}).
+ */
 export function defineConcurrentPatchConformance(
   getEnv: () => ToolsConformanceEnv,
-  rounds: number,
+  requestedRounds: number,
   makeSecond?: (cwd: string) => ToolSession | Promise<ToolSession>,
 ): void {
+  const rounds = Math.min(requestedRounds, MAX_CONCURRENT_PATCH_ROUNDS);
   const patchTool = createApplyPatchToolDefinition();
   const edit = createEditToolDefinition();
   const read = createReadToolDefinition();

@@ -31,7 +31,7 @@ export { defineApplyPatchConformance, preparePatchCase } from "./apply-patch.js"
 export { defineAuditConformance } from "./audit.js";
 export { defineBashConformance } from "./bash.js";
 export { DEFAULT_CONCURRENT_EDIT_ROUNDS, defineConcurrentEditConformance } from "./concurrent-edits.js";
-export { defineConcurrentPatchConformance } from "./concurrent-patches.js";
+export { defineConcurrentPatchConformance, MAX_CONCURRENT_PATCH_ROUNDS } from "./concurrent-patches.js";
 export { defineEditConformance } from "./edit.js";
 export type { DirectorySwap, FixtureEntry, MakeToolsContext, ToolsConformanceEnv } from "./env.js";
 export {
