@@ -53,7 +53,7 @@ export class BasicSessionFiles {
     );
   }
 
-  /** `stat` and `lstat`: type and size; the scripts read no time and no permission bits (0). */
+  /** `stat` and `lstat`: type, size and permission bits (0 where the shell's `stat` has no `%a`); no time (0). */
   async stat(path: string, options?: CallOptions): Promise<FileStat> {
     return parseStat(await this.script("stat", "stat", path, [path, "-L"], options));
   }
@@ -170,6 +170,10 @@ export class BasicSessionFiles {
     await this.call("writeFile", path, options, (abortSignal) =>
       this.session.writeBinaryFile({ path, content, ...abortSignal }),
     );
+    // A new file gets the mode asked for; an existing one keeps its own (set again after the
+    // write: a session may write a new file in its place).
+    const mode = target === undefined ? options.mode : target.mode || undefined;
+    if (mode !== undefined) await this.chmod(path, mode, options);
   }
 
   async mkdir(path: string, options: MkdirOptions = {}): Promise<void> {
@@ -284,10 +288,16 @@ function errnoError(errno: string, operation: string, path: string): OperationEr
 
 const TYPE_OF_LETTER: Record<string, FileType> = { f: "file", d: "directory", l: "symlink", o: "other" };
 
-/** The stat script's "<type letter> <size>". */
+/** The stat script's "<type letter> <size> <octal mode>". */
 function parseStat(out: string): FileStat {
-  const [letter = "o", size = "0"] = out.trim().split(" ");
-  return { type: TYPE_OF_LETTER[letter] ?? "other", size: Number(size) || 0, mtimeMs: 0, mode: 0 };
+  const [letter = "o", size = "0", mode = "0"] = out.trim().split(" ");
+  return {
+    type: TYPE_OF_LETTER[letter] ?? "other",
+    size: Number(size) || 0,
+    mtimeMs: 0,
+    // Anything but octal digits (a stat without %a printing its format back) reads as 0.
+    mode: /^[0-7]+$/.test(mode) ? Number.parseInt(mode, 8) & 0o7777 : 0,
+  };
 }
 
 function withoutNewline(out: string): string {

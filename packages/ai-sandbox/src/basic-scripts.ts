@@ -14,13 +14,15 @@ _p=\${1%/*}; [ -n "$_p" ] && [ -e "$_p" ] && [ ! -d "$_p" ] && exit 92
 `;
 
 export const BASIC_SCRIPTS = {
-  // $1 path, $2 "-L" to follow links. Prints "<type letter> <size>".
+  // $1 path, $2 "-L" to follow links. Prints "<type letter> <size> <octal mode>" (mode 0 when
+  // the shell's stat has no %a; a link's own mode is not read).
   stat:
     PARENT +
     shellText`
-if [ -L "$1" ] && [ -z "$2" ]; then _t=$(readlink "$1"); printf 'l %s' "\${#_t}"; exit 0; fi
+if [ -L "$1" ] && [ -z "$2" ]; then _t=$(readlink "$1"); printf 'l %s 0' "\${#_t}"; exit 0; fi
 [ -e "$1" ] || exit 90
-if [ -d "$1" ]; then printf 'd 0'; elif [ -f "$1" ]; then printf 'f %s' "$(wc -c < "$1")"; else printf 'o 0'; fi`,
+_m=$(stat -c %a "$(realpath "$1")" 2>/dev/null); [ -n "$_m" ] || _m=0
+if [ -d "$1" ]; then printf 'd 0 %s' "$_m"; elif [ -f "$1" ]; then printf 'f %s %s' "$(wc -c < "$1")" "$_m"; else printf 'o 0 %s' "$_m"; fi`,
   // NUL-separated entries: one type letter then the name.
   readdir:
     PARENT +

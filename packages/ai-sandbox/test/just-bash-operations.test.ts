@@ -142,6 +142,12 @@ describe("Operations over the AI SDK's just-bash session", () => {
     await ops.rename("/work/r/from", "/work/r/to");
     expect(text(await ops.readFile("/work/r/to"))).toBe("moved");
     await ops.chmod("/work/r/to", 0o600);
+    expect((await ops.stat("/work/r/to")).mode).toBe(0o600);
+    await ops.writeFile("/work/r/to", "rewritten");
+    expect((await ops.stat("/work/r/to")).mode).toBe(0o600); // an existing file keeps its mode
+    await ops.writeFile("/work/r/new", "x", { mode: 0o640 });
+    expect((await ops.stat("/work/r/new")).mode).toBe(0o640);
+    await ops.remove("/work/r/new");
     await expect(ops.remove("/work/r/full")).rejects.toSatisfy(code("exists"));
     await ops.remove("/work/r/full", { recursive: true });
     await ops.remove("/work/r/to");
