@@ -4,15 +4,16 @@
 //   target <= 10 us per call, and no MaxListenersExceededWarning (counted, must be 0). The faux
 //   model streams each reply in one event-loop turn (`deltasPerTurn: Infinity`, as a fast network
 //   delivers many deltas per read), so the loop is measured, not a turn per delta.
-// - loop-abort-streamed: the same with the faux model's default, a turn before each delta (for
-//   comparison: what one event-loop turn per streamed tool call adds).
+// - loop-abort-streamed: the same with the faux model's default, a turn before each delta (what a
+//   user of the faux model waits for: also target <= 10 us per call).
 // Every case is timed three ways: wall clock ("per-call"); the CPU time of the main thread
 // ("per-call-main-thread", from /proc/self/task/<pid>/schedstat, Linux only), which is what the
 // wall clock would be on an idle machine (the loop never waits for I/O), without the wait for a
 // CPU on a shared one; and the whole process's CPU time ("per-call-cpu", process.cpuUsage), which
 // adds V8's garbage-collection helper threads (they run beside the main thread, so on an idle
-// machine they do not lengthen a call). The target is judged on the main thread (see
-// docs/performance.md).
+// machine they do not lengthen a call). The target is judged on the wall clock, what a user waits
+// for, with the faux model's streaming included (see docs/performance.md); the main thread's time
+// says how much of it is the loop's own work on a loaded machine.
 // - loop-100, loop-1: 10,000 calls, 100 or 1 per message, without a signal.
 // - invoke: invokeTool alone (normalise + validate + execute).
 // Run after `pnpm --filter @tackle/agent-core build`:  pnpm --filter @tackle/agent-core bench
@@ -126,6 +127,8 @@ const cases = {
 // Warm up the JIT: the loop's code settles after some 15 messages of 1000 calls (measured one by
 // one: 30-50 ms for the first, 4-8 ms from about the fifteenth), and a host running an agent
 // pays that once per process, not per call.
+// What the first message of a process pays (information): measured once, before any warm-up.
+const firstMessage = (await timeLoop(BATCH, BATCH, new AbortController().signal, 1)).wall;
 for (let round = 0; round < WARMUP; round++) for (const run of Object.values(cases)) await run();
 listenerWarnings = 0;
 const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
@@ -147,7 +150,7 @@ const record = (name, calls, params, options = {}) => {
       metric,
       value,
       baseline: { name: "raw execute()", value: perCall(rawName, rawName === "raw" ? CALLS : BATCH, kind) },
-      ...(options.target && kind === "main" ? { target: options.target } : {}),
+      ...(options.target && kind === "wall" ? { target: options.target } : {}),
       params,
     });
   }
@@ -162,8 +165,17 @@ record(
   "loopAbortStreamed",
   BATCH,
   { ...abortParams, deltasPerTurn: 1 },
-  { case: "loop-abort-streamed", raw: "rawBatch" },
+  { case: "loop-abort-streamed", raw: "rawBatch", target: { op: "<=", value: 10, of: "value" } },
 );
+report.measure({
+  case: "loop-abort-streamed-first-message",
+  metric: "per-call",
+  unit: "us",
+  value: (firstMessage / BATCH) * 1000,
+  stat: "once",
+  params: { calls: BATCH, perMessage: BATCH, signal: true, deltasPerTurn: 1, jit: "cold" },
+  label: "the process's first message of 1000 calls, before the JIT has seen the loop (information)",
+});
 report.measure({
   case: "loop-abort",
   metric: "max-listener-warnings",
