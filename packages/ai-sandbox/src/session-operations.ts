@@ -17,7 +17,7 @@ import { execBasic } from "./basic-exec.js";
 import { BasicSessionFiles } from "./basic-files.js";
 import type { SandboxSessionLike } from "./sandbox-types.js";
 import { execOnSession } from "./session-exec.js";
-import { type SessionFacts, SessionFiles } from "./session-files.js";
+import { type SessionFacts, sessionScriptFiles } from "./session-scripts.js";
 import { SessionShell } from "./session-shell.js";
 
 /** Options of {@link createSandboxSessionOperations}. */
@@ -74,7 +74,8 @@ interface Connected extends SessionFacts {
  * probes the session with one `run`. Paths are POSIX and absolute, as everywhere in Tackle.
  *
  * In `"posix"` mode (see {@link SandboxSessionOperations.connect}) the adapter runs the same
- * shell scripts as Tackle's Docker and Kubernetes adapters: atomic writes with `within` and
+ * shell scripts as Tackle's Docker and Kubernetes adapters (`ScriptFiles` and
+ * `runWrappedCommand` of `@tackle/operations`, on the session's `spawn` and `run`): atomic writes with `within` and
  * conditional writes, links, permissions, commands in their own process group stopped with
  * TERM then KILL and every escaped process swept. It passes the Operations conformance kit there
  * (without `search`; the tools walk the tree instead).
@@ -126,7 +127,7 @@ export function createSandboxSessionOperations(
     if (!connection.known) throw new Error("the sandbox session is used before the adapter connected");
     return connection.known;
   };
-  const posixFiles = new SessionFiles(shell, known);
+  const posixFiles = sessionScriptFiles(shell, known);
   const basicFiles = new BasicSessionFiles(shell, () => known().missing);
   const files = filesAfterConnect(
     {
