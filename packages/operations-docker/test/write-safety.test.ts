@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOperationError, isTempFileName, parseTempFileName } from "@tackle/operations";
+import { listDiskTree, swapDuringWrite } from "@tackle/operations/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionContainer } from "../src/index.js";
 import { testEngine } from "./engine.js";
@@ -40,33 +41,6 @@ async function places(): Promise<{ name: string; ws: string; out: string }> {
   return { name, ws: join(host, name, "ws"), out: join(host, name, "out") };
 }
 
-async function listTree(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true })).map(String).sort();
-}
-
-/** Runs `write`; the moment a temp file appears in `dir`, calls `swap` with its name. */
-async function duringWrite(
-  dir: string,
-  write: () => Promise<void>,
-  swap: (name: string) => string,
-): Promise<{ error: unknown; swappedMidWrite: boolean }> {
-  let swapped = false;
-  let swappedMidWrite = false;
-  const watcher = watch(dir, (_event, name) => {
-    if (swapped || !name?.includes(".tackle-")) return;
-    swapped = true;
-    swappedMidWrite = existsSync(join(swap(name), name));
-  });
-  try {
-    await write();
-    return { error: undefined, swappedMidWrite };
-  } catch (error) {
-    return { error, swappedMidWrite };
-  } finally {
-    watcher.close();
-  }
-}
-
 const big = () => new Uint8Array(64 * 1024 * 1024).fill(1);
 
 describe.each([true, false])("writes in a container (resident shells: %s)", (resident) => {
@@ -78,7 +52,7 @@ describe.each([true, false])("writes in a container (resident shells: %s)", (res
   it("the directory replaced by a link after the temp file was made: the write lands in the directory it started in, no temp file left", async () => {
     const { name, ws, out } = await places();
     const sub = join(ws, "sub");
-    const { error, swappedMidWrite } = await duringWrite(
+    const { error, swappedMidWrite } = await swapDuringWrite(
       sub,
       () => ops.writeFile(`/h/${name}/ws/sub/big.bin`, big()),
       () => {
@@ -90,13 +64,13 @@ describe.each([true, false])("writes in a container (resident shells: %s)", (res
     );
     expect(swappedMidWrite).toBe(true);
     expect(error).toBeUndefined();
-    expect(await listTree(`${sub}.away`)).toEqual(["big.bin"]);
-    expect(await listTree(out)).toEqual([]);
+    expect(await listDiskTree(`${sub}.away`)).toEqual(["big.bin"]);
+    expect(await listDiskTree(out)).toEqual([]);
   }, 60_000);
 
   it("with `within`: the directory moved out of the root after the temp file was made is outside_root, nothing left outside", async () => {
     const { name, ws, out } = await places();
-    const { error, swappedMidWrite } = await duringWrite(
+    const { error, swappedMidWrite } = await swapDuringWrite(
       join(ws, "sub"),
       () => ops.writeFile(`/h/${name}/ws/sub/big.bin`, big(), { within: `/h/${name}/ws` }),
       () => {
@@ -106,8 +80,8 @@ describe.each([true, false])("writes in a container (resident shells: %s)", (res
     );
     expect(swappedMidWrite).toBe(true);
     expect(isOperationError(error, "outside_root"), String(error)).toBe(true);
-    expect(await listTree(out)).toEqual(["sub"]);
-    expect(await listTree(ws)).toEqual([]);
+    expect(await listDiskTree(out)).toEqual(["sub"]);
+    expect(await listDiskTree(ws)).toEqual([]);
   }, 60_000);
 
   it("with `within`: a directory that is a link to outside is outside_root, and nothing is created", async () => {
@@ -117,7 +91,7 @@ describe.each([true, false])("writes in a container (resident shells: %s)", (res
       .writeFile(`/h/${name}/ws/link/f.txt`, "x", { within: `/h/${name}/ws` })
       .catch((caught: unknown) => caught);
     expect(isOperationError(error, "outside_root")).toBe(true);
-    expect(await listTree(out)).toEqual([]);
+    expect(await listDiskTree(out)).toEqual([]);
   });
 
   it("readFile, openRead and writeFile refuse a FIFO with special_file, and the next call works", async () => {
@@ -150,7 +124,7 @@ describe.each([true, false])("writes in a container (resident shells: %s)", (res
     // pid of the container's own process table) with everything it started.
     let killed: number[] = [];
     let recorded: { start: string | undefined; actual: string | undefined } | undefined;
-    const { error } = await duringWrite(
+    const { error } = await swapDuringWrite(
       dir,
       () => ops.writeFile(`/h/${name}/ws/sub/big.bin`, big()),
       (temp) => {

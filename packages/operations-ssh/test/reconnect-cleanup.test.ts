@@ -3,10 +3,10 @@ import { mkdtemp, readdir, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isOperationError, isTempFileName, type OutputChunk, parseTempFileName } from "@tackle/operations";
+import { swapDuringWrite } from "@tackle/operations/conformance";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSshOperations, type SshOperations } from "../src/index.js";
 import { eventually, killIfRunning } from "./support/processes.js";
-import { swapDuringWrite } from "./support/races.js";
 import { descendantsOf, isAlive, startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
 
 /**

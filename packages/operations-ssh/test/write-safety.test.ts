@@ -3,9 +3,9 @@ import { renameSync, symlinkSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isOperationError, isTempFileName, parseTempFileName } from "@tackle/operations";
+import { listDiskTree, swapDuringWrite } from "@tackle/operations/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSshOperations, type SshOperations } from "../src/index.js";
-import { listTree, swapDuringWrite } from "./support/races.js";
 import { startSshServer, type TestSshServer } from "./support/ssh-server.mjs";
 
 let server: TestSshServer;
@@ -50,8 +50,8 @@ describe("writeFile when the directory changes under it", () => {
     // The rename through the swapped path finds no temp file: the write fails, typed, not "missing".
     expect(isOperationError(error, "not_found")).toBe(false);
     expect(isOperationError(error)).toBe(true);
-    expect(await listTree(`${sub}.away`)).toEqual([]);
-    expect(await listTree(outside)).toEqual([]);
+    expect(await listDiskTree(`${sub}.away`)).toEqual([]);
+    expect(await listDiskTree(outside)).toEqual([]);
   });
 
   it("with `within`: the directory moved out of the root after the temp file was made is outside_root, nothing left outside", async () => {
@@ -66,8 +66,8 @@ describe("writeFile when the directory changes under it", () => {
     );
     expect(swappedMidWrite).toBe(true);
     expect(isOperationError(error, "outside_root"), String(error)).toBe(true);
-    expect(await listTree(outside)).toEqual(["sub"]);
-    expect(await listTree(root)).toEqual([]);
+    expect(await listDiskTree(outside)).toEqual(["sub"]);
+    expect(await listDiskTree(root)).toEqual([]);
   });
 
   it("with `within`: a directory that is a link to outside is outside_root, and nothing is created", async () => {
@@ -75,7 +75,7 @@ describe("writeFile when the directory changes under it", () => {
     await symlink(outside, join(root, "link"));
     const error = await ops.writeFile(join(root, "link", "f.txt"), "x", { within: root }).catch((e) => e);
     expect(isOperationError(error, "outside_root")).toBe(true);
-    expect(await listTree(outside)).toEqual([]);
+    expect(await listDiskTree(outside)).toEqual([]);
     // A link that stays inside the root is fine.
     await symlink("sub", join(root, "inner"));
     await ops.writeFile(join(root, "inner", "g.txt"), "y", { within: root });

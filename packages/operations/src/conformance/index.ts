@@ -28,6 +28,7 @@ import { describeWriteSafetyChecks } from "./write-safety.js";
 
 export type { ConformanceOptions, ConformanceSubject, MakeOperations } from "./context.js";
 export { collect, expectCode } from "./context.js";
+export { listDiskTree, swapDuringWrite } from "./disk-races.js";
 export type { LineWriterReport } from "./line-writer.js";
 export { lineOf, lineWriterFile, lostRounds, runLineWriter } from "./line-writer.js";
 export { COPIER_CONTROL, keptUnder, numbers } from "./output-helpers.js";

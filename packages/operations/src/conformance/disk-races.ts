@@ -2,16 +2,21 @@ import { existsSync, watch } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 
+/**
+ * Helpers for race tests of adapters whose files land on this machine's disk (a test sshd, a
+ * container with a bind mount): the test watches the directory the adapter writes into.
+ */
+
 /** Every path below `dir` (files, links and directories), relative, sorted. */
-export async function listTree(dir: string): Promise<string[]> {
+export async function listDiskTree(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true })).map(String).sort();
 }
 
 /**
- * Runs `write` and, the moment its temp file appears in `dir` (an inotify event: the test sshd
- * writes to this machine's disk), calls `swap` with its name, which returns where the temp file should be now.
- * Resolves with the write's outcome and whether the temp file was still there after the swap
- * (so the swap really came mid-write).
+ * Runs `write` and, the moment its temp file (a name with `.tackle-`) appears in `dir` (an
+ * inotify event), calls `swap` with its name, which returns the directory the temp file should be
+ * in now. Resolves with the write's outcome and whether the temp file was still there after the
+ * swap (so the swap really came mid-write).
  */
 export async function swapDuringWrite(
   dir: string,
@@ -23,8 +28,7 @@ export async function swapDuringWrite(
   const watcher = watch(dir, (_event, name) => {
     if (swapped || !name?.includes(".tackle-")) return;
     swapped = true;
-    const movedTo = swap(name);
-    swappedMidWrite = existsSync(join(movedTo, name));
+    swappedMidWrite = existsSync(join(swap(name), name));
   });
   try {
     await write();
