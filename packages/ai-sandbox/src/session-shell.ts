@@ -1,11 +1,11 @@
 /**
  * Scripts run through a sandbox session: `sh -c SCRIPT NAME ARGS...` as one command line (the
  * session takes a command string; every value is a quoted argument, never spliced into the
- * script), with text output through `run` or byte output streamed through `spawn`.
+ * script), with their text output through `run`.
  */
 import { OperationError, throwIfAborted } from "@tackle/operations";
 import { shellQuote } from "@tackle/operations/container-scripts";
-import type { SandboxProcess, SandboxSessionLike } from "./sandbox-types.js";
+import type { SandboxSessionLike } from "./sandbox-types.js";
 
 /** The command line that runs `script` in `sh` with `args` as `$1`, `$2`, ... */
 export function scriptLine(script: string, name: string, args: readonly string[]): string {
@@ -39,45 +39,6 @@ export class SessionShell {
       });
     } catch (error) {
       throw sessionFailure(error, operation, signal, path);
-    }
-  }
-
-  /**
-   * Runs `script` and hands each stdout chunk (bytes, as the process wrote them) to `onChunk`;
-   * resolves with the exit code. An abort kills the process and rejects with `aborted`.
-   */
-  async stream(
-    script: string,
-    args: readonly string[],
-    operation: string,
-    signal: AbortSignal | undefined,
-    onChunk: (bytes: Uint8Array) => void,
-    path?: string,
-  ): Promise<number> {
-    throwIfAborted(signal, operation);
-    let process: SandboxProcess;
-    try {
-      process = await this.session.spawn({ command: scriptLine(script, operation, args) });
-    } catch (error) {
-      throw sessionFailure(error, operation, signal, path);
-    }
-    const kill = () => void Promise.resolve(process.kill()).catch(() => undefined);
-    signal?.addEventListener("abort", kill, { once: true });
-    try {
-      const drainErrors = process.stderr.pipeTo(new WritableStream());
-      for await (const chunk of process.stdout) {
-        throwIfAborted(signal, operation);
-        onChunk(chunk);
-      }
-      await drainErrors;
-      const { exitCode } = await process.wait();
-      throwIfAborted(signal, operation);
-      return exitCode;
-    } catch (error) {
-      kill();
-      throw sessionFailure(error, operation, signal, path);
-    } finally {
-      signal?.removeEventListener("abort", kill);
     }
   }
 }
