@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
-import { notRegularFileError, OperationError, throwIfAborted, toOperationError } from "../errors.js";
+import {
+  isOperationError,
+  notRegularFileError,
+  OperationError,
+  throwIfAborted,
+  toOperationError,
+} from "../errors.js";
 import { FOREIGN_TEMP_MAX_AGE_MS } from "../temp-files.js";
 import { runTreeListing, TREE_LISTING_SCRIPT, type TreeListingMode } from "../tree-listing.js";
 import type {
@@ -210,7 +216,7 @@ export class ScriptFiles {
     try {
       await this.script("writeFile", "write", path, args, options, bytes);
     } catch (error) {
-      if (this.transport.settleAbortedWrites && error instanceof OperationError && error.code === "aborted")
+      if (this.transport.settleAbortedWrites && isOperationError(error, "aborted"))
         await this.script("writeFile", "settle_write", path, [path, token], undefined).catch(() => undefined);
       throw error;
     }
