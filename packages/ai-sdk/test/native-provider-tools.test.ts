@@ -13,8 +13,8 @@ import { stepCountIs, streamText, type ToolSet } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   anthropicReply,
+  openaiResponsesReply,
   type ProviderServer,
-  type Reply,
   startProviderServer,
 } from "../src/testing/index.js";
 import { demoWorkspace, type Workspace } from "./support/workspace.js";
@@ -43,47 +43,6 @@ async function nativeOnDemo() {
   const context = createLocalToolContext({ cwd: workspace.dir });
   dispose = () => context.dispose();
   return { dir: workspace.dir, native: createNativeToolHandlers({ context }) };
-}
-
-/** One OpenAI Responses streamed reply holding the given output items (each added, then done). */
-function responsesReply(items: Record<string, unknown>[]): Reply {
-  const frame = (data: object) => `data: ${JSON.stringify(data)}\n\n`;
-  const frames = [
-    frame({
-      type: "response.created",
-      response: { id: "resp_1", created_at: 1_700_000_000, model: "gpt-5.1" },
-    }),
-  ];
-  items.forEach((item, index) => {
-    frames.push(
-      frame({
-        type: "response.output_item.added",
-        output_index: index,
-        item: { ...item, status: "in_progress" },
-      }),
-    );
-    frames.push(
-      frame({
-        type: "response.output_item.done",
-        output_index: index,
-        item: { ...item, status: "completed" },
-      }),
-    );
-  });
-  frames.push(
-    frame({
-      type: "response.completed",
-      response: {
-        usage: {
-          input_tokens: 900,
-          input_tokens_details: { cached_tokens: 0 },
-          output_tokens: 30,
-          output_tokens_details: { reasoning_tokens: 0 },
-        },
-      },
-    }),
-  );
-  return { kind: "sse", frames };
 }
 
 /** The request body's items of a type (OpenAI `input`) or content blocks of a type (Anthropic `messages`). */
@@ -189,17 +148,19 @@ describe("OpenAI apply_patch and shell through @ai-sdk/openai (Responses)", () =
       operation: { type: "update_file", path: "src/greet.mjs", diff },
     });
     server = await startProviderServer([
-      responsesReply([update(`@@\n-  ${WRONG_LINE}\n+  ${FIXED_LINE}\n`)]),
-      responsesReply([update(`@@\n-  ${BUGGY_LINE}\n+  ${FIXED_LINE}\n`)]),
-      responsesReply([
-        {
-          type: "shell_call",
-          id: "sc_1",
-          call_id: "call_shell",
-          action: { commands: ["node test.mjs", "exit 2"] },
-        },
-      ]),
-      responsesReply([]),
+      openaiResponsesReply({ items: [update(`@@\n-  ${WRONG_LINE}\n+  ${FIXED_LINE}\n`)] }),
+      openaiResponsesReply({ items: [update(`@@\n-  ${BUGGY_LINE}\n+  ${FIXED_LINE}\n`)] }),
+      openaiResponsesReply({
+        items: [
+          {
+            type: "shell_call",
+            id: "sc_1",
+            call_id: "call_shell",
+            action: { commands: ["node test.mjs", "exit 2"] },
+          },
+        ],
+      }),
+      openaiResponsesReply({ items: [] }),
     ]);
     const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "test-key" });
     const result = streamText({
