@@ -47,6 +47,8 @@ export type { ApplyPatchParams, ApplyPatchToolOptions } from "./patch/tool.js";
 export { createApplyPatchToolDefinition } from "./patch/tool.js";
 export type { PolicyConfig, PolicyDecision, PolicyRuleId } from "./shell/policy-contract.js";
 export type { ShellToolDetails, ShellToolOptions, ShellToolParams } from "./shell/tool.js";
+export type { SyntaxCacheStats } from "./syntax/cache-control.js";
+export { clearSyntaxCache, syntaxCacheStats } from "./syntax/cache-control.js";
 export type { PatchErrorCode, TackleToolErrorCode, TackleToolOwnErrorCode } from "./tool-error-codes.js";
 export { TACKLE_TOOL_ERROR_CODES } from "./tool-error-codes.js";
 export { toToolError } from "./tool-errors.js";

@@ -4,9 +4,10 @@
  */
 export type {
   LoadedGrammar,
+  SteppedParse,
   SyntaxEdit,
   SyntaxNode,
   SyntaxPoint,
   SyntaxTree,
 } from "./runtime.js";
-export { loadGrammar, parseTree, parseWith } from "./runtime.js";
+export { loadGrammar, parseTree, parseWith, startParse } from "./runtime.js";

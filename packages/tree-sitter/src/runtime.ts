@@ -54,7 +54,11 @@ export interface SyntaxTree {
 
 interface ParserInstance {
   setLanguage(language: unknown): void;
-  parse(text: string, oldTree?: SyntaxTree | null): SyntaxTree | null;
+  parse(
+    text: string,
+    oldTree?: SyntaxTree | null,
+    options?: { progressCallback?: (state: { currentOffset: number }) => boolean },
+  ): SyntaxTree | null;
   delete(): void;
 }
 
@@ -176,4 +180,75 @@ export async function parseTree(
   const tree = parser.parse(text, oldTree ?? null);
   if (!tree) throw new Error(`tree-sitter could not parse with ${grammar.wasmPath}`);
   return tree;
+}
+
+/**
+ * A parse that runs in steps, for work off a caller's critical path (see {@link startParse}):
+ * each `step` parses until a deadline, `finish` parses the rest at once. Once it has returned
+ * a tree, or after `cancel()`, it holds nothing.
+ */
+export interface SteppedParse {
+  /** How much of the text has been parsed, from 0 to 1. */
+  readonly progress: number;
+  /** True once a tree was returned or the parse was cancelled. */
+  readonly ended: boolean;
+  /**
+   * Parses until done or until `performance.now()` passes `deadline`; returns the tree (which
+   * the caller owns) when done, undefined when there is more to parse.
+   */
+  step(deadline: number): SyntaxTree | undefined;
+  /** Parses the rest without stopping and returns the tree (which the caller owns). */
+  finish(): SyntaxTree;
+  /** Stops the parse and frees its parser. Idempotent. */
+  cancel(): void;
+}
+
+/**
+ * Starts a parse of `text` that runs in steps. It has a parser of its own: tree-sitter resumes a
+ * halted parse where it stopped on the next call to the same parser, and parses made meanwhile
+ * with {@link parseTree} (other parsers) do not disturb it. The text must stay the same for
+ * the whole parse (JS strings do). A step stops at the first progress report past its deadline;
+ * tree-sitter reports every few dozen microseconds of work.
+ */
+export async function startParse(grammar: LoadedGrammar, text: string): Promise<SteppedParse> {
+  const module = await loadRuntime();
+  let parser: ParserInstance | undefined = new module.Parser();
+  parser.setLanguage(grammar.language);
+  // web-tree-sitter reads JS strings as UTF-16: offsets are in bytes, two per code unit.
+  const totalBytes = Math.max(2 * text.length, 1);
+  let offset = 0;
+  const end = (tree: SyntaxTree | null): SyntaxTree => {
+    parser?.delete();
+    parser = undefined;
+    if (!tree) throw new Error(`tree-sitter could not parse with ${grammar.wasmPath}`);
+    return tree;
+  };
+  const active = (): ParserInstance => {
+    if (!parser) throw new Error("this parse has ended");
+    return parser;
+  };
+  return {
+    get progress() {
+      return parser ? Math.min(offset / totalBytes, 1) : 1;
+    },
+    get ended() {
+      return parser === undefined;
+    },
+    step(deadline) {
+      const tree = active().parse(text, null, {
+        progressCallback: (state) => {
+          offset = state.currentOffset;
+          return performance.now() > deadline;
+        },
+      });
+      return tree ? end(tree) : undefined;
+    },
+    finish() {
+      return end(active().parse(text, null));
+    },
+    cancel() {
+      parser?.delete();
+      parser = undefined;
+    },
+  };
 }

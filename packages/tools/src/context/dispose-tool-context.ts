@@ -1,5 +1,6 @@
 import type { ToolSession } from "@tackle/extensions";
 import { existingShellJobs } from "../shell/registry.js";
+import { endBackgroundParses } from "../syntax/parse-after-read.js";
 
 /** Options of {@link disposeToolContext}. */
 export interface DisposeToolContextOptions {
@@ -12,8 +13,8 @@ export interface DisposeToolContextOptions {
 
 /**
  * Ends what a tool context owns: background jobs not marked `keepAlive` (their records stay on
- * disk, so a later host still lists them), its diagnostics providers (language servers) and,
- * unless asked otherwise, the session's artifacts.
+ * disk, so a later host still lists them), the background syntax parses of files it read, its
+ * diagnostics providers (language servers) and, unless asked otherwise, the session's artifacts.
  * The environment (`ctx.operations`) is not disposed: it may serve other contexts.
  *
  * A context from `createToolContext` does this with its own `dispose()` (which also refuses
@@ -30,6 +31,7 @@ export async function disposeToolContext(
   options: DisposeToolContextOptions = {},
 ): Promise<void> {
   const failures: unknown[] = [];
+  endBackgroundParses(ctx);
   const jobs = existingShellJobs(ctx);
   if (jobs) await jobs.dispose().catch((error: unknown) => failures.push(error));
   for (const provider of ctx.diagnostics?.providers ?? []) {

@@ -9,6 +9,7 @@ import {
 } from "@tackle/extensions";
 import { pathSyntax } from "@tackle/session";
 import { syntaxLanguageOf } from "../syntax/check-syntax.js";
+import { syntaxCacheKey } from "../syntax/parse-after-read.js";
 import { decodeText } from "../text/encoding.js";
 import { hasTool } from "../tool-names.js";
 import { feedbackText } from "./feedback-text.js";
@@ -58,7 +59,7 @@ export async function reportAfterChange(
           change.path,
           () => (change.before === null ? null : decodeText(change.before).text),
           after,
-          `${ctx.operations.id}\0${change.path}`,
+          syntaxCacheKey(ctx, change.path),
         ).catch((error: unknown) => ({ status: "unavailable" as const, reason: messageOf(error) }));
   const provider = settings.providers?.find((candidate) => candidate.handles(change.path));
   const budgetMs = settings.budgetMs ?? DIAGNOSTICS_DEFAULTS.budgetMs;

@@ -1,12 +1,7 @@
 import type { SyntaxFeedback } from "@tackle/extensions";
-import { checkSyntax, syntaxLanguageOf } from "../syntax/check-syntax.js";
+import { checkSyntax, MAX_SYNTAX_CHECK_CHARS, syntaxLanguageOf } from "../syntax/check-syntax.js";
 
-/**
- * Largest text the syntax check parses (UTF-16 code units, about bytes for source code): a
- * generated or minified file past it is not what a model edits by hand, and parsing it would
- * cost more than the edit itself.
- */
-export const MAX_SYNTAX_CHECK_CHARS = 1024 * 1024;
+export { MAX_SYNTAX_CHECK_CHARS };
 
 /**
  * The syntax check of one change: the text after is parsed first; only when it has problems is

@@ -1,10 +1,11 @@
 import { loadGrammar, parseTree, type SyntaxTree } from "@tackle/tree-sitter";
+import { settleBackgroundParse } from "./background-parse.js";
 import { SYNTAX_LANGUAGES, type SyntaxLanguage, SyntaxUnavailableError } from "./languages.js";
 import { markdownFenceProblems } from "./markdown-fences.js";
 import { cachedVerdict, forgetFile, latestTree, remember } from "./parse-cache.js";
-import { firstProblems, type SyntaxProblem } from "./syntax-problem.js";
+import type { SyntaxProblem } from "./syntax-problem.js";
 import { textEdit } from "./text-edit.js";
-import { treeProblems } from "./tree-errors.js";
+import { treeVerdict } from "./tree-verdict.js";
 
 /**
  * What a syntax check found: `parses`, `errors` (with the first problems), `unsupported` (no
@@ -22,6 +23,13 @@ export interface SyntaxCheck {
   /** For `unavailable`: why. */
   reason?: string;
 }
+
+/**
+ * Largest text the syntax check parses (UTF-16 code units, about bytes for source code): a
+ * generated or minified file past it is not what a model edits by hand, and parsing it would
+ * cost more than the edit itself.
+ */
+export const MAX_SYNTAX_CHECK_CHARS = 1024 * 1024;
 
 /** How a check uses the parse cache (see `parse-cache.ts`). */
 export interface CheckOptions {
@@ -85,6 +93,8 @@ export async function checkSyntax(
 async function problemsWithCache(language: SyntaxLanguage, text: string, options: CheckOptions) {
   const key = options.cacheKey;
   if (key === undefined) return problemsOnce(language, text);
+  // A background parse of this file (after a read) is finished or dropped before the cache is read.
+  settleBackgroundParse(key);
   const cached = cachedVerdict(key, language.id, text);
   if (cached) return cached;
   if (!options.remember) return problemsOnce(language, text);
@@ -94,6 +104,8 @@ async function problemsWithCache(language: SyntaxLanguage, text: string, options
     return problems;
   }
   const grammar = await loadGrammar(language.grammar());
+  // A read may have queued another one while the grammar loaded.
+  settleBackgroundParse(key);
   const latest = latestTree(key, language.id);
   // The cached tree is edited in place to describe `text`; its entry is replaced right after.
   let tree: SyntaxTree;
@@ -104,7 +116,7 @@ async function problemsWithCache(language: SyntaxLanguage, text: string, options
     forgetFile(key);
     throw error;
   }
-  const problems = withExtra(language, text, treeProblems(tree.rootNode));
+  const problems = treeVerdict(language, text, tree);
   remember(key, { language: language.id, text, problems }, tree);
   return problems;
 }
@@ -114,13 +126,8 @@ async function problemsOnce(language: SyntaxLanguage, text: string): Promise<Syn
   if (!language.grammar) return language.check ? language.check(text) : [];
   const tree: SyntaxTree = await parseTree(await loadGrammar(language.grammar()), text);
   try {
-    return withExtra(language, text, treeProblems(tree.rootNode));
+    return treeVerdict(language, text, tree);
   } finally {
     tree.delete();
   }
-}
-
-function withExtra(language: SyntaxLanguage, text: string, problems: SyntaxProblem[]): SyntaxProblem[] {
-  const extra = language.extraProblem?.(text);
-  return extra ? firstProblems([...problems, extra]) : problems;
 }

@@ -8,13 +8,18 @@ import { firstProblems, positionAt, type SyntaxProblem } from "./syntax-problem.
  * of its format.
  */
 
+/** JSONC as tsconfig.json and VS Code settings use it. */
+const JSON_OPTIONS = { allowTrailingComma: true, disallowComments: false };
+
 /** Problems of a JSON or JSONC text (empty: it parses). */
 export async function jsonProblems(text: string): Promise<SyntaxProblem[]> {
-  const jsonc = await import("jsonc-parser");
-  const errors: import("jsonc-parser").ParseError[] = [];
-  jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   // An empty file is not a JSON document, but it is what a new config file starts as.
   if (text.trim() === "") return [];
+  const jsonc = await import("jsonc-parser");
+  const errors: { error: import("jsonc-parser").ParseErrorCode; offset: number }[] = [];
+  // `visit` reports the errors `parse` would (parse is built on it) without building the value:
+  // less time and no garbage for a 2,000-line file.
+  jsonc.visit(text, { onError: (error, offset) => errors.push({ error, offset }) }, JSON_OPTIONS);
   return firstProblems(
     errors.map((error) => ({
       ...positionAt(text, error.offset),

@@ -5,14 +5,18 @@ import type { SyntaxProblem } from "./syntax-problem.js";
  * The last text of each recently checked file, with its verdict and, for tree-sitter languages,
  * its tree: the next change to the file re-parses incrementally from that tree, and the check
  * of the text before a change (needed only when the text after has problems) is a lookup.
- * Process-wide (a verdict depends on the text only), bounded by files and characters; a tree
- * lives in WASM memory and is freed when its entry goes.
+ * Process-wide (a verdict depends on the text only), bounded by files and characters. A tree
+ * lives in WASM memory, about 30 bytes per character of its text (measured on TypeScript), so
+ * trees have a tighter bound of their own: past it the oldest entries keep their text and
+ * verdict but lose their tree (freed), and their next change is parsed in full.
  */
 
 /** Files whose last text is kept. */
 export const MAX_CACHED_FILES = 32;
 /** Characters of text kept over all files. */
 export const MAX_CACHED_CHARS = 16 * 1024 * 1024;
+/** Characters of text whose trees are kept (about 64 MB of WASM memory at 30 bytes a character). */
+export const MAX_TREE_CHARS = 2 * 1024 * 1024;
 
 /** A text and what the check found in it. */
 export interface CheckedText {
@@ -29,6 +33,7 @@ interface Entry extends CheckedText {
 
 const entries = new Map<string, Entry>();
 let cachedChars = 0;
+let treeChars = 0;
 
 /** The verdict on `text` when it is the file's latest or previous text. */
 export function cachedVerdict(key: string, language: string, text: string): SyntaxProblem[] | undefined {
@@ -55,10 +60,15 @@ export function remember(key: string, checked: CheckedText, tree?: SyntaxTree): 
   }
   entries.set(key, entry);
   cachedChars += sizeOf(entry);
+  if (entry.tree) treeChars += entry.text.length;
   for (const [oldest, evicted] of entries) {
     if (entries.size <= MAX_CACHED_FILES && cachedChars <= MAX_CACHED_CHARS) break;
     if (oldest === key) continue;
     forget(oldest, evicted);
+  }
+  for (const [oldest, older] of entries) {
+    if (treeChars <= MAX_TREE_CHARS) break;
+    if (oldest !== key) dropTree(older);
   }
 }
 
@@ -71,11 +81,23 @@ export function forgetFile(key: string): void {
 function forget(key: string, entry: Entry): void {
   entries.delete(key);
   cachedChars -= sizeOf(entry);
-  entry.tree?.delete();
+  dropTree(entry);
+}
+
+function dropTree(entry: Entry): void {
+  if (!entry.tree) return;
+  entry.tree.delete();
+  delete entry.tree;
+  treeChars -= entry.text.length;
 }
 
 function sizeOf(entry: Entry): number {
   return entry.text.length + (entry.previous?.text.length ?? 0);
+}
+
+/** Files and characters kept now, and the characters whose trees are kept. */
+export function cachedSize(): { files: number; chars: number; treeChars: number } {
+  return { files: entries.size, chars: cachedChars, treeChars };
 }
 
 /** Empties the cache (tests, and a host that wants the WASM memory back). */

@@ -15,6 +15,7 @@ import {
   redactionSourceOf,
 } from "@tackle/session";
 import { DEFAULTS, formatBytes } from "../defaults.js";
+import { parseAfterRead, parsesAfterRead } from "../syntax/parse-after-read.js";
 import { encodingLabel } from "../text/encoding.js";
 import { formatNumberedLines } from "../text/line-numbers.js";
 import { readLineWindow } from "../text/line-window.js";
@@ -161,9 +162,11 @@ async function readResolved(
   if (stat.type === "other") throw specialFileError(resolved.display);
   // After the head (whose chunks readHead keeps), chunks are read straight into the newline
   // counter's memory where the adapter can: counted in place, no buffer allocated per chunk.
+  // Not when the file's chunks are kept for a background syntax parse (each then has its own memory).
   const newlines = createNewlineCounter();
+  const kept: Uint8Array[] | undefined = parsesAfterRead(ctx, resolved.real, stat.size) ? [] : undefined;
   let headTaken = false;
-  const into = (size: number) => (headTaken ? newlines.chunkMemory(size) : undefined);
+  const into = (size: number) => (headTaken && !kept ? newlines.chunkMemory(size) : undefined);
   const stream = ops.openRead(resolved.absolute, { signal, into })[Symbol.asyncIterator]();
   let finished = false;
   try {
@@ -188,7 +191,7 @@ async function readResolved(
     // The stat was taken before the read: a change during it leaves a record that no longer
     // matches, never one that matches a content the model did not see.
     const hashWholeFile = stat.size <= limits.wholeHashMaxBytes;
-    const window = await readLineWindow(head.bytes, rest, {
+    const window = await readLineWindow(head.bytes, kept ? keeping(rest, kept) : rest, {
       startLine,
       maxLines: lineLimit,
       maxBytes: limits.maxBytes,
@@ -198,6 +201,8 @@ async function readResolved(
     });
     finished = true;
     const result = formatText(resolved, window, startLine, lineLimit, limits, hasTool(ctx, "bash"));
+    // The model usually edits what it reads: parse it now, off this call's path (see parse-after-read.ts).
+    if (kept) parseAfterRead(ctx, resolved.real, [head.bytes, ...kept]);
     // Only a read that showed content counts as having seen the file (not an offset past its end).
     if (window.sha256 !== undefined) ctx.reads.record(resolved.real, window.sha256);
     else {
@@ -385,3 +390,11 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
 }
 
 async function* emptyStream(): AsyncGenerator<Uint8Array> {}
+
+/** `rest`, with each chunk also pushed to `kept` (chunks read without `into` are the reader's to keep). */
+async function* keeping(rest: AsyncIterable<Uint8Array>, kept: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for await (const chunk of rest) {
+    kept.push(chunk);
+    yield chunk;
+  }
+}
