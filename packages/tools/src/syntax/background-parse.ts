@@ -1,6 +1,7 @@
 import { loadGrammar, type SteppedParse, type SyntaxTree, startParse } from "@tackle/tree-sitter";
 import type { SyntaxLanguage } from "./languages.js";
 import { latestTree, remember } from "./parse-cache.js";
+import type { SyntaxProblem } from "./syntax-problem.js";
 import { treeVerdict } from "./tree-verdict.js";
 
 /**
@@ -69,11 +70,8 @@ export function parseInBackground(request: BackgroundParseRequest): void {
 export function settleBackgroundParse(key: string): void {
   const job = jobs.get(key);
   if (!job) return;
-  if (job.parse && !job.parse.ended) {
-    complete(job, job.parse.finish());
-  } else {
-    drop(job);
-  }
+  if (job.parse && !job.parse.ended) finishOrDrop(job, () => job.parse?.finish());
+  else drop(job);
 }
 
 /** Drops every background parse whose owner is `owner` (its context is being disposed). */
@@ -122,10 +120,24 @@ function step(): void {
     if (!job.starting) void start(job);
     return;
   } else {
-    const tree = job.parse.step(performance.now() + BACKGROUND_STEP_MS);
-    if (tree) complete(job, tree);
+    const parse = job.parse;
+    finishOrDrop(job, () => parse.step(performance.now() + BACKGROUND_STEP_MS));
   }
   schedule();
+}
+
+/**
+ * Runs `parse` (a step, or the rest of the parse) and completes the job when it returns a tree.
+ * Never throws: this runs in a timer, where an exception would end the host process, and before
+ * a check, which must not fail for a parse it did not need.
+ */
+function finishOrDrop(job: Job, parse: () => SyntaxTree | undefined): void {
+  try {
+    const tree = parse();
+    if (tree) complete(job, tree);
+  } catch {
+    drop(job);
+  }
 }
 
 async function start(job: Job): Promise<void> {
@@ -155,11 +167,14 @@ async function start(job: Job): Promise<void> {
 function complete(job: Job, tree: SyntaxTree): void {
   if (jobs.get(job.key) === job) jobs.delete(job.key);
   const text = job.text as string;
-  remember(
-    job.key,
-    { language: job.language.id, text, problems: treeVerdict(job.language, text, tree) },
-    tree,
-  );
+  let problems: SyntaxProblem[];
+  try {
+    problems = treeVerdict(job.language, text, tree);
+  } catch (error) {
+    tree.delete();
+    throw error;
+  }
+  remember(job.key, { language: job.language.id, text, problems }, tree);
 }
 
 function drop(job: Job): void {
