@@ -1,12 +1,15 @@
 /**
  * The fast path of the bash policy, for the commands agents send most (`npm test`,
- * `pnpm build && pnpm test`, `ls -la | head`): plain words joined by `&&`, `||`, `;` and `|`,
+ * `pnpm build && pnpm test`, `ls -la | head`, `grep -rn "TODO" src`): plain words, quoted or not,
+ * joined by `&&`, `||`, `;` and `|`,
  * no command named in {@link BASH_RULE_COMMANDS} and none that asks on stdin ({@link stdinQuestion}:
  * `read`, `apt-get install` without -y, ...). Such a command hits no rule and has no reader of
  * the closed stdin, which is what the grammar path finds for it too, so it is decided without
  * the parser: the first check in a process then loads no WASM (the runtime and the bash grammar
- * cost tens of milliseconds and about 9 MB on Node 22). Anything else (quotes, `$`, redirects,
- * globs, `~`, keywords, assignments, a newline) goes to the grammar. `test/plain-command.test.ts`
+ * cost tens of milliseconds and about 9 MB on Node 22, and a parsed command longer than about 35
+ * characters makes V8 optimise the grammar's lexer: about 50 MB more for a moment and 0.3 s of a
+ * background thread). Anything else (`$`, backquotes, escapes, redirects, globs, `~`, keywords,
+ * assignments, a quoted command name, a newline) goes to the grammar. `test/plain-command.test.ts`
  * checks the two paths agree, on generated commands and on a corpus.
  */
 import { stdinQuestion } from "./bash-input.js";
@@ -14,13 +17,22 @@ import { BASH_RULE_COMMANDS } from "./bash-rule-names.js";
 import { commandBaseName } from "./bash-words.js";
 
 /**
- * A word the shell takes literally: no quoting, expansion, glob, redirect, comment, brace or
- * history character, so its text is its value and it is one word.
+ * Characters of an unquoted word the shell takes literally: no quoting, expansion, glob, redirect,
+ * comment, brace or history character.
  */
-const LITERAL_WORD = /^[A-Za-z0-9_./:=,+%-]+$/;
+const LITERAL_CHAR = /[A-Za-z0-9_./:=,+%-]/;
 
-/** Operators between commands; a lone `&`, `|&` and `;;` are not among them. */
-const SEPARATOR = /\s*(?:&&|\|\||;|\|)\s*/;
+/**
+ * What a double-quoted part may not hold: inside `"..."` bash still expands `$` and backquotes
+ * and reads `\` as an escape (and an interactive shell `!`); without them the part is literal.
+ */
+const EXPANDS_IN_DOUBLE_QUOTES = /[$`\\!]/;
+
+/** One word of a plain command: its value after quote removal, and whether any of it was quoted. */
+interface PlainWord {
+  value: string;
+  quoted: boolean;
+}
 
 /** Words the grammar reads as syntax at a command's start (`if`, `for`, ...) or as declarations. */
 const RESERVED: ReadonlySet<string> = new Set([
@@ -59,18 +71,77 @@ const MAX_CHARS = 2000;
  */
 export function isPlainBashCommand(command: string): boolean {
   if (command.length > MAX_CHARS || /[^\S \t]/.test(command)) return false;
-  let text = command.trim();
-  if (text.endsWith(";")) text = text.slice(0, -1).trimEnd();
-  if (text === "") return false;
-  for (const part of text.split(SEPARATOR)) {
-    const words = part.split(/[ \t]+/);
+  const commands = splitPlainCommands(command);
+  if (commands === undefined) return false;
+  for (const { words, text } of commands) {
     const name = words[0];
-    if (name === undefined || name === "" || name.includes("=")) return false;
-    if (!words.every((word) => LITERAL_WORD.test(word))) return false;
-    const base = commandBaseName(name);
-    if (RESERVED.has(name) || BASH_RULE_COMMANDS.has(base)) return false;
-    const args = words.slice(1).map((value) => ({ value }));
-    if (stdinQuestion(base, args, part) !== undefined) return false;
+    // The command's name stays unquoted: its text is the name a rule would be keyed on.
+    if (name === undefined || name.quoted || name.value.includes("=")) return false;
+    const base = commandBaseName(name.value);
+    if (RESERVED.has(name.value) || BASH_RULE_COMMANDS.has(base)) return false;
+    if (stdinQuestion(base, words.slice(1), text) !== undefined) return false;
   }
   return true;
+}
+
+/**
+ * Splits `command` into its commands (at `&&`, `||`, `;` and `|`, a trailing `;` allowed) and
+ * each into words: unquoted literal characters, `'...'` (literal in bash) and `"..."` without
+ * {@link EXPANDS_IN_DOUBLE_QUOTES}, in any concatenation. Undefined for anything else (an
+ * unclosed quote, an empty command, a lone `&`, any other character outside quotes).
+ */
+function splitPlainCommands(command: string): { words: PlainWord[]; text: string }[] | undefined {
+  const commands: { words: PlainWord[]; text: string }[] = [];
+  let words: PlainWord[] = [];
+  let start = 0;
+  let i = 0;
+  const endCommand = (at: number): boolean => {
+    if (words.length === 0) return false;
+    commands.push({ words, text: command.slice(start, at).trim() });
+    words = [];
+    return true;
+  };
+  while (i < command.length) {
+    const c = command[i] as string;
+    if (c === " " || c === "\t") {
+      i++;
+      continue;
+    }
+    const operator =
+      command.startsWith("&&", i) || command.startsWith("||", i) ? 2 : c === ";" || c === "|" ? 1 : 0;
+    if (operator > 0) {
+      if (!endCommand(i)) return undefined;
+      i += operator;
+      start = i;
+      // Only `;` may end the whole command.
+      if (command.slice(i).trim() === "" && c !== ";") return undefined;
+      continue;
+    }
+    let value = "";
+    let quoted = false;
+    while (i < command.length) {
+      const d = command[i] as string;
+      if (LITERAL_CHAR.test(d)) {
+        value += d;
+        i++;
+      } else if (d === "'" || d === '"') {
+        const close = command.indexOf(d, i + 1);
+        if (close === -1) return undefined;
+        const inner = command.slice(i + 1, close);
+        if (d === '"' && EXPANDS_IN_DOUBLE_QUOTES.test(inner)) return undefined;
+        value += inner;
+        quoted = true;
+        i = close + 1;
+      } else if (d === " " || d === "\t" || d === ";" || d === "|" || d === "&") {
+        break;
+      } else {
+        return undefined;
+      }
+    }
+    // A `&` not part of `&&` (background, `|&`, `&>`) reaches here with no word read.
+    if (value === "" && !quoted) return undefined;
+    words.push({ value, quoted });
+  }
+  if (words.length > 0) endCommand(command.length);
+  return commands.length > 0 ? commands : undefined;
 }
