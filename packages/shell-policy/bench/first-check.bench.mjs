@@ -43,12 +43,12 @@ const withCli = existsSync(cli);
 if (withCli) {
   stages["cli-read"] = [cli, "tool", "read", '{"path":"file.txt"}', "--audit", join(dir, "audit.jsonl")];
   stages["cli-bash"] = [cli, "tool", "bash", '{"command":"true"}', "--audit", join(dir, "audit.jsonl")];
-  // A command the grammar must read (quoted): what every first call cost before the fast path.
+  // A command the grammar must read (a `$`): what every first call cost before the fast path.
   stages["cli-bash-parsed"] = [
     cli,
     "tool",
     "bash",
-    `{"command":"echo 'x'"}`,
+    '{"command":"echo $HOME"}',
     "--audit",
     join(dir, "audit.jsonl"),
   ];
