@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { access, open, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
-import type { Writable } from "node:stream";
 import {
   type ExecCleanup,
   type ExecOptions,
@@ -16,7 +14,7 @@ import {
   throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
-import { effectiveSandbox, SECCOMP_FD } from "@tackle/operations/adapter";
+import { effectiveSandbox } from "@tackle/operations/adapter";
 import { checkPath } from "./guard.js";
 import { OutputCapper } from "./output-capper.js";
 import { OutputFile } from "./output-file.js";
@@ -24,6 +22,7 @@ import type { CommandTree } from "./process-tree.js";
 import { RunningCommand } from "./running-command.js";
 import { startProxy } from "./sandbox/network-proxy.js";
 import { SANDBOX_SHELL_PID, type SandboxedCommand, sandboxCommand } from "./sandbox/sandboxed-command.js";
+import type { SpawnedProcess, Spawner, StdioSlot } from "./spawner/spawner.js";
 
 /** Host-side settings of the local `exec`. */
 export interface LocalExecConfig {
@@ -35,6 +34,8 @@ export interface LocalExecConfig {
   idleGraceMs: number;
   /** Sandbox of every command that does not say otherwise (`ExecOptions.sandbox`). */
   sandbox?: SandboxOptions;
+  /** Starts the command (and the output capper): in this process or through the spawn helper. */
+  spawner: Spawner;
 }
 
 /**
@@ -100,40 +101,32 @@ async function execPrepared(
     ? direct
       ? await openDirect(options.outputPath)
       : capped
-        ? await startCapper(options.outputPath, options.outputLimitBytes as number, config.baseEnv)
+        ? await startCapper(options.outputPath, options.outputLimitBytes as number, config)
         : await openFile(options.outputPath, options.outputLimitBytes)
     : undefined;
   const started = Date.now();
-  let child: ChildProcess;
-  // Hidden files read their (empty) contents from /dev/null, one descriptor each (bwrap closes each).
-  const devNull = sandbox && sandbox.hiddenFileFds > 0 ? await open("/dev/null", "r") : undefined;
+  let child: SpawnedProcess;
   try {
-    const stdio: ("ignore" | "pipe" | number | Writable)[] =
+    const stdio: StdioSlot[] =
       output instanceof OutputCapper
         ? ["ignore", output.input, output.input]
-        : output && "fd" in output
-          ? ["ignore", output.fd, output.fd]
+        : output && "sizeBefore" in output
+          ? ["ignore", output.slot, output.slot]
           : ["ignore", "pipe", "pipe"];
     // bwrap reads the seccomp program from the child's descriptor 3 (SECCOMP_FD), a pipe, and
-    // the hidden files' contents from the descriptors after it (FIRST_HIDDEN_FILE_FD up).
+    // the hidden files' (empty) contents from the descriptors after it (FIRST_HIDDEN_FILE_FD
+    // up), one /dev/null each (bwrap closes each).
     if (sandbox) {
-      stdio.push("pipe");
-      for (let i = 0; i < sandbox.hiddenFileFds; i++) stdio.push(devNull!.fd);
+      stdio.push({ input: sandbox.seccomp });
+      for (let i = 0; i < sandbox.hiddenFileFds; i++) stdio.push({ file: "/dev/null", flags: "r" });
     }
-    // The program goes into the pipe at once, not after the 'spawn' event: bwrap waits for it,
-    // and on a loaded machine that event can come several milliseconds later.
-    child = await spawnShell(command.file, command.args, { cwd: options.cwd, env, stdio }, (spawned) => {
-      if (sandbox) writeSeccomp(spawned, sandbox.seccomp);
-    });
+    child = await spawnShell(config.spawner, { file: command.file, args: command.args, cwd: options.cwd, env, stdio });
   } catch (error) {
     if (output instanceof OutputCapper) {
       output.releaseInput();
       await output.finish();
-    } else if (output && "fd" in output) await output.handle.close();
-    else await output?.close();
+    } else if (output instanceof OutputFile) await output.close();
     throw error;
-  } finally {
-    await devNull?.close();
   }
   const report = sandbox ? { ...sandbox.report, hostPid: child.pid! } : undefined;
   // Before any chunk: 'data' events come from later turns of the event loop. A sandboxed
@@ -154,9 +147,8 @@ async function execPrepared(
   };
   const sink = output instanceof OutputFile ? output : undefined;
   const run = new RunningCommand(child, tree, options, config, sink);
-  // The shell holds its own copy of the descriptor or pipe; the host's copy is not needed.
+  // The shell holds its own copy of the pipe; the host's (or the helper's) is not needed.
   if (output instanceof OutputCapper) output.releaseInput();
-  else if (output && "fd" in output) await output.handle.close();
   const result = await run.finished;
   // The group is gone (and, on Linux, every marked process): the output is finished after this.
   reportEnded(options, result.cleanup);
@@ -167,7 +159,7 @@ async function execPrepared(
     outputCut = written.cut;
     stdoutBytes = written.outputBytes;
     stderrBytes = 0;
-  } else if (output && "fd" in output) {
+  } else if (output && "sizeBefore" in output) {
     // One fd for both streams keeps their order but loses the split: report the file's growth.
     stdoutBytes = (await stat(options.outputPath!)).size - output.sizeBefore;
     stderrBytes = 0;
@@ -180,6 +172,14 @@ async function execPrepared(
       stderrBytes = 0;
     }
   }
+  if (config.spawner.lost(child)) {
+    // Its processes were ended above (group and marker); what it printed until then is kept.
+    throw new OperationError(
+      "connection_lost",
+      `exec: the spawn helper process exited while the command ran (cleanup ${result.cleanup.confirmed ? "confirmed" : "not confirmed"}); run the command again`,
+      { operation: "exec" },
+    );
+  }
   const blocked = sandbox?.proxy?.blocked ?? [];
   return {
     ...result,
@@ -190,18 +190,6 @@ async function execPrepared(
     ...(report ? { sandbox: { ...report, ...(blocked.length > 0 ? { blocked: [...blocked] } : {}) } } : {}),
     elapsedMs: Date.now() - started,
   };
-}
-
-/**
- * Hands the seccomp program to bwrap through the child's pipe at `SECCOMP_FD` (it reads to the
- * end, then closes it). A bwrap that failed before reading makes the write fail: its exit code
- * says why, so the error is dropped here.
- */
-function writeSeccomp(child: ChildProcess, program: Uint8Array): void {
-  const pipe = child.stdio[SECCOMP_FD] as Writable | null | undefined;
-  if (!pipe) return;
-  pipe.on("error", () => undefined);
-  pipe.end(program);
 }
 
 /** Calls `onSpawn` (detached: the command leads its own group); a throw is ignored. */
@@ -264,21 +252,28 @@ async function checkCwd(cwd: string): Promise<void> {
   }
 }
 
-/** The output file for the fast path: its descriptor goes to the shell as stdout and stderr. */
-async function openDirect(path: string) {
+/**
+ * The output file for the fast path, created when missing: the shell gets it opened for
+ * appending as stdout and stderr (`slot`); its size now tells how much the command added.
+ */
+async function openDirect(path: string): Promise<{ slot: StdioSlot; sizeBefore: number }> {
   checkPath(path, "exec");
   try {
-    const handle = await open(path, "a");
-    return { handle, fd: handle.fd, sizeBefore: (await handle.stat()).size };
+    const handle = await open(path, "a", 0o600);
+    try {
+      return { slot: { file: path, flags: "a" }, sizeBefore: (await handle.stat()).size };
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     throw toOperationError(error, { operation: "exec", path });
   }
 }
 
 /** The capper for `path` (a `sh` on PATH), with PATH only: it runs `sh`, `dd` and `stat`. */
-function startCapper(path: string, limit: number, base: NodeJS.ProcessEnv): Promise<OutputCapper> {
+function startCapper(path: string, limit: number, config: LocalExecConfig): Promise<OutputCapper> {
   checkPath(path, "exec");
-  return OutputCapper.start(path, limit, { PATH: base.PATH });
+  return OutputCapper.start(path, limit, { PATH: config.baseEnv.PATH }, config.spawner);
 }
 
 /** The output file the host writes (counted, or streamed as well), under the output budget. */
@@ -320,32 +315,22 @@ function mergeEnv(base: NodeJS.ProcessEnv, env: ExecOptions["env"]): NodeJS.Proc
   return merged;
 }
 
-/**
- * Spawns detached and waits for 'spawn' or 'error', so a missing shell rejects with a typed error.
- * `started` runs synchronously right after the spawn call, before that wait.
- */
-function spawnShell(
-  file: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: ("ignore" | "pipe" | number | Writable)[] },
-  started?: (child: ChildProcess) => void,
-): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { ...options, detached: true, windowsHide: true });
-    started?.(child);
-    child.once("spawn", () => resolve(child));
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") {
-        // cwd was checked first, so ENOENT here means the shell binary itself is missing.
-        reject(
-          new OperationError("not_supported", `exec: shell "${file}" is not installed in this environment`, {
-            operation: "exec",
-            cause: error,
-          }),
-        );
-      } else {
-        reject(toOperationError(error, { operation: "exec" }));
-      }
-    });
-  });
+/** Spawns detached (the command leads its own group); a missing shell rejects with a typed error. */
+async function spawnShell(
+  spawner: Spawner,
+  request: { file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; stdio: StdioSlot[] },
+): Promise<SpawnedProcess> {
+  try {
+    return await spawner.spawn({ ...request, detached: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      // cwd was checked first, so ENOENT here means the shell binary itself is missing.
+      throw new OperationError(
+        "not_supported",
+        `exec: shell "${request.file}" is not installed in this environment`,
+        { operation: "exec", cause: error },
+      );
+    }
+    throw toOperationError(error, { operation: "exec" });
+  }
 }

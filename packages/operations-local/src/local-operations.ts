@@ -12,6 +12,8 @@ import { chmod, lstat, mkdir, readdir, readlink, realpath, remove, rename, stat,
 import { openRead } from "./open-read.js";
 import { readFile } from "./read-file.js";
 import { createRipgrepSearch } from "./search.js";
+import { createSpawner } from "./spawner/select-spawner.js";
+import type { SpawnerMode } from "./spawner/spawner.js";
 import { listTree } from "./tree-listing.js";
 import { writeFile } from "./write-file.js";
 
@@ -41,6 +43,22 @@ export interface LocalOperationsOptions {
    * ```
    */
   sandbox?: SandboxOptions;
+  /**
+   * How commands and ripgrep are started (default `"auto"`). `"direct"`: `child_process.spawn`
+   * in this process, which on Linux forks it: the event loop waits longer the more memory the
+   * host holds. `"helper"`: a small helper process, started on first use and stopped by
+   * `dispose()`, starts them and relays their output, so a host with a large heap never forks
+   * per command. `"auto"`: the helper while this process's resident memory is at or above
+   * `SPAWN_HELPER_RSS_BYTES` (200 MiB), direct below. If the helper dies, the commands it ran
+   * are ended and their calls reject with `connection_lost`; the next call starts a new one.
+   * See docs/performance.md, "Starting processes from a large host".
+   *
+   * @example
+   * ```ts
+   * const ops = createLocalOperations({ spawner: "helper" });
+   * ```
+   */
+  spawner?: SpawnerMode;
 }
 
 /** The shared defaults (kill grace, idle grace) as this adapter applies them: `EXEC_DEFAULTS`. */
@@ -57,6 +75,10 @@ const OPTION_SPEC = {
     expected: "an options object",
     test: (value) => typeof value === "object" && value !== null && !Array.isArray(value),
   },
+  spawner: {
+    expected: '"direct", "helper" or "auto"',
+    test: (value) => value === "direct" || value === "helper" || value === "auto",
+  },
 } as const satisfies OptionSpec;
 
 /**
@@ -72,13 +94,15 @@ const OPTION_SPEC = {
  */
 export function createLocalOperations(options: LocalOperationsOptions = {}): Operations {
   checkAdapterOptions("createLocalOperations", options, OPTION_SPEC);
+  const spawner = createSpawner(options.spawner ?? "auto");
   const execConfig = () => ({
+    spawner,
     baseEnv: options.env ?? process.env,
     killGraceMs: options.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,
     idleGraceMs: options.idleGraceMs ?? LOCAL_EXEC_DEFAULTS.idleGraceMs,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
-  const search = options.rgPath === false ? undefined : createRipgrepSearch(options.rgPath);
+  const search = options.rgPath === false ? undefined : createRipgrepSearch(options.rgPath, spawner);
   // dispose() cancels commands still running, so a disposed environment leaves no process behind.
   const running = new RunningCommands<ExecResult>();
   const trackedExec: Operations["exec"] = (command, execOptions) =>
@@ -104,7 +128,11 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
     chmod,
     exec: trackedExec,
     ...(search ? { search } : {}),
-    dispose: () => running.cancelAll(),
+    // Commands first (they may still need the helper to end), then the helper itself.
+    dispose: async () => {
+      await running.cancelAll();
+      await spawner.dispose();
+    },
   };
 }
 

@@ -1,7 +1,5 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { access, open, stat } from "node:fs/promises";
-import type { Writable } from "node:stream";
 import {
   OUTPUT_ASSEMBLE_SCRIPT,
   OUTPUT_CAPPER_SCRIPT,
@@ -12,6 +10,7 @@ import {
   outputTailBytes,
   toOperationError,
 } from "@tackle/operations";
+import type { SpawnedProcess, Spawner, StdioSlot } from "./spawner/spawner.js";
 
 /** Longest wait for the capper after the command's tree is gone (a process that left it may hold the pipe). */
 const CAPPER_WAIT_MS = 2000;
@@ -26,7 +25,8 @@ export class OutputCapper {
   private readonly exited: Promise<void>;
 
   private constructor(
-    private readonly process: ChildProcess,
+    private readonly process: SpawnedProcess,
+    private readonly spawner: Spawner,
     private readonly path: string,
     private readonly limit: number,
     private readonly prefix: string,
@@ -35,12 +35,16 @@ export class OutputCapper {
   ) {
     this.exited = new Promise((resolve) => {
       process.once("exit", () => resolve());
-      process.once("error", () => resolve());
     });
   }
 
   /** Creates the file (0600) when missing and starts the capper on it. */
-  static async start(path: string, limit: number, env: NodeJS.ProcessEnv): Promise<OutputCapper> {
+  static async start(
+    path: string,
+    limit: number,
+    env: NodeJS.ProcessEnv,
+    spawner: Spawner,
+  ): Promise<OutputCapper> {
     let sizeBefore: number;
     try {
       const handle = await open(path, "a", 0o600);
@@ -50,32 +54,37 @@ export class OutputCapper {
       throw toOperationError(error, { operation: "exec", path });
     }
     const prefix = `${path}.tackle-tail-${randomBytes(6).toString("hex")}`;
-    const child = spawn(
-      "sh",
-      [
-        "-c",
-        OUTPUT_CAPPER_SCRIPT,
-        "capper",
-        path,
-        String(outputHeadBytes(limit)),
-        String(outputTailBytes(limit)),
-        prefix,
-      ],
-      { stdio: ["pipe", "ignore", "ignore"], env },
-    );
-    // A capper that dies early breaks the command's pipe (SIGPIPE), as a full disk would.
-    child.stdin?.on("error", () => undefined);
-    return new OutputCapper(child, path, limit, prefix, sizeBefore, env);
+    let child: SpawnedProcess;
+    try {
+      child = await spawner.spawn({
+        file: "sh",
+        args: [
+          "-c",
+          OUTPUT_CAPPER_SCRIPT,
+          "capper",
+          path,
+          String(outputHeadBytes(limit)),
+          String(outputTailBytes(limit)),
+          prefix,
+        ],
+        env,
+        // A capper that dies early breaks the command's pipe (SIGPIPE), as a full disk would.
+        stdio: ["hold", "ignore", "ignore"],
+      });
+    } catch (error) {
+      throw toOperationError(error, { operation: "exec" });
+    }
+    return new OutputCapper(child, spawner, path, limit, prefix, sizeBefore, env);
   }
 
-  /** The pipe to give the command as stdout and stderr. */
-  get input(): Writable {
-    return this.process.stdin as Writable;
+  /** What to give the command as stdout and stderr: the capper's input pipe. */
+  get input(): StdioSlot {
+    return { heldBy: this.process };
   }
 
-  /** Closes this process's end of the pipe once the command holds its own. */
+  /** Closes the spawner's end of the pipe once the command holds its own. */
   releaseInput(): void {
-    this.process.stdin?.destroy();
+    this.spawner.releaseHeld(this.process);
   }
 
   /**
@@ -136,8 +145,23 @@ export class OutputCapper {
       this.prefix,
       outputCutMarkerFormat(this.limit),
     ];
-    return new Promise((resolve) => {
-      execFile("sh", args, { env: this.env }, (error, stdout) => resolve(error ? "" : String(stdout)));
-    });
+    return outputOf(this.spawner, { file: "sh", args, env: this.env, stdio: ["ignore", "pipe", "ignore"] });
   }
+}
+
+/** What a short process prints on stdout; empty when it fails. */
+async function outputOf(spawner: Spawner, request: Parameters<Spawner["spawn"]>[0]): Promise<string> {
+  let child: SpawnedProcess;
+  try {
+    child = await spawner.spawn(request);
+  } catch {
+    return "";
+  }
+  let text = "";
+  child.stdout?.setEncoding("utf8");
+  child.stdout?.on("data", (piece: string) => {
+    text += piece;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)));
+  return code === 0 && !spawner.lost(child) ? text : "";
 }

@@ -1,11 +1,12 @@
-import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { OperationError, throwIfAborted, toOperationError } from "@tackle/operations";
 import { RIPGREP_STDERR_LIMIT, type RipgrepPlan, ripgrepExitError } from "@tackle/operations/ripgrep";
+import type { SpawnedProcess, Spawner } from "./spawner/spawner.js";
 
 /** One ripgrep run of a plan. */
 export interface RipgrepRun<T> {
   rgPath: string;
+  spawner: Spawner;
   plan: RipgrepPlan<T>;
   signal: AbortSignal | undefined;
   operation: string;
@@ -25,9 +26,11 @@ export async function* ripgrepBatches<T>(run: RipgrepRun<T>): AsyncGenerator<T[]
   const { signal, operation, path } = run;
   throwIfAborted(signal, operation);
   const child = await spawnRipgrep(run);
+  const stdout = child.stdout as Readable;
+  const stderrPipe = child.stderr as Readable;
   let stderr = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (text: string) => {
+  stderrPipe.setEncoding("utf8");
+  stderrPipe.on("data", (text: string) => {
     if (stderr.length < RIPGREP_STDERR_LIMIT) stderr += text;
   });
   const closed = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
@@ -37,7 +40,7 @@ export async function* ripgrepBatches<T>(run: RipgrepRun<T>): AsyncGenerator<T[]
   let records = 0;
   try {
     const reader = run.plan.reader();
-    for await (const chunk of chunksOf(child.stdout)) {
+    for await (const chunk of chunksOf(stdout)) {
       const parts = reader.push(chunk);
       if (parts.length === 0) continue;
       throwIfAborted(signal, operation);
@@ -51,6 +54,12 @@ export async function* ripgrepBatches<T>(run: RipgrepRun<T>): AsyncGenerator<T[]
     }
     const exitCode = await closed;
     throwIfAborted(signal, operation);
+    if (run.spawner.lost(child)) {
+      throw new OperationError("connection_lost", `${operation}: the spawn helper process exited while ripgrep ran; search again`, {
+        operation,
+        path,
+      });
+    }
     const failure = ripgrepExitError({
       kind: run.plan.kind,
       exitCode,
@@ -66,32 +75,29 @@ export async function* ripgrepBatches<T>(run: RipgrepRun<T>): AsyncGenerator<T[]
     if (child.exitCode === null && child.signalCode === null) {
       // Stopped early (limit reached, consumer left, abort): rg must not outlive the call.
       kill();
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderrPipe.destroy();
       await exited;
     }
   }
 }
 
-function spawnRipgrep<T>(run: RipgrepRun<T>): Promise<ChildProcessByStdio<null, Readable, Readable>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(run.rgPath, run.plan.args, {
+async function spawnRipgrep<T>(run: RipgrepRun<T>): Promise<SpawnedProcess> {
+  try {
+    return await run.spawner.spawn({
+      file: run.rgPath,
+      args: run.plan.args,
       cwd: run.cwd,
       stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
     });
-    child.once("spawn", () => resolve(child));
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === "ENOENT"
-          ? new OperationError("not_supported", `${run.operation}: ripgrep not found at ${run.rgPath}`, {
-              operation: run.operation,
-              cause: error,
-            })
-          : toOperationError(error, { operation: run.operation }),
-      );
-    });
-  });
+  } catch (error) {
+    throw (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? new OperationError("not_supported", `${run.operation}: ripgrep not found at ${run.rgPath}`, {
+          operation: run.operation,
+          cause: error,
+        })
+      : toOperationError(error, { operation: run.operation });
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { ExecOptions, ExecResult, ExecStatus, OutputChunk } from "@tackle/operations";
 import { MAX_DRAIN_AFTER_EXIT_MS } from "@tackle/operations/adapter";
 import type { OutputFile } from "./output-file.js";
 import { type CommandTree, endTree, type TreeKillReport } from "./process-tree.js";
+import type { SpawnedProcess } from "./spawner/spawner.js";
 
 /** Largest delay setTimeout honours. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -35,7 +35,7 @@ export class RunningCommand {
   private paused = false;
 
   constructor(
-    private readonly child: ChildProcess,
+    private readonly child: SpawnedProcess,
     private readonly tree: CommandTree,
     private readonly options: ExecOptions,
     private readonly config: RunningCommandGraces,

@@ -21,6 +21,7 @@ import {
 } from "@tackle/operations/ripgrep";
 import { checkPath } from "./guard.js";
 import { ripgrepBatches } from "./ripgrep-process.js";
+import type { Spawner } from "./spawner/spawner.js";
 
 /** How rg prints paths here: Windows separators are turned into `/`. */
 const PLATFORM = sep === "\\" ? "win32" : "posix";
@@ -37,14 +38,26 @@ export async function bundledRgPath(): Promise<string> {
   }
 }
 
-/** `search` on ripgrep: `rgPath` when the host passes one, else the bundled binary. */
-export function createRipgrepSearch(rgPath?: string): SearchOperations {
+/** The ripgrep binary (looked up on first use) and how to start it. */
+interface Ripgrep {
+  binary: () => Promise<string>;
+  spawner: Spawner;
+}
+
+/**
+ * `search` on ripgrep: `rgPath` when the host passes one, else the bundled binary, started by
+ * `spawner` (the adapter's: in this process or through the spawn helper).
+ */
+export function createRipgrepSearch(rgPath: string | undefined, spawner: Spawner): SearchOperations {
   // Looked up once: the module is loaded after the first call, but each `import()` still costs
   // a resolution and a few turns of the event loop on every search.
   let path: Promise<string> | undefined;
-  const binary = () => {
-    path ??= rgPath ? Promise.resolve(rgPath) : bundledRgPath();
-    return path;
+  const binary: Ripgrep = {
+    binary: () => {
+      path ??= rgPath ? Promise.resolve(rgPath) : bundledRgPath();
+      return path;
+    },
+    spawner,
   };
   return {
     // planGrep/planFiles pass `--sort path` for `sortByPath`.
@@ -55,7 +68,7 @@ export function createRipgrepSearch(rgPath?: string): SearchOperations {
 }
 
 function grep(
-  binary: () => Promise<string>,
+  binary: Ripgrep,
   request: GrepRequest,
   options: CallOptions = {},
 ): AsyncIterable<GrepEvent> {
@@ -73,7 +86,7 @@ function grep(
 }
 
 function files(
-  binary: () => Promise<string>,
+  binary: Ripgrep,
   request: FilesRequest,
   options: CallOptions = {},
 ): AsyncIterable<string> {
@@ -122,7 +135,7 @@ function startedOnFirstNext<T>(start: () => Promise<AsyncIterable<T> | undefined
 }
 
 async function run<T>(
-  binary: () => Promise<string>,
+  binary: Ripgrep,
   plan: RipgrepPlan<T>,
   root: SearchRoot,
   operation: string,
@@ -130,7 +143,8 @@ async function run<T>(
   options: CallOptions,
 ) {
   return ripgrepBatches({
-    rgPath: await binary(),
+    rgPath: await binary.binary(),
+    spawner: binary.spawner,
     plan,
     operation,
     path,

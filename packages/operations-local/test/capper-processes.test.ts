@@ -12,7 +12,8 @@ import { describe, expect, it } from "vitest";
 import { createLocalOperations } from "../src/index.js";
 import { tempDir } from "./helpers.js";
 
-const ops = createLocalOperations();
+// Counts the spawns of this process: the direct spawner (the helper would spawn in its own).
+const ops = createLocalOperations({ spawner: "direct" });
 const LIMIT = 64 * 1024;
 
 /** Child processes this process started while `run` ran (each spawn makes one PROCESSWRAP). */
