@@ -120,7 +120,13 @@ async function execPrepared(
       stdio.push({ input: sandbox.seccomp });
       for (let i = 0; i < sandbox.hiddenFileFds; i++) stdio.push({ file: "/dev/null", flags: "r" });
     }
-    child = await spawnShell(config.spawner, { file: command.file, args: command.args, cwd: options.cwd, env, stdio });
+    child = await spawnShell(config.spawner, {
+      file: command.file,
+      args: command.args,
+      cwd: options.cwd,
+      env,
+      stdio,
+    });
   } catch (error) {
     if (output instanceof OutputCapper) {
       output.releaseInput();

@@ -162,6 +162,8 @@ async function outputOf(spawner: Spawner, request: Parameters<Spawner["spawn"]>[
   child.stdout?.on("data", (piece: string) => {
     text += piece;
   });
-  const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.once("close", (exitCode) => resolve(exitCode)),
+  );
   return code === 0 && !spawner.lost(child) ? text : "";
 }

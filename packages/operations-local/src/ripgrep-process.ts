@@ -55,10 +55,14 @@ export async function* ripgrepBatches<T>(run: RipgrepRun<T>): AsyncGenerator<T[]
     const exitCode = await closed;
     throwIfAborted(signal, operation);
     if (run.spawner.lost(child)) {
-      throw new OperationError("connection_lost", `${operation}: the spawn helper process exited while ripgrep ran; search again`, {
-        operation,
-        path,
-      });
+      throw new OperationError(
+        "connection_lost",
+        `${operation}: the spawn helper process exited while ripgrep ran; search again`,
+        {
+          operation,
+          path,
+        },
+      );
     }
     const failure = ripgrepExitError({
       kind: run.plan.kind,

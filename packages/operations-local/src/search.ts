@@ -67,11 +67,7 @@ export function createRipgrepSearch(rgPath: string | undefined, spawner: Spawner
   };
 }
 
-function grep(
-  binary: Ripgrep,
-  request: GrepRequest,
-  options: CallOptions = {},
-): AsyncIterable<GrepEvent> {
+function grep(binary: Ripgrep, request: GrepRequest, options: CallOptions = {}): AsyncIterable<GrepEvent> {
   return startedOnFirstNext(async () => {
     const root = searchRoot(request.path, "grep", options.signal);
     const plan = planGrep(request, root.target);
@@ -85,11 +81,7 @@ function grep(
   });
 }
 
-function files(
-  binary: Ripgrep,
-  request: FilesRequest,
-  options: CallOptions = {},
-): AsyncIterable<string> {
+function files(binary: Ripgrep, request: FilesRequest, options: CallOptions = {}): AsyncIterable<string> {
   return startedOnFirstNext(async () => {
     const root = searchRoot(request.path, "files", options.signal);
     const plan = planFiles(request, root.target);

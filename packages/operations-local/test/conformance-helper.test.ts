@@ -13,7 +13,7 @@ describeOperationsConformance("local, spawn helper", async () => {
     ops,
     root,
     cleanup: async () => {
-      await ops.dispose();
+      await ops.dispose?.();
       await rm(root, { recursive: true, force: true });
     },
   };

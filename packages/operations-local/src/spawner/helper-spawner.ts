@@ -12,7 +12,10 @@ const HELPER_EXIT_WAIT_MS = 2000;
 interface Helper {
   process: ChildProcess;
   /** Spawn requests not answered yet. */
-  starting: Map<number, { resolve: (process: RemoteProcess) => void; reject: (error: Error) => void; request: SpawnRequest }>;
+  starting: Map<
+    number,
+    { resolve: (process: RemoteProcess) => void; reject: (error: Error) => void; request: SpawnRequest }
+  >;
   /** Processes between `spawned` and `close`. */
   running: Map<number, RemoteProcess>;
   exited: Promise<void>;
@@ -34,7 +37,8 @@ export class HelperSpawner implements Spawner {
   private nextId = 1;
 
   spawn(request: SpawnRequest): Promise<SpawnedProcess> {
-    const helper = (this.helper ??= this.startHelper());
+    this.helper ??= this.startHelper();
+    const helper = this.helper;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       helper.starting.set(id, { resolve, reject, request });
@@ -44,7 +48,8 @@ export class HelperSpawner implements Spawner {
   }
 
   releaseHeld(process: SpawnedProcess): void {
-    if (process instanceof RemoteProcess && this.helper) this.send(this.helper, { op: "release", id: process.id });
+    if (process instanceof RemoteProcess && this.helper)
+      this.send(this.helper, { op: "release", id: process.id });
   }
 
   lost(process: SpawnedProcess): boolean {
@@ -124,8 +129,12 @@ export class HelperSpawner implements Spawner {
         waiting.reject(Object.assign(new Error(message.message ?? "spawn failed"), { code: message.code }));
       } else {
         const pipes = waiting.request.stdio.flatMap((slot, at) => (slot === "pipe" ? [at] : []));
-        const remote = new RemoteProcess(id, message.pid, waiting.request.detached === true, pipes, (request) =>
-          this.send(helper, { ...request, id }),
+        const remote = new RemoteProcess(
+          id,
+          message.pid,
+          waiting.request.detached === true,
+          pipes,
+          (request) => this.send(helper, { ...request, id }),
         );
         helper.running.set(id, remote);
         waiting.resolve(remote);

@@ -19,7 +19,13 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
   const { spawn } = process.getBuiltinModule("node:child_process");
   const { openSync, closeSync } = process.getBuiltinModule("node:fs");
   const { Socket } = process.getBuiltinModule("node:net");
-  type Slot = "ignore" | "pipe" | "hold" | { input: string } | { file: string; flags: string } | { held: number };
+  type Slot =
+    | "ignore"
+    | "pipe"
+    | "hold"
+    | { input: string }
+    | { file: string; flags: string }
+    | { held: number };
   interface Request {
     op: "spawn" | "kill" | "pause" | "resume" | "drop" | "release";
     id: number;
