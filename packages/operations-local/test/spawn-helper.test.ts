@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type ExecOptions, type ExecResult, isOperationError, type Operations } from "@tackle/operations";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createLocalOperations, SPAWN_HELPER_RSS_BYTES } from "../src/index.js";
+import { HelperSpawner } from "../src/spawner/helper-spawner.js";
 import { isAlive, tempDir } from "./helpers.js";
 
 const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
@@ -248,6 +249,38 @@ describe("local exec through the spawn helper: the sandbox", () => {
     expect(stdout).toBe("inside\n");
     expect(result.exitCode).not.toBe(0);
     expect(stderr).toMatch(/Read-only file system|Permission denied/);
+  });
+});
+
+describe("the spawn helper's lifetime", () => {
+  it("one helper serves every adapter of the process; the last dispose stops it", async () => {
+    const first = createLocalOperations({ spawner: "helper" });
+    const second = createLocalOperations({ spawner: "helper" });
+    await run(first, "true");
+    await run(second, "true");
+    const helpers = helperPids();
+    expect(helpers).toHaveLength(1);
+    await first.dispose?.();
+    expect(isAlive(helpers[0] as number)).toBe(true);
+    expect((await run(second, "echo still")).stdout).toBe("still\n");
+    await second.dispose?.();
+    expect(isAlive(helpers[0] as number)).toBe(false);
+  });
+
+  it("a helper idle for its idle time stops by itself; the next spawn starts a new one", async () => {
+    const spawner = new HelperSpawner(50);
+    try {
+      const child = await spawner.spawn({ file: "true", args: [], stdio: ["ignore", "ignore", "ignore"] });
+      const pid = spawner.helperPid as number;
+      expect(pid).toBeGreaterThan(0);
+      await new Promise((resolve) => child.once("close", resolve));
+      await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 10_000 });
+      expect(spawner.helperPid).toBeUndefined();
+      await spawner.spawn({ file: "true", args: [], stdio: ["ignore", "ignore", "ignore"] });
+      expect(spawner.helperPid).not.toBe(pid);
+    } finally {
+      await spawner.dispose();
+    }
   });
 });
 

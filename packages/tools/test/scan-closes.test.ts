@@ -138,7 +138,8 @@ describe.skipIf(process.platform !== "linux")(
   "the tools' answer and the scans they leave (Linux only: live rg processes are counted in /proc)",
   () => {
     it("grep and find answer only once every scan they started has ended; no rg is left", async () => {
-      const ops = createLocalOperations();
+      // rg as a child of this process (counted above), not of a spawn helper.
+      const ops = createLocalOperations({ spawner: "direct" });
       const native = ops.search as SearchOperations;
       const scans = { started: 0, ended: 0 };
       async function* tracked<T>(run: AsyncIterable<T>): AsyncGenerator<T> {

@@ -8,6 +8,12 @@ import type { SpawnedProcess, Spawner, SpawnRequest } from "./spawner.js";
 /** How long `dispose` waits for the helper to exit after its stdin closed, before SIGKILL. */
 const HELPER_EXIT_WAIT_MS = 2000;
 
+/**
+ * A helper with nothing to do for this long is stopped (the next call starts another): an
+ * adapter that is never disposed does not keep a process of about 46 MB for the host's lifetime.
+ */
+export const HELPER_IDLE_MS = 30_000;
+
 /** The running helper and what it was asked to do. */
 interface Helper {
   process: ChildProcess;
@@ -19,6 +25,8 @@ interface Helper {
   /** Processes between `spawned` and `close`. */
   running: Map<number, RemoteProcess>;
   exited: Promise<void>;
+  /** Stops the helper once it has been idle for the idle time. */
+  idleTimer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -35,6 +43,9 @@ interface Helper {
 export class HelperSpawner implements Spawner {
   private helper: Helper | undefined;
   private nextId = 1;
+
+  /** `idleMs`: how long an idle helper is kept (tests pass a short one). */
+  constructor(private readonly idleMs = HELPER_IDLE_MS) {}
 
   spawn(request: SpawnRequest): Promise<SpawnedProcess> {
     this.helper ??= this.startHelper();
@@ -60,6 +71,7 @@ export class HelperSpawner implements Spawner {
     const helper = this.helper;
     if (!helper) return;
     this.helper = undefined;
+    clearTimeout(helper.idleTimer);
     // Its stdin ending tells the helper to kill what still runs and exit.
     helper.process.stdin?.end();
     let timer: NodeJS.Timeout | undefined;
@@ -99,6 +111,7 @@ export class HelperSpawner implements Spawner {
         child.once("exit", () => resolve());
         child.once("error", () => resolve());
       }),
+      idleTimer: undefined,
     };
     child.stdin?.on("error", () => undefined);
     const reader = new FrameReader((kind, id, fd, payload) => this.onFrame(helper, kind, id, fd, payload));
@@ -166,9 +179,19 @@ export class HelperSpawner implements Spawner {
     this.updateRef(helper);
   }
 
-  /** Keeps the host alive exactly while the helper has work. */
+  /** Keeps the host alive exactly while the helper has work; stops it after `idleMs` without. */
   private updateRef(helper: Helper): void {
     const busy = helper.starting.size > 0 || helper.running.size > 0;
+    clearTimeout(helper.idleTimer);
+    helper.idleTimer = undefined;
+    if (!busy && this.helper === helper) {
+      helper.idleTimer = setTimeout(() => {
+        if (this.helper !== helper) return;
+        this.helper = undefined;
+        helper.process.stdin?.end();
+      }, this.idleMs);
+      helper.idleTimer.unref();
+    }
     const stdout = helper.process.stdout as (NodeJS.ReadableStream & { ref(): void; unref(): void }) | null;
     if (busy) {
       helper.process.ref();

@@ -12,11 +12,44 @@ import type { Spawner, SpawnerMode, SpawnRequest } from "./spawner.js";
  */
 export const SPAWN_HELPER_RSS_BYTES = 200 * 1024 * 1024;
 
+/** The helper this process's adapters share, and how many adapters hold it. */
+let shared: { helper: HelperSpawner; users: number } | undefined;
+
+/**
+ * The process's spawn helper for one more adapter (one helper serves them all: a host running
+ * many sessions pays one small process, not one each), and its release: the last adapter to
+ * release it stops the helper.
+ */
+function acquireHelper(): { helper: HelperSpawner; release: () => Promise<void> } {
+  shared ??= { helper: new HelperSpawner(), users: 0 };
+  const entry = shared;
+  entry.users++;
+  let released = false;
+  return {
+    helper: entry.helper,
+    release: async () => {
+      if (released) return;
+      released = true;
+      entry.users--;
+      if (entry.users > 0) return;
+      if (shared === entry) shared = undefined;
+      await entry.helper.dispose();
+    },
+  };
+}
+
 /** The spawner of one adapter: `mode` as in `LocalOperationsOptions.spawner`. */
 export function createSpawner(mode: SpawnerMode): Spawner {
   if (mode === "direct") return createDirectSpawner();
-  const helper = new HelperSpawner();
-  if (mode === "helper") return helper;
+  const { helper, release } = acquireHelper();
+  if (mode === "helper") {
+    return {
+      spawn: (request) => helper.spawn(request),
+      releaseHeld: (child) => helper.releaseHeld(child),
+      lost: (child) => helper.lost(child),
+      dispose: release,
+    };
+  }
   const direct = createDirectSpawner();
   const viaHelper = (request: SpawnRequest) => {
     // A process that writes into another's held pipe is started by the spawner that holds it.
@@ -29,6 +62,6 @@ export function createSpawner(mode: SpawnerMode): Spawner {
     spawn: (request) => (viaHelper(request) ? helper : direct).spawn(request),
     releaseHeld: (child) => (child instanceof RemoteProcess ? helper : direct).releaseHeld(child),
     lost: (child) => helper.lost(child),
-    dispose: () => helper.dispose(),
+    dispose: release,
   };
 }
