@@ -49,8 +49,8 @@ export interface LocalOperationsOptions {
    * host holds. `"helper"`: a small helper process (one for all adapters of this process,
    * started on first use, stopped by the last adapter's `dispose()` or after 30 s without
    * work) starts them and relays their output, so a host with a large heap never forks
-   * per command. `"auto"`: the helper while this process's resident memory is at or above
-   * `SPAWN_HELPER_RSS_BYTES` (200 MiB), direct below. If the helper dies, the commands it ran
+   * per command. `"auto"`: on Linux, the helper while this process's resident memory is at
+   * or above `SPAWN_HELPER_RSS_BYTES` (200 MiB), direct below (and on other systems). If the helper dies, the commands it ran
    * are ended and their calls reject with `connection_lost`; the next call starts a new one.
    * See docs/performance.md, "Starting processes from a large host".
    *

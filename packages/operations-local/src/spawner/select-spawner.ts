@@ -56,7 +56,8 @@ export function createSpawner(mode: SpawnerMode): Spawner {
     for (const slot of request.stdio) {
       if (typeof slot === "object" && "heldBy" in slot) return slot.heldBy instanceof RemoteProcess;
     }
-    return process.memoryUsage.rss() >= SPAWN_HELPER_RSS_BYTES;
+    // The fork's cost is measured on Linux; elsewhere "auto" spawns directly.
+    return process.platform === "linux" && process.memoryUsage.rss() >= SPAWN_HELPER_RSS_BYTES;
   };
   return {
     spawn: (request) => (viaHelper(request) ? helper : direct).spawn(request),

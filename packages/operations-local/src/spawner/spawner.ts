@@ -70,7 +70,7 @@ export interface Spawner {
  * - `"direct"`: Node's `child_process.spawn` in the host process.
  * - `"helper"`: a small helper process (started on first use) spawns them and relays their
  *   output; the host never forks.
- * - `"auto"` (default): the helper while the host's resident memory is at or above
- *   `SPAWN_HELPER_RSS_BYTES`, directly below it.
+ * - `"auto"` (default): on Linux, the helper while the host's resident memory is at or above
+ *   `SPAWN_HELPER_RSS_BYTES`, directly below it; elsewhere directly.
  */
 export type SpawnerMode = "direct" | "helper" | "auto";
