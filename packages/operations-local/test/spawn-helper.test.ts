@@ -196,46 +196,58 @@ describe("local exec through the spawn helper: no process left behind", () => {
     expect(isAlive(helper as number)).toBe(false);
   });
 
-  it("an idle helper does not keep the host alive, and exits with it; a host exiting mid-command takes the command along", async () => {
+  it("an idle helper does not keep the host alive and exits with it; a host exiting mid-command leaves the command as a direct spawn does", async () => {
     expect(existsSync(dist), "build the package first (pnpm --filter @tackle/operations-local build)").toBe(
       true,
     );
     const cwd = await tempDir();
-    // The child prints its helper's pid, then either returns (idle: the process must end by
-    // itself) or exits while a command runs.
+    // The child prints its helper's pid (0 without one), then either returns (idle: the process
+    // must end by itself) or exits while a command runs.
     const probe = `
       const { createLocalOperations } = await import(process.argv[1]);
       const { readdirSync, readFileSync } = await import("node:fs");
-      const helper = () => readdirSync("/proc").filter((e) => /^\\d+$/.test(e)).find((e) => {
+      const helper = () => Number(readdirSync("/proc").filter((e) => /^\\d+$/.test(e)).find((e) => {
         try { return readFileSync("/proc/" + e + "/cmdline", "utf8").includes("spawnHelperMain")
           && readFileSync("/proc/" + e + "/stat", "utf8").split(") ")[1].split(" ")[1] === String(process.pid); }
         catch { return false; }
-      });
-      const ops = createLocalOperations({ spawner: "helper" });
+      }) ?? 0);
+      const ops = createLocalOperations({ spawner: process.argv[4] });
       await ops.exec("true", { shell: "sh", cwd: process.argv[2] });
       if (process.argv[3] === "busy") {
         ops.exec("sleep 60", { shell: "sh", cwd: process.argv[2], onSpawn: (s) => {
-          process.stdout.write(JSON.stringify({ helper: Number(helper()), shell: s.pid }));
+          process.stdout.write(JSON.stringify({ helper: helper(), shell: s.pid }));
           process.exit(0);
         } });
-      } else process.stdout.write(JSON.stringify({ helper: Number(helper()) }));
+      } else process.stdout.write(JSON.stringify({ helper: helper() }));
     `;
-    const child = (mode: string) =>
+    const child = (mode: string, spawner: string) =>
       new Promise<{ helper: number; shell?: number }>((resolve, reject) => {
         execFile(
           process.execPath,
-          ["--input-type=module", "-e", probe, pathToFileURL(dist).href, cwd, mode],
+          ["--input-type=module", "-e", probe, pathToFileURL(dist).href, cwd, mode, spawner],
           { timeout: 20_000 },
           (error, out) => (error ? reject(error) : resolve(JSON.parse(out))),
         );
       });
-    const idle = await child("idle");
+    const idle = await child("idle", "helper");
     expect(idle.helper).toBeGreaterThan(0);
     await vi.waitFor(() => expect(isAlive(idle.helper)).toBe(false), { timeout: 10_000 });
-    const busy = await child("busy");
-    expect(busy.shell).toBeGreaterThan(0);
-    await vi.waitFor(() => expect(isAlive(busy.shell as number)).toBe(false), { timeout: 10_000 });
-    await vi.waitFor(() => expect(isAlive(busy.helper)).toBe(false), { timeout: 10_000 });
+    const shells: number[] = [];
+    try {
+      for (const spawner of ["direct", "helper"]) {
+        const busy = await child("busy", spawner);
+        shells.push(busy.shell as number);
+        if (spawner === "helper") {
+          expect(busy.helper).toBeGreaterThan(0);
+          await vi.waitFor(() => expect(isAlive(busy.helper)).toBe(false), { timeout: 10_000 });
+        }
+        // Detached commands outlive their host either way (a background job is found later as
+        // orphaned, by its marker).
+        expect(isAlive(busy.shell as number)).toBe(true);
+      }
+    } finally {
+      for (const shell of shells) process.kill(-shell, "SIGKILL");
+    }
   });
 });
 

@@ -12,8 +12,8 @@
  * them, then `close` once the exit is known and every pipe ended: nothing of a process comes
  * after its `close`, so the host has all its output when it sees it.
  *
- * Stdin ending means the host is gone (or disposed the helper): every process still running is
- * killed (its whole group when it leads one) and the helper exits.
+ * Stdin ending means the host is gone (or disposed the helper once its commands ended): the
+ * helper exits, leaving what still runs as a direct spawn would (see the end of the function).
  */
 export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
   const { spawn } = process.getBuiltinModule("node:child_process");
@@ -43,7 +43,6 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
     pipes: Map<number, import("node:stream").Readable>;
     held: import("node:stream").Writable | undefined;
     paused: boolean;
-    detached: boolean;
   }
   const entries = new Map<number, Entry>();
   // Asynchronous writes (process.stdout on a pipe writes synchronously on Linux and would stall
@@ -119,7 +118,7 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
     } finally {
       for (const fd of opened) closeSync(fd);
     }
-    const entry: Entry = { child, pipes: new Map(), held: undefined, paused: false, detached };
+    const entry: Entry = { child, pipes: new Map(), held: undefined, paused: false };
     (request.stdio ?? []).forEach((slot, fd) => {
       const pipe = child.stdio[fd];
       if (!pipe) return;
@@ -192,19 +191,11 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
       }
     }
   });
-  process.stdin.on("end", () => {
-    // The host is gone or done: nothing may outlive it.
-    for (const entry of entries.values()) {
-      const pid = entry.child.pid;
-      if (pid === undefined) continue;
-      try {
-        process.kill(entry.detached ? -pid : pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-    process.exit(0);
-  });
+  // The host is gone (or disposed the helper after ending its commands): exit. What still runs is
+  // left as a direct spawn's detached commands are when their host exits (a background job a
+  // later host finds as orphaned, by its marker); its pipes to this process break.
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.on("error", () => process.exit(0));
 }
 
 /** What the helper tells the host, one frame each (see {@link spawnHelperMain}). */
