@@ -19,33 +19,47 @@ export function createDirectSpawner(): Spawner {
 
 async function spawnDirect(request: SpawnRequest): Promise<SpawnedProcess> {
   const opened: FileHandle[] = [];
+  // Not awaited once the process started: the caller must attach its listeners in the same turn
+  // as the 'spawn' event (a command that exits at once would otherwise end unobserved).
+  const closeOpened = () => {
+    for (const handle of opened) void handle.close().catch(() => undefined);
+  };
+  const stdio: ("ignore" | "pipe" | number | Writable)[] = [];
   try {
-    const stdio: ("ignore" | "pipe" | number | Writable)[] = [];
     for (const slot of request.stdio) stdio.push(await descriptor(slot, opened));
-    return await new Promise<SpawnedProcess>((resolve, reject) => {
-      const child = spawn(request.file, request.args, {
+  } catch (error) {
+    closeOpened();
+    throw error;
+  }
+  return new Promise<SpawnedProcess>((resolve, reject) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(request.file, request.args, {
         ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
         ...(request.env !== undefined ? { env: request.env } : {}),
         stdio,
         detached: request.detached === true,
         windowsHide: true,
       });
-      // The input goes into its pipe at once, not after the 'spawn' event: a reader such as
-      // bwrap waits for it, and on a loaded machine that event can come milliseconds later.
-      request.stdio.forEach((slot, fd) => {
-        if (typeof slot !== "object" || !("input" in slot)) return;
-        const pipe = child.stdio[fd] as Writable | null | undefined;
-        pipe?.on("error", () => undefined);
-        pipe?.end(slot.input);
-      });
-      if (request.stdio[0] === "hold") child.stdin?.on("error", () => undefined);
-      child.once("spawn", () => resolve(child as SpawnedProcess));
-      child.once("error", reject);
+    } catch (error) {
+      reject(error);
+      return;
+    } finally {
+      // The child holds its own copies of the descriptors.
+      closeOpened();
+    }
+    // The input goes into its pipe at once, not after the 'spawn' event: a reader such as
+    // bwrap waits for it, and on a loaded machine that event can come milliseconds later.
+    request.stdio.forEach((slot, fd) => {
+      if (typeof slot !== "object" || !("input" in slot)) return;
+      const pipe = child.stdio[fd] as Writable | null | undefined;
+      pipe?.on("error", () => undefined);
+      pipe?.end(slot.input);
     });
-  } finally {
-    // The child holds its own copies of the descriptors.
-    await Promise.all(opened.map((handle) => handle.close().catch(() => undefined)));
-  }
+    if (request.stdio[0] === "hold") child.stdin?.on("error", () => undefined);
+    child.once("spawn", () => resolve(child as SpawnedProcess));
+    child.once("error", reject);
+  });
 }
 
 async function descriptor(
