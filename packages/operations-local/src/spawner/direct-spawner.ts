@@ -26,7 +26,10 @@ async function spawnDirect(request: SpawnRequest): Promise<SpawnedProcess> {
   };
   const stdio: ("ignore" | "pipe" | number | Writable)[] = [];
   try {
-    for (const slot of request.stdio) stdio.push(await descriptor(slot, opened));
+    for (const [at, slot] of request.stdio.entries()) {
+      const first = request.stdio.indexOf(slot);
+      stdio.push(first < at ? (stdio[first] as number) : await descriptor(slot, opened));
+    }
   } catch (error) {
     closeOpened();
     throw error;

@@ -217,7 +217,9 @@ function wireRequest(request: SpawnRequest): object {
     // Inherited by a direct spawn; the helper's own environment is empty.
     env: request.env ?? process.env,
     detached: request.detached === true,
-    stdio: request.stdio.map((slot) => {
+    stdio: request.stdio.map((slot, at) => {
+      const first = request.stdio.indexOf(slot);
+      if (typeof slot === "object" && first < at) return { same: first };
       if (typeof slot === "string" || "file" in slot) return slot;
       if ("input" in slot) return { input: Buffer.from(slot.input).toString("base64") };
       return { held: slot.heldBy instanceof RemoteProcess ? slot.heldBy.id : -1 };

@@ -25,7 +25,8 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
     | "hold"
     | { input: string }
     | { file: string; flags: string }
-    | { held: number };
+    | { held: number }
+    | { same: number };
   interface Request {
     op: "spawn" | "kill" | "pause" | "resume" | "drop" | "release";
     id: number;
@@ -89,6 +90,9 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
           const fd = openSync(slot.file, slot.flags, 0o600);
           opened.push(fd);
           stdio.push(fd);
+        } else if ("same" in slot) {
+          // The descriptor of an earlier position, shared (one open file description).
+          stdio.push(stdio[slot.same] ?? "ignore");
         } else {
           const held = entries.get(slot.held)?.held;
           if (!held) throw Object.assign(new Error("the pipe to hand over is gone"), { code: "EPIPE" });

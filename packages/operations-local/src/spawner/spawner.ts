@@ -9,6 +9,9 @@ import type { Readable } from "node:stream";
  * - `{ file, flags }`: the file opened with these `fs.open` flags (created 0600), e.g. the
  *   output file the shell appends to itself.
  * - `{ heldBy }`: the `"hold"` pipe of a process started earlier by the same spawner.
+ *
+ * The same slot object given at two positions is one descriptor (one open file description, as
+ * `2>&1` makes it), not two opens of the file.
  */
 export type StdioSlot =
   | "ignore"
