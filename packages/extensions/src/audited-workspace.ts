@@ -33,17 +33,36 @@ export function auditedWorkspace(policy: WorkspacePolicy, audit: AuditRecorder):
  * answer); roots, the outside policy and changes to the roots stay the policy's own.
  */
 export function withResolve(policy: WorkspacePolicy, resolve: WorkspacePolicy["resolve"]): WorkspacePolicy {
-  return {
-    get roots() {
-      return policy.roots;
-    },
-    get outside() {
-      return policy.outside;
-    },
-    addRoot: (root) => policy.addRoot(root),
-    setRoots: (roots) => policy.setRoots(roots),
-    resolve,
-  };
+  return new ResolveOverride(policy, resolve);
+}
+
+/**
+ * The object {@link withResolve} makes, once per audited call. A class, not an object literal
+ * with getters: a literal's getters are new closures each time, and an object whose accessors
+ * differ gets a hidden class of its own, made in the old generation, which a call a millisecond
+ * long turned into a full collection every few hundred calls.
+ */
+class ResolveOverride implements WorkspacePolicy {
+  constructor(
+    private readonly policy: WorkspacePolicy,
+    readonly resolve: WorkspacePolicy["resolve"],
+  ) {}
+
+  get roots(): readonly string[] {
+    return this.policy.roots;
+  }
+
+  get outside(): WorkspacePolicy["outside"] {
+    return this.policy.outside;
+  }
+
+  addRoot(root: string): void {
+    this.policy.addRoot(root);
+  }
+
+  setRoots(roots: readonly string[]): void {
+    this.policy.setRoots(roots);
+  }
 }
 
 function recordAllowed(

@@ -15,6 +15,7 @@ import { createRipgrepSearch } from "./search.js";
 import { createSpawner } from "./spawner/select-spawner.js";
 import type { SpawnerMode } from "./spawner/spawner.js";
 import { listTree } from "./tree-listing.js";
+import { watchTree } from "./tree-watch.js";
 import { writeFile } from "./write-file.js";
 
 /** Options for {@link createLocalOperations}. */
@@ -123,6 +124,7 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Ope
     mkdir,
     readdir,
     listTree,
+    watchTree,
     remove,
     symlink,
     rename,

@@ -41,6 +41,36 @@ export interface TreeListing {
   complete: boolean;
 }
 
+/** Options of {@link Operations.watchTree}. */
+export interface WatchTreeOptions {
+  /**
+   * Directories to watch, relative to the root, `/`-separated (`""` is the root): usually every
+   * directory a listing of the tree entered. A change directly inside one of them is reported.
+   */
+  directories: readonly string[];
+}
+
+/**
+ * What changed in a watched tree since the last {@link TreeWatch.changes} (or since the watch
+ * began): the paths, relative to the root, of entries that may have been created, changed,
+ * removed or renamed. `lost` when the watch cannot tell (more changes than it keeps, a directory
+ * it could not watch, an error): list the tree again.
+ */
+export type TreeChanges = { lost: false; paths: string[] } | { lost: true };
+
+/** A watch on a tree, from {@link Operations.watchTree}. */
+export interface TreeWatch {
+  /**
+   * The changes since the last call, once every change made before this call has been
+   * delivered. After `lost` the watch stays lost: close it and start another.
+   */
+  changes(): Promise<TreeChanges>;
+  /** Also watches these directories (relative to the root); one watched already is watched anew. */
+  watch(directories: readonly string[]): void;
+  /** Ends the watch. Idempotent. */
+  close(): void;
+}
+
 /** Options every call accepts. */
 export interface CallOptions {
   /**
@@ -495,6 +525,14 @@ export interface Operations {
    * walk with `readdir` + `lstat`, one call per entry.
    */
   listTree?(root: string, options: ListTreeOptions): Promise<TreeListing>;
+
+  /**
+   * Watches directories of the tree at `root` for changes, so a listing of it can be brought up
+   * to date by looking at the changed paths only (the audit's workspace snapshots use it). Throws
+   * when `root` cannot be watched. Optional: without it, callers list the tree again. A watch
+   * must not keep the host process alive.
+   */
+  watchTree?(root: string, options: WatchTreeOptions): TreeWatch;
 
   /** Native search, when the environment has it. Tools fall back to a portable walk otherwise. */
   readonly search?: SearchOperations;

@@ -21,6 +21,7 @@ import type { Operations } from "@tackle/operations";
 import {
   SNAPSHOT_HASH_MAX_FILE_BYTES,
   SNAPSHOT_HASH_MAX_TOTAL_BYTES,
+  type SnapshotEntry,
   type WorkspaceSnapshot,
 } from "./workspace-snapshot.js";
 
@@ -31,8 +32,10 @@ import {
 export const SNAPSHOT_SAME_STAMP_WINDOW_MS = 2000;
 /** Files read at once while hashing (over SSH each read is a round trip). */
 const CONCURRENCY = 16;
-/** Hashes kept per environment: a long session in a large tree must not grow without end. */
+/** Hashes kept per environment and root: a long session in a large tree must not grow without end. */
 const CACHE_ENTRIES = 50_000;
+/** Roots whose hashes an environment keeps (the working directories of its sessions), oldest out. */
+const CACHE_ROOTS = 16;
 
 interface KnownHash {
   size: number;
@@ -40,15 +43,27 @@ interface KnownHash {
   sha256: string;
 }
 
-/** Known hashes per environment object, by absolute path. */
-const known = new WeakMap<object, Map<string, KnownHash>>();
+/**
+ * Known hashes per environment object, per root, by path relative to the root: the snapshot's
+ * own path strings are the keys, so a lookup builds no string.
+ */
+const known = new WeakMap<object, Map<string, Map<string, KnownHash>>>();
 
-function cacheOf(ops: object): Map<string, KnownHash> {
-  let cache = known.get(ops);
-  if (!cache) {
-    cache = new Map();
-    known.set(ops, cache);
+function cacheOf(ops: object, root: string): Map<string, KnownHash> {
+  let roots = known.get(ops);
+  if (!roots) {
+    roots = new Map();
+    known.set(ops, roots);
   }
+  let cache = roots.get(root);
+  if (cache) {
+    // Most recently used last.
+    roots.delete(root);
+  } else {
+    cache = new Map();
+    if (roots.size >= CACHE_ROOTS) roots.delete(roots.keys().next().value as string);
+  }
+  roots.set(root, cache);
   return cache;
 }
 
@@ -86,19 +101,24 @@ export async function hashSnapshot(
   options: HashSnapshotOptions = {},
 ): Promise<SnapshotHashes> {
   const readSince = options.readSince ?? Number.NEGATIVE_INFINITY;
-  const cache = cacheOf(ops);
+  const cache = cacheOf(ops, snapshot.root);
   const sep = ops.platform === "win32" ? "\\" : "/";
   const hashes = new Map<string, string>();
   const toRead: { path: string; full: string; size: number; mtimeMs: number }[] = [];
-  for (const path of options.only ?? snapshot.entries.keys()) {
-    const entry = snapshot.entries.get(path);
-    if (entry?.type !== "file" || entry.size > SNAPSHOT_HASH_MAX_FILE_BYTES) continue;
-    const full = `${snapshot.root}${sep}${path}`;
-    const hit = cache.get(full);
+  const consider = (path: string, entry: SnapshotEntry) => {
+    if (entry.type !== "file" || entry.size > SNAPSHOT_HASH_MAX_FILE_BYTES) return;
+    const hit = cache.get(path);
     if (hit && hit.size === entry.size && hit.mtimeMs === entry.mtimeMs && entry.mtimeMs < readSince)
       hashes.set(path, hit.sha256);
-    else toRead.push({ path, full, size: entry.size, mtimeMs: entry.mtimeMs });
-  }
+    else
+      toRead.push({ path, full: `${snapshot.root}${sep}${path}`, size: entry.size, mtimeMs: entry.mtimeMs });
+  };
+  if (options.only === undefined) for (const [path, entry] of snapshot.entries) consider(path, entry);
+  else
+    for (const path of options.only) {
+      const entry = snapshot.entries.get(path);
+      if (entry !== undefined) consider(path, entry);
+    }
   let budget = SNAPSHOT_HASH_MAX_TOTAL_BYTES;
   let missed = 0;
   let read = 0;
@@ -121,7 +141,7 @@ export async function hashSnapshot(
         }
         const sha256 = createHash("sha256").update(bytes).digest("hex");
         hashes.set(file.path, sha256);
-        remember(cache, file.full, { size: file.size, mtimeMs: file.mtimeMs, sha256 });
+        remember(cache, file.path, { size: file.size, mtimeMs: file.mtimeMs, sha256 });
         read++;
       } catch {
         missed++;

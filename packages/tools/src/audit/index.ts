@@ -15,7 +15,7 @@ export {
   withAuditRedaction,
 } from "@tackle/session/audit";
 export { SNAPSHOT_SAME_STAMP_WINDOW_MS } from "./content-hashes.js";
-export type { SnapshotOptions, WorkspaceSnapshot } from "./workspace-snapshot.js";
+export type { SnapshotEntry, SnapshotOptions, WorkspaceSnapshot } from "./workspace-snapshot.js";
 export {
   compareSnapshots,
   SNAPSHOT_BLIND_SPOTS,

@@ -7,12 +7,12 @@ import {
   type SnapshotHashes,
   withContentHashes,
 } from "./content-hashes.js";
+import { trackedSnapshot } from "./tracked-tree.js";
 import {
   compareSnapshots,
   recordWorkspaceChanges,
   SNAPSHOT_MAX_ENTRIES,
   SNAPSHOT_TIME_BUDGET_MS,
-  snapshotWorkspace,
   type WorkspaceSnapshot,
 } from "./workspace-snapshot.js";
 
@@ -35,8 +35,6 @@ export interface WorkspaceSnapshotHook {
    */
   after(): void;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Runs a shell command between two bounded snapshots of its working directory and records what
@@ -62,22 +60,20 @@ export async function withWorkspaceAudit<T>(
   let startedAt = Date.now();
   const hook: WorkspaceSnapshotHook = {
     before() {
-      before ??= nextTurn().then(async () => {
-        const snapshot = await snapshotWorkspace(ctx.operations, cwd, { ...limits, signal });
+      before ??= (async () => {
+        const snapshot = await trackedSnapshot(ctx.operations, ctx.state, cwd, { ...limits, signal });
         startedAt = Date.now();
         // Files recent enough to be rewritten without a new mtime are read, not taken as known.
         beforeHashes = await hashSnapshot(ctx.operations, snapshot, {
           readSince: startedAt - SNAPSHOT_SAME_STAMP_WINDOW_MS,
         });
         return snapshot;
-      });
+      })();
       return before.then(() => undefined);
     },
     after() {
       // Not tied to the call's signal: a cancelled command's changes are the ones most worth seeing.
-      after ??= Promise.resolve(before)
-        .then(nextTurn)
-        .then(() => snapshotWorkspace(ctx.operations, cwd, limits));
+      after ??= Promise.resolve(before).then(() => trackedSnapshot(ctx.operations, ctx.state, cwd, limits));
     },
   };
   try {

@@ -26,9 +26,16 @@ export const SNAPSHOT_HASH_MAX_TOTAL_BYTES = 16 * 1024 * 1024;
  */
 export interface WorkspaceSnapshot {
   root: string;
-  entries: Map<string, { type: string; size: number; mtimeMs: number }>;
+  entries: Map<string, SnapshotEntry>;
   /** False when the walk stopped at the entry cap or the time budget. */
   complete: boolean;
+}
+
+/** One entry of a {@link WorkspaceSnapshot}. */
+export interface SnapshotEntry {
+  type: string;
+  size: number;
+  mtimeMs: number;
 }
 
 /** Options of {@link snapshotWorkspace}. */

@@ -1,4 +1,5 @@
 import type { ToolSession } from "@tackle/extensions";
+import { closeTrackedTree } from "../audit/tracked-tree.js";
 import { existingShellJobs } from "../shell/registry.js";
 import { endBackgroundParses } from "../syntax/parse-after-read.js";
 
@@ -13,7 +14,8 @@ export interface DisposeToolContextOptions {
 
 /**
  * Ends what a tool context owns: background jobs not marked `keepAlive` (their records stay on
- * disk, so a later host still lists them), the background syntax parses of files it read, its
+ * disk, so a later host still lists them), the background syntax parses of files it read, the
+ * audit's watch on the working directory, its
  * diagnostics providers (language servers) and, unless asked otherwise, the session's artifacts.
  * The environment (`ctx.operations`) is not disposed: it may serve other contexts.
  *
@@ -34,6 +36,7 @@ export async function disposeToolContext(
   endBackgroundParses(ctx);
   const jobs = existingShellJobs(ctx);
   if (jobs) await jobs.dispose().catch((error: unknown) => failures.push(error));
+  closeTrackedTree(ctx.state);
   for (const provider of ctx.diagnostics?.providers ?? []) {
     await provider.dispose().catch((error: unknown) => failures.push(error));
   }

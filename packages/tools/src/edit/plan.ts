@@ -9,7 +9,13 @@ import {
 import { stripToolOutputMarker } from "../text/untrusted.js";
 import { hasSharedContext, insertsText, insideNewText } from "./already-applied.js";
 import { findClosestRegion } from "./closest.js";
-import { createEditDocument, originalSpans, spliceSpans } from "./document.js";
+import {
+  createEditDocument,
+  type EditDocument,
+  type OriginalSpan,
+  originalSpans,
+  spliceSpans,
+} from "./document.js";
 import { expandElisions } from "./elisions.js";
 import { findExactAll } from "./exact-search.js";
 import { FuzzyIndex, findFuzzy } from "./fuzzy.js";
@@ -203,21 +209,32 @@ function planAgainstOriginal(
     }
   }
 
-  const spans = originalSpans(document, replacements);
-  let built: string | undefined;
-  return {
-    document,
-    outcomes,
-    replacements,
-    spans,
-    // Built on first use: the edit tool writes bytes spliced from `spans` and never needs it.
-    get text() {
-      built ??= spliceSpans(document.original, spans);
-      return built;
-    },
-    changed: replacements.length > 0,
-    applied,
-  };
+  return new PlannedEdits(document, outcomes, replacements, originalSpans(document, replacements), applied);
+}
+
+/**
+ * An {@link EditPlan} whose `text` is built on first use: the edit tool writes bytes spliced
+ * from `spans` and never needs it. A class, not a literal with a getter: a literal's getter is a
+ * new closure per plan, and each would give its object a hidden class of its own.
+ */
+class PlannedEdits implements EditPlan {
+  #text: string | undefined;
+  readonly changed: boolean;
+
+  constructor(
+    readonly document: EditDocument,
+    readonly outcomes: EditOutcome[],
+    readonly replacements: Replacement[],
+    readonly spans: OriginalSpan[],
+    readonly applied: EditTexts[],
+  ) {
+    this.changed = replacements.length > 0;
+  }
+
+  get text(): string {
+    this.#text ??= spliceSpans(this.document.original, this.spans);
+    return this.#text;
+  }
 }
 
 /**
