@@ -15,8 +15,8 @@ export interface DisposeToolContextOptions {
 /**
  * Ends what a tool context owns: background jobs not marked `keepAlive` (their records stay on
  * disk, so a later host still lists them), the background syntax parses of files it read, the
- * audit's watch on the working directory, its
- * diagnostics providers (language servers) and, unless asked otherwise, the session's artifacts.
+ * audit's watch on the working directory, its diagnostics providers (language servers) and,
+ * unless asked otherwise, the session's artifacts.
  * The environment (`ctx.operations`) is not disposed: it may serve other contexts.
  *
  * A context from `createToolContext` does this with its own `dispose()` (which also refuses
