@@ -6,6 +6,7 @@ import type { ExecResult, SandboxOptions } from "@tackle/operations";
 import { isOperationError } from "@tackle/operations";
 import { recordJobEnd, recordSpawn } from "../audit/shell-audit.js";
 import { DEFAULTS } from "../defaults.js";
+import { incompleteUtf8Suffix } from "./capture.js";
 import {
   buildShellEnv,
   envFilterPrelude,
@@ -15,7 +16,7 @@ import {
 } from "./env.js";
 import { type EscapeHuntResult, escapesAlreadyEnded, huntEscapedProcesses } from "./escape.js";
 import type { JobOperations, JobRecord, JobTail } from "./job-record.js";
-import { incompleteUtf8Suffix, readRange } from "./read-back.js";
+import { readRange } from "./read-back.js";
 import type { ToolShell } from "./run-outcome.js";
 import { sanitizeOutput } from "./sanitize.js";
 

@@ -82,14 +82,3 @@ export async function readRange(
   }
   return Buffer.concat(parts);
 }
-
-/** Length of an incomplete UTF-8 sequence at the end of `bytes` (0 when it ends on a boundary). */
-export function incompleteUtf8Suffix(bytes: Uint8Array): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back] as number;
-    if ((byte & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
-    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return need > back ? back : 0;
-  }
-  return 0;
-}
