@@ -94,7 +94,7 @@ export class HelperSpawner implements Spawner {
   }
 
   private startHelper(): Helper {
-    const source = `(${spawnHelperMain.toString()})(${JSON.stringify(HELPER_FRAME)})`;
+    const source = `(${spawnHelperMain.toString()})(${JSON.stringify(HELPER_FRAME)}, require)`;
     // Its own session (no terminal's Ctrl-C or hang-up reaches it), no NODE_OPTIONS or other
     // settings of the host (an empty environment: every request carries the command's own).
     const child = spawn(process.execPath, ["-e", source], {

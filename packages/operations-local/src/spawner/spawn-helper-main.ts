@@ -1,9 +1,11 @@
 /**
  * The spawn helper's program. It runs in its own small Node process, started as
- * `node -e "(<source of spawnHelperMain>)(<frame kinds>)"`, so it ships inside whatever bundle
+ * `node -e "(<source of spawnHelperMain>)(<frame kinds>, require)"`, so it ships inside whatever bundle
  * holds this package (the CLI inlines it) without a file to find at run time. For that reason
  * the function uses nothing from outside its own body: no imports, no module constants; the
- * frame kinds arrive as its argument (the host's {@link HELPER_FRAME} table).
+ * frame kinds arrive as its argument (the host's {@link HELPER_FRAME} table), and so does
+ * `load`, the script's own `require` (a bundler rewrites a `require` written here; and
+ * `process.getBuiltinModule` needs Node 22.3, above the floor of 22.0).
  *
  * Protocol. Requests arrive on stdin as JSON lines (`spawn`, `kill`, `pause`, `resume`, `drop`,
  * `release`). Everything the helper learns goes to stdout as binary frames, in the order it
@@ -15,10 +17,10 @@
  * Stdin ending means the host is gone (or disposed the helper once its commands ended): the
  * helper exits, leaving what still runs as a direct spawn would (see the end of the function).
  */
-export function spawnHelperMain(frame: Record<HelperFrameKind, number>): void {
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const { openSync, closeSync } = process.getBuiltinModule("node:fs");
-  const { Socket } = process.getBuiltinModule("node:net");
+export function spawnHelperMain(frame: Record<HelperFrameKind, number>, load: (id: string) => unknown): void {
+  const { spawn } = load("node:child_process") as typeof import("node:child_process");
+  const { openSync, closeSync } = load("node:fs") as typeof import("node:fs");
+  const { Socket } = load("node:net") as typeof import("node:net");
   type Slot =
     | "ignore"
     | "pipe"
