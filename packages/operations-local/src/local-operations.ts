@@ -48,8 +48,8 @@ export interface LocalOperationsOptions {
    * How commands and ripgrep are started (default `"auto"`). `"direct"`: `child_process.spawn`
    * in this process, which on Linux forks it: the event loop waits longer the more memory the
    * host holds. `"helper"`: a small helper process (one for all adapters of this process,
-   * started on first use, stopped by the last adapter's `dispose()` or after 30 s without
-   * work) starts them and relays their output, so a host with a large heap never forks
+   * started on first use, stopped by the last adapter's `dispose()` or after 10 minutes
+   * without work) starts them and relays their output, so a host with a large heap never forks
    * per command. `"auto"`: on Linux, the helper while this process's resident memory is at
    * or above `SPAWN_HELPER_RSS_BYTES` (200 MiB), direct below (and on other systems). If the helper dies, the commands it ran
    * are ended and their calls reject with `connection_lost`; the next call starts a new one.

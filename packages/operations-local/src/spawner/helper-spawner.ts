@@ -9,10 +9,13 @@ import type { SpawnedProcess, Spawner, SpawnRequest } from "./spawner.js";
 const HELPER_EXIT_WAIT_MS = 2000;
 
 /**
- * A helper with nothing to do for this long is stopped (the next call starts another): an
- * adapter that is never disposed does not keep a process of about 46 MB for the host's lifetime.
+ * A helper with nothing to do for this long (10 minutes) is stopped, and the next call starts
+ * another: an adapter that is never disposed does not keep a process of about 46 MB for the
+ * host's lifetime. Long, because a restart costs what the helper saves: one fork of the large
+ * host, plus the helper's own start (about 40 ms, more under load) before the call runs, and an
+ * agent's model can think for minutes between two commands.
  */
-export const HELPER_IDLE_MS = 30_000;
+export const HELPER_IDLE_MS = 10 * 60_000;
 
 /** The running helper and what it was asked to do. */
 interface Helper {
