@@ -279,6 +279,12 @@ describe("the spawn helper's lifetime", () => {
     expect(isAlive(helpers[0] as number)).toBe(false);
   });
 
+  it("the helper's environment is not empty (the marker scan would read it again for a quarter second at every command's end)", async () => {
+    await run(helperOps(), "true");
+    const [helper] = helperPids();
+    expect(readFileSync(`/proc/${helper}/environ`).length).toBeGreaterThan(0);
+  });
+
   it("a helper idle for its idle time stops by itself; the next spawn starts a new one", async () => {
     const spawner = new HelperSpawner(50);
     try {

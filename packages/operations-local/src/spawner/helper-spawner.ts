@@ -99,11 +99,13 @@ export class HelperSpawner implements Spawner {
   private startHelper(): Helper {
     const source = `(${spawnHelperMain.toString()})(${JSON.stringify(HELPER_FRAME)}, require)`;
     // Its own session (no terminal's Ctrl-C or hang-up reaches it), no NODE_OPTIONS or other
-    // settings of the host (an empty environment: every request carries the command's own).
+    // settings of the host (every request carries the command's own environment). Not an empty
+    // environment: the marker scan reads an empty one again and again for a quarter of a second
+    // (it may be a process inside execve), at every command's end.
     const child = spawn(process.execPath, ["-e", source], {
       stdio: ["pipe", "pipe", "ignore"],
       detached: true,
-      env: {},
+      env: { TACKLE_SPAWN_HELPER: "1" },
       windowsHide: true,
     });
     const helper: Helper = {
