@@ -31,6 +31,15 @@ function expandHome(value: string, scope: PolicyScope): string | undefined {
   return scope.homeDir ? scope.homeDir + value.slice(1) : undefined;
 }
 
+/**
+ * Where `cd VALUE` (a literal operand) lands when that leaves the workspace, the `cwd-escape`
+ * rule; undefined when it stays inside, on a root, or is known only at run time.
+ */
+export function cdEscapeTarget(value: string, scope: PolicyScope): string | undefined {
+  const expanded = expandHome(value, scope);
+  return expanded === undefined ? undefined : cwdEscapeTarget(expanded, scope);
+}
+
 function checkRecursiveDelete(
   inv: Invocation,
   scope: PolicyScope,
@@ -155,8 +164,7 @@ function checkInvocation(
     const back = inv.args.some((a) => a.value === "-");
     const value = target ? target.value : back ? "-" : HOME_TOKEN;
     if (value !== undefined && value !== "-") {
-      const expanded = expandHome(value, scope);
-      const landing = expanded === undefined ? undefined : cwdEscapeTarget(expanded, scope);
+      const landing = cdEscapeTarget(value, scope);
       if (landing !== undefined)
         hits.push({ rule: "cwd-escape", text, reason: `${inv.name} leaves the workspace for ${landing}` });
     }

@@ -34,7 +34,7 @@ export async function evaluateCommandPolicy(
 ): Promise<PolicyVerdict> {
   if (config.disabled) return { decision: "allow", hits: [] };
   // What the grammar path finds for such a command, without loading the parser.
-  if (shell === "bash" && isPlainBashCommand(command))
+  if (shell === "bash" && isPlainBashCommand(command, scope))
     return { decision: "allow", hits: [], inputReaders: [] };
   const found =
     shell === "bash"
@@ -65,7 +65,7 @@ export async function findInputReaders(
   command: string,
   scope: PolicyScope,
 ): Promise<InputReader[]> {
-  if (shell === "bash" && isPlainBashCommand(command)) return [];
+  if (shell === "bash" && isPlainBashCommand(command, scope)) return [];
   const found =
     shell === "bash"
       ? await checkBashCommand(command, scope, {})

@@ -1,9 +1,9 @@
 /**
  * The fast path of the bash policy, for the commands agents send most (`npm test`,
- * `pnpm build && pnpm test`, `ls -la | head`, `grep -rn "TODO" src`): plain words, quoted or not,
- * joined by `&&`, `||`, `;` and `|`,
- * no command named in {@link BASH_RULE_COMMANDS} and none that asks on stdin ({@link stdinQuestion}:
- * `read`, `apt-get install` without -y, ...). Such a command hits no rule and has no reader of
+ * `pnpm build && pnpm test`, `ls -la | head`, `grep -rn "TODO" src`, `cd app && npm test`): plain
+ * words, quoted or not, joined by `&&`, `||`, `;` and `|`; no command named in
+ * {@link BASH_RULE_COMMANDS} but a first `cd` that stays in the workspace, and none that asks on
+ * stdin ({@link stdinQuestion}: `read`, `apt-get install` without -y, ...). Such a command hits no rule and has no reader of
  * the closed stdin, which is what the grammar path finds for it too, so it is decided without
  * the parser: the first check in a process then loads no WASM (the runtime and the bash grammar
  * cost tens of milliseconds and about 9 MB on Node 22, and a parsed command longer than about 35
@@ -14,7 +14,9 @@
  */
 import { stdinQuestion } from "./bash-input.js";
 import { BASH_RULE_COMMANDS } from "./bash-rule-names.js";
+import { cdEscapeTarget } from "./bash-rules.js";
 import { commandBaseName } from "./bash-words.js";
+import type { PolicyScope } from "./types.js";
 
 /**
  * Characters of an unquoted word the shell takes literally: no quoting, expansion, glob, redirect,
@@ -65,23 +67,39 @@ const RESERVED: ReadonlySet<string> = new Set([
 const MAX_CHARS = 2000;
 
 /**
- * True when `command` is plain words in plain commands, none named by a rule: its bash verdict
- * is `allow` with no hits and no stdin readers, without parsing. False means "parse it", never
- * "it hits a rule".
+ * True when `command` is plain words in plain commands, none named by a rule (but a first `cd`
+ * that stays in the workspace, when `scope` is given): its bash verdict is `allow` with no hits
+ * and no stdin readers, without parsing. False means "parse it", never "it hits a rule".
  */
-export function isPlainBashCommand(command: string): boolean {
+export function isPlainBashCommand(command: string, scope?: PolicyScope): boolean {
   if (command.length > MAX_CHARS || /[^\S \t]/.test(command)) return false;
   const commands = splitPlainCommands(command);
   if (commands === undefined) return false;
-  for (const { words, text } of commands) {
+  for (const [index, { words, text }] of commands.entries()) {
     const name = words[0];
     // The command's name stays unquoted: its text is the name a rule would be keyed on.
     if (name === undefined || name.quoted || name.value.includes("=")) return false;
+    if (index === 0 && name.value === "cd" && scope !== undefined) {
+      if (!plainCd(words.slice(1), scope)) return false;
+      continue;
+    }
     const base = commandBaseName(name.value);
     if (RESERVED.has(name.value) || BASH_RULE_COMMANDS.has(base)) return false;
     if (stdinQuestion(base, words.slice(1), text) !== undefined) return false;
   }
   return true;
+}
+
+/**
+ * A first `cd DIR` (`cd packages/app && npm test`, the most common shape of an agent's command)
+ * that stays in the workspace: one operand, no flag. The commands after it run in DIR, which
+ * no rule of theirs reads (none is named by a rule); a second `cd` is left to the grammar, which
+ * follows the steps. What the `cwd-escape` rule decides is decided by its own code.
+ */
+function plainCd(args: PlainWord[], scope: PolicyScope): boolean {
+  const operand = args[0];
+  if (args.length !== 1 || operand === undefined || operand.value.startsWith("-")) return false;
+  return cdEscapeTarget(operand.value, scope) === undefined;
 }
 
 /**

@@ -106,7 +106,7 @@ describe("the plain-command fast path agrees with the grammar", () => {
     let decidedQuoted = 0;
     await fc.assert(
       fc.asyncProperty(command, fc.constantFrom(...SCOPES), async (text, scope) => {
-        if (!isPlainBashCommand(text)) return;
+        if (!isPlainBashCommand(text, scope)) return;
         decided++;
         if (/['"]/.test(text)) decidedQuoted++;
         expect(await grammarFindings(text, scope)).toEqual({ hits: [], inputReaders: [] });
@@ -117,6 +117,27 @@ describe("the plain-command fast path agrees with the grammar", () => {
     // quoted words included.
     expect(decided).toBeGreaterThan(300);
     expect(decidedQuoted).toBeGreaterThan(100);
+  });
+
+  it("on generated `cd DIR && ...` commands: every one it decides has no hit in the grammar's reading", async () => {
+    const dirs = [
+      ...["src", ".", "..", "../..", "../../..", "/", "/work", "/work/ws", "/work/ws/sub/x", "/tmp", "/srv"],
+      ...["/srv/app", "/srv/app/x", "/srv/apps", "~", "~/x", "'~'", '"~/x"', "'a b'", '"/work/ws/a b"'],
+      ...["-", "-P", "--", "-L /", "./x", "'..'", "/home/me", "/work/ws/", "//work/ws", "x/../../.."],
+    ];
+    const cdCommand = fc
+      .tuple(fc.constantFrom(...dirs), fc.constantFrom(" && ", "; ", " || ", " | "), simple)
+      .map(([dir, sep, rest]) => `cd ${dir}${sep}${rest}`);
+    let decided = 0;
+    await fc.assert(
+      fc.asyncProperty(cdCommand, fc.constantFrom(...SCOPES), async (text, scope) => {
+        if (!isPlainBashCommand(text, scope)) return;
+        decided++;
+        expect(await grammarFindings(text, scope)).toEqual({ hits: [], inputReaders: [] });
+      }),
+      { numRuns: Number(process.env.PLAIN_RUNS ?? 4000) / 4 },
+    );
+    expect(decided).toBeGreaterThan(50);
   });
 
   // Commands of the kind agents send, and what each path does with them.
@@ -146,7 +167,16 @@ describe("the plain-command fast path agrees with the grammar", () => {
     ['apt-get install "-y" jq', "plain"],
     ["git status", "parsed"],
     ["git log --oneline -5", "parsed"],
-    ["cd src && ls", "parsed"],
+    ["cd src && ls", "plain"],
+    ["cd .. && pnpm test", "plain"],
+    ['cd "/work/ws/my app" && npm test -- --watch=false', "plain"],
+    ["cd ../.. && ls", "parsed"],
+    ["cd /etc && ls", "parsed"],
+    ["cd && ls", "parsed"],
+    ["cd - && ls", "parsed"],
+    ["cd src && cd .. && ls", "parsed"],
+    ["ls && cd src", "parsed"],
+    ["cd src && rm -rf build", "parsed"],
     ["rm -rf dist", "parsed"],
     ["node script.js", "parsed"],
     ["python3 -m pytest", "parsed"],
@@ -171,10 +201,11 @@ describe("the plain-command fast path agrees with the grammar", () => {
   ];
 
   it.each(CORPUS)("%s: %s", async (text, path) => {
-    expect(isPlainBashCommand(text) ? "plain" : "parsed").toBe(path);
+    // The path in the first scope (a `cd` is plain only where it stays in the workspace).
+    expect(isPlainBashCommand(text, SCOPES[0]) ? "plain" : "parsed").toBe(path);
     for (const scope of SCOPES) {
       const verdict = await evaluateCommandPolicy("bash", text, scope);
-      if (path === "plain") {
+      if (isPlainBashCommand(text, scope)) {
         expect(await grammarFindings(text, scope)).toEqual({ hits: [], inputReaders: [] });
         expect(verdict).toEqual({ decision: "allow", hits: [], inputReaders: [] });
         expect(await findInputReaders("bash", text, scope)).toEqual([]);
