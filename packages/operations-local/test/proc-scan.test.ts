@@ -65,32 +65,37 @@ describe("shared /proc scans", () => {
 });
 
 describe.runIf(process.platform === "linux")("many commands ending at once", () => {
-  it("each finds and ends its own escaped process through the shared marker scan", async () => {
-    const ops = createLocalOperations();
-    const cwd = await tempDir();
-    const COMMANDS = 24;
-    const decoder = new TextDecoder();
-    const results = await Promise.all(
-      Array.from({ length: COMMANDS }, async () => {
-        let stdout = "";
-        // The inner sh exits at once: its sleep hangs off init, found only by the marker.
-        const result = await ops.exec("sh -c 'setsid sleep 60 >/dev/null 2>&1 & echo $!'; sleep 0.2", {
-          shell: "sh",
-          cwd,
-          onChunk: (chunk) => {
-            if (chunk.stream === "stdout") stdout += decoder.decode(chunk.bytes);
-          },
-        });
-        return { result, pid: Number(stdout.trim()) };
-      }),
-    );
-    for (const { result, pid } of results) {
-      expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
-      expect(isAlive(pid)).toBe(false);
-    }
-    // Only the command's own processes: no other command's marker matched.
-    expect(new Set(results.map((r) => r.pid)).size).toBe(COMMANDS);
-  });
+  // Through the spawn helper too: the commands are its children then, not this process's.
+  it.each(["direct", "helper"] as const)(
+    "each finds and ends its own escaped process through the shared marker scan (%s spawner)",
+    async (spawner) => {
+      const ops = createLocalOperations({ spawner });
+      const cwd = await tempDir();
+      const COMMANDS = 24;
+      const decoder = new TextDecoder();
+      const results = await Promise.all(
+        Array.from({ length: COMMANDS }, async () => {
+          let stdout = "";
+          // The inner sh exits at once: its sleep hangs off init, found only by the marker.
+          const result = await ops.exec("sh -c 'setsid sleep 60 >/dev/null 2>&1 & echo $!'; sleep 0.2", {
+            shell: "sh",
+            cwd,
+            onChunk: (chunk) => {
+              if (chunk.stream === "stdout") stdout += decoder.decode(chunk.bytes);
+            },
+          });
+          return { result, pid: Number(stdout.trim()) };
+        }),
+      );
+      for (const { result, pid } of results) {
+        expect(result.cleanup).toMatchObject({ termSent: true, confirmed: true });
+        expect(isAlive(pid)).toBe(false);
+      }
+      // Only the command's own processes: no other command's marker matched.
+      expect(new Set(results.map((r) => r.pid)).size).toBe(COMMANDS);
+      await ops.dispose?.();
+    },
+  );
 
   it("keeps the number of open files bounded while many commands end", async () => {
     const ops = createLocalOperations();
