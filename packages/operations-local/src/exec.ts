@@ -14,7 +14,7 @@ import {
   throwIfAborted,
   toOperationError,
 } from "@tackle/operations";
-import { effectiveSandbox } from "@tackle/operations/adapter";
+import { effectiveSandbox, MAX_DRAIN_AFTER_EXIT_MS } from "@tackle/operations/adapter";
 import { checkPath } from "./guard.js";
 import { OutputCapper } from "./output-capper.js";
 import { OutputFile } from "./output-file.js";
@@ -22,7 +22,7 @@ import type { CommandTree } from "./process-tree.js";
 import { RunningCommand } from "./running-command.js";
 import { startProxy } from "./sandbox/network-proxy.js";
 import { SANDBOX_SHELL_PID, type SandboxedCommand, sandboxCommand } from "./sandbox/sandboxed-command.js";
-import type { SpawnedProcess, Spawner, StdioSlot } from "./spawner/spawner.js";
+import type { SpawnedProcess, Spawner, SpawnRequest, StdioSlot } from "./spawner/spawner.js";
 
 /** Host-side settings of the local `exec`. */
 export interface LocalExecConfig {
@@ -126,6 +126,7 @@ async function execPrepared(
       cwd: options.cwd,
       env,
       stdio,
+      drain: { idleGraceMs: config.idleGraceMs, maxMs: MAX_DRAIN_AFTER_EXIT_MS },
     });
   } catch (error) {
     if (output instanceof OutputCapper) {
@@ -324,7 +325,7 @@ function mergeEnv(base: NodeJS.ProcessEnv, env: ExecOptions["env"]): NodeJS.Proc
 /** Spawns detached (the command leads its own group); a missing shell rejects with a typed error. */
 async function spawnShell(
   spawner: Spawner,
-  request: { file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; stdio: StdioSlot[] },
+  request: Omit<SpawnRequest, "detached">,
 ): Promise<SpawnedProcess> {
   try {
     return await spawner.spawn({ ...request, detached: true });

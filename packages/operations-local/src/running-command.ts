@@ -52,7 +52,7 @@ export class RunningCommand {
   }
 
   private onData(stream: OutputChunk["stream"], bytes: Buffer): void {
-    this.lastOutputAt = Date.now();
+    this.noteOutput();
     if (stream === "stdout") this.stdoutBytes += bytes.length;
     else this.stderrBytes += bytes.length;
     if (this.sink) {
@@ -68,6 +68,12 @@ export class RunningCommand {
         // onChunk must not throw; a faulty consumer must not leave the process unmanaged.
       }
     }
+    // Again once handled: a consumer slower than the idle grace must not make the pipe look idle.
+    this.noteOutput();
+  }
+
+  private noteOutput(): void {
+    this.lastOutputAt = Date.now();
   }
 
   private pause(): void {
@@ -116,15 +122,24 @@ export class RunningCommand {
     }
   }
 
-  /** Waits for both pipes to end, but no longer than the idle grace after the last output. */
+  /**
+   * Waits for both pipes to end, but no longer than the idle grace after the last output. A
+   * spawner that relays the output applies that grace where it reads the pipes and ends them
+   * itself (`drainsItself`): here the wait is for that end (a lost helper ends them too).
+   */
   private async drainPipes(): Promise<void> {
     const pipes = [this.child.stdout, this.child.stderr].filter((s): s is Readable => s !== null);
     const ended = Promise.all(pipes.map((s) => (s.readableEnded || s.destroyed ? undefined : endOf(s))));
+    if (this.child.drainsItself) {
+      await ended;
+      return;
+    }
     const exitAt = Date.now();
     let open = true;
     void ended.then(() => {
       open = false;
     });
+    let looked = false;
     while (open) {
       // Paused while the file catches up is not idle: the pipes still hold output.
       if (this.paused) this.lastOutputAt = Date.now();
@@ -133,7 +148,15 @@ export class RunningCommand {
         this.config.idleGraceMs - idleFor,
         exitAt + MAX_DRAIN_AFTER_EXIT_MS - Date.now(),
       );
-      if (remaining <= 0) break;
+      if (remaining <= 0) {
+        if (looked) break;
+        // An event loop that was held up runs its timers before it reads: read what is already
+        // waiting in the pipes (one turn) before calling them idle.
+        looked = true;
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      looked = false;
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, remaining))]);
     }
     // A background child still holds the write end: stop reading so the call can return.

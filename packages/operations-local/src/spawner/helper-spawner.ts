@@ -153,6 +153,7 @@ export class HelperSpawner implements Spawner {
           waiting.request.detached === true,
           pipes,
           (request) => this.send(helper, { ...request, id }),
+          waiting.request.drain !== undefined,
         );
         helper.running.set(id, remote);
         waiting.resolve(remote);
@@ -222,6 +223,7 @@ function wireRequest(request: SpawnRequest): object {
     // Inherited by a direct spawn; the helper's own environment is empty.
     env: request.env ?? process.env,
     detached: request.detached === true,
+    ...(request.drain ? { drain: request.drain } : {}),
     stdio: request.stdio.map((slot, at) => {
       const first = request.stdio.indexOf(slot);
       if (typeof slot === "object" && first < at) return { same: first };

@@ -24,6 +24,7 @@ export class RemoteProcess extends EventEmitter implements SpawnedProcess {
   signalCode: NodeJS.Signals | null = null;
   /** The helper went away before this process's exit was known. */
   lost = false;
+  readonly drainsItself: boolean;
   private readonly pipes = new Map<number, Readable>();
   /** Pipes whose buffer is full; the helper is paused while any is. */
   private readonly full = new Set<number>();
@@ -37,8 +38,10 @@ export class RemoteProcess extends EventEmitter implements SpawnedProcess {
     readonly detached: boolean,
     pipeFds: readonly number[],
     private readonly request: (request: ProcessRequest) => void,
+    drainsItself = false,
   ) {
     super();
+    this.drainsItself = drainsItself;
     for (const fd of pipeFds) {
       const pipe = new Readable({
         highWaterMark: RELAY_HIGH_WATER_BYTES,

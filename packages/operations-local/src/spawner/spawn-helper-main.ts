@@ -40,12 +40,15 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>, load: (i
     stdio?: Slot[];
     signal?: NodeJS.Signals;
     fd?: number;
+    drain?: { idleGraceMs: number; maxMs: number };
   }
   interface Entry {
     child: import("node:child_process").ChildProcess;
     pipes: Map<number, import("node:stream").Readable>;
     held: import("node:stream").Writable | undefined;
     paused: boolean;
+    /** When output last came (the idle grace after the exit counts from it). */
+    lastOutputAt: number;
   }
   const entries = new Map<number, Entry>();
   // Asynchronous writes (process.stdout on a pipe writes synchronously on Linux and would stall
@@ -124,7 +127,13 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>, load: (i
     } finally {
       for (const fd of opened) closeSync(fd);
     }
-    const entry: Entry = { child, pipes: new Map(), held: undefined, paused: false };
+    const entry: Entry = {
+      child,
+      pipes: new Map(),
+      held: undefined,
+      paused: false,
+      lastOutputAt: Date.now(),
+    };
     (request.stdio ?? []).forEach((slot, fd) => {
       const pipe = child.stdio[fd];
       if (!pipe) return;
@@ -152,18 +161,44 @@ export function spawnHelperMain(frame: Record<HelperFrameKind, number>, load: (i
         ended = true;
         send(frame.end, id, fd);
       };
-      pipe.on("data", (bytes: Buffer) => send(frame.data, id, fd, bytes));
+      pipe.on("data", (bytes: Buffer) => {
+        entry.lastOutputAt = Date.now();
+        send(frame.data, id, fd, bytes);
+      });
       pipe.on("end", end);
       pipe.on("close", end);
       pipe.on("error", () => undefined);
     }
     applyPause(entry);
     child.on("error", () => undefined);
-    child.once("exit", (code, signal) => sendJson(frame.exit, id, { code, signal }));
+    child.once("exit", (code, signal) => {
+      sendJson(frame.exit, id, { code, signal });
+      if (request.drain) drainAfterExit(entry, request.drain);
+    });
     child.once("close", (code, signal) => {
       entries.delete(id);
       sendJson(frame.close, id, { code, signal });
     });
+  };
+
+  // The pipes are read on after the exit until they end, or until the idle grace passed without
+  // output (paused by the host counts as output pending), at most `maxMs` after the exit; then
+  // they are closed, which sends their `end`. Here, where the pipes are read, not in the host:
+  // relayed output reaches the host later than the exit report, by however long the relay takes.
+  const drainAfterExit = (entry: Entry, drain: { idleGraceMs: number; maxMs: number }) => {
+    const exitAt = Date.now();
+    const check = (looked: boolean) => {
+      const open = [...entry.pipes.values()].filter((pipe) => !pipe.readableEnded && !pipe.destroyed);
+      if (open.length === 0) return;
+      if (blocked || entry.paused) entry.lastOutputAt = Date.now();
+      const idleFor = Date.now() - Math.max(entry.lastOutputAt, exitAt);
+      const remaining = Math.min(drain.idleGraceMs - idleFor, exitAt + drain.maxMs - Date.now());
+      if (remaining > 0) setTimeout(() => check(false), remaining);
+      // Timers run before reads in a held-up event loop: one turn to read what is waiting.
+      else if (!looked) setImmediate(() => check(true));
+      else for (const pipe of open) pipe.destroy();
+    };
+    check(false);
   };
 
   const handle = (request: Request) => {

@@ -31,6 +31,13 @@ export interface SpawnRequest {
   detached?: boolean;
   /** Descriptor 0, 1, 2, 3... of the process. */
   stdio: StdioSlot[];
+  /**
+   * After the exit, how long the pipes are still read: until `idleGraceMs` passed without
+   * output (a background child may hold them for ever), at most `maxMs` after the exit. A
+   * spawner that relays the output applies it where the pipes are read (see
+   * {@link SpawnedProcess.drainsItself}); a direct spawn leaves it to the caller.
+   */
+  drain?: { idleGraceMs: number; maxMs: number };
 }
 
 /**
@@ -44,6 +51,12 @@ export interface SpawnedProcess {
   readonly stderr: Readable | null;
   readonly exitCode: number | null;
   readonly signalCode: NodeJS.Signals | null;
+  /**
+   * The spawner ends `stdout` and `stderr` itself after the exit, by the request's `drain`: the
+   * caller waits for their end and applies no grace of its own (relayed output arrives later
+   * than the exit report, by however long the relay takes on a loaded machine).
+   */
+  readonly drainsItself?: boolean;
   kill(signal?: NodeJS.Signals): boolean;
   once(
     event: "exit" | "close",
