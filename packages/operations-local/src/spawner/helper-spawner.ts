@@ -75,7 +75,7 @@ export class HelperSpawner implements Spawner {
     if (!helper) return;
     this.helper = undefined;
     clearTimeout(helper.idleTimer);
-    // Its stdin ending tells the helper to kill what still runs and exit.
+    // Its stdin ending tells the helper to exit (the adapters ended their commands before).
     helper.process.stdin?.end();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
