@@ -51,11 +51,12 @@ function markerText(limit: number, dropped: string): string {
 }
 
 /**
- * `p`, the size of the pieces a remote capper keeps the tail in: an eighth of the tail, at least
- * 64 KB (a piece is one `dd`). While the command runs the environment holds at most the head,
- * the tail and one piece more (for a small tail: the head and two pieces).
+ * `p`, the size of the pieces a remote capper keeps the tail in: a quarter of the tail, at least
+ * 64 KB (a piece is one `dd`, one `stat` and one `rm`: fewer pieces, fewer processes per
+ * megabyte). While the command runs the environment holds at most the head, the tail and one
+ * piece more (for a small tail: the head and two pieces).
  */
-const PIECE_SIZE = 'p=$(( (t + 7) / 8 )); [ "$p" -ge 65536 ] || p=65536';
+const PIECE_SIZE = 'p=$(( (t + 3) / 4 )); [ "$p" -ge 65536 ] || p=65536';
 
 /** `size FILE`: its size in bytes, 0 when missing (stat: busybox `wc -c` reads the whole file). */
 const SIZE_FUNCTION = `size() { stat -c %s -- "$1" 2>/dev/null || wc -c 2>/dev/null <"$1" || echo 0; }`;
@@ -63,16 +64,24 @@ const SIZE_FUNCTION = `size() { stat -c %s -- "$1" 2>/dev/null || wc -c 2>/dev/n
 /**
  * POSIX sh that caps one command's output on a remote host or in a container, with its stdin on
  * the command's output: `sh -c OUTPUT_CAPPER_SCRIPT capper OUT HEAD TAIL PREFIX`. It appends the
- * first HEAD bytes to OUT as they arrive (`dd` reads of at most the bytes left, each written at
- * once, so a prompt shows while the command waits and nothing past HEAD is read), then keeps the
- * rest in pieces `PREFIX.<n>` of a fixed size, deleting pieces older than the last TAIL bytes
- * need; `PREFIX.n` holds the number of the piece being written. It never stops the command; it
- * ends when the last writer closes its input. `OUTPUT_ASSEMBLE_SCRIPT` then finishes OUT.
+ * first HEAD bytes to OUT as they arrive, each read written at once (so a prompt shows while the
+ * command waits) and nothing past HEAD read: in one `head -c` made unbuffered by `stdbuf -o0`
+ * where GNU coreutils has them, else in rounds of `dd` reads of at most the bytes left (a pipe's
+ * reads are short, so a round copies a part of what is left: about twenty rounds for 128 MB).
+ * Then it keeps the rest in pieces `PREFIX.<n>` of a fixed size, deleting pieces older than the
+ * last TAIL bytes need; `PREFIX.n` holds the number of the piece being written. It never stops
+ * the command; it ends when the last writer closes its input. `OUTPUT_ASSEMBLE_SCRIPT` then
+ * finishes OUT.
  */
 export const OUTPUT_CAPPER_SCRIPT = [
   `out=$1; t=$3; pre=$4`,
   SIZE_FUNCTION,
   `end=$(( $(size "$out") + $2 ))`,
+  // The head in one process where it can be unbuffered; what it did not copy (an early end of
+  // input, or a `head` that stopped short) is left to the rounds below.
+  `if stdbuf -o0 head -c 1 </dev/null >/dev/null 2>&1; then`,
+  `  r=$((end - $(size "$out"))); [ "$r" -le 0 ] || stdbuf -o0 head -c "$r" >>"$out"`,
+  "fi",
   "while :; do",
   `  n=$(size "$out"); r=$((end - n))`,
   `  [ "$r" -gt 0 ] || break`,
