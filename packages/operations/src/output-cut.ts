@@ -65,9 +65,10 @@ const SIZE_FUNCTION = `size() { stat -c %s -- "$1" 2>/dev/null || wc -c 2>/dev/n
  * POSIX sh that caps one command's output on a remote host or in a container, with its stdin on
  * the command's output: `sh -c OUTPUT_CAPPER_SCRIPT capper OUT HEAD TAIL PREFIX`. It appends the
  * first HEAD bytes to OUT as they arrive, each read written at once (so a prompt shows while the
- * command waits) and nothing past HEAD read: in one `head -c` made unbuffered by `stdbuf -o0`
- * where GNU coreutils has them, else in rounds of `dd` reads of at most the bytes left (a pipe's
- * reads are short, so a round copies a part of what is left: about twenty rounds for 128 MB).
+ * command waits) and nothing past HEAD read: in rounds of `dd` reads of at most the bytes left (a
+ * pipe's reads are short, so a round copies a part of what is left: about twenty rounds for
+ * 128 MB), and after the first round, with a megabyte or more left, in one `head -c` made
+ * unbuffered by `stdbuf -o0` where GNU coreutils has them.
  * Then it keeps the rest in pieces `PREFIX.<n>` of a fixed size, deleting pieces older than the
  * last TAIL bytes need; `PREFIX.n` holds the number of the piece being written. It never stops
  * the command; it ends when the last writer closes its input. `OUTPUT_ASSEMBLE_SCRIPT` then
@@ -77,14 +78,17 @@ export const OUTPUT_CAPPER_SCRIPT = [
   `out=$1; t=$3; pre=$4`,
   SIZE_FUNCTION,
   `end=$(( $(size "$out") + $2 ))`,
-  // The head in one process where it can be unbuffered; what it did not copy (an early end of
-  // input, or a `head` that stopped short) is left to the rounds below.
-  `if stdbuf -o0 head -c 1 </dev/null >/dev/null 2>&1; then`,
-  `  r=$((end - $(size "$out"))); [ "$r" -le 0 ] || stdbuf -o0 head -c "$r" >>"$out"`,
-  "fi",
   "while :; do",
   `  n=$(size "$out"); r=$((end - n))`,
   `  [ "$r" -gt 0 ] || break`,
+  // After a first round, a megabyte or more still to copy: the rest in one unbuffered process
+  // where there is one (a short output never gets here: it costs no process more). A failure
+  // to start it leaves the rounds to go on.
+  `  if [ -n "$round" ] && [ "$r" -ge 1048576 ] && [ -z "$rounds" ]; then`,
+  `    if stdbuf -o0 head -c "$r" >>"$out" 2>/dev/null; then [ "$(size "$out")" -gt "$n" ] || exit 0; else rounds=1; fi`,
+  "    continue",
+  "  fi",
+  "  round=1",
   `  if [ "$r" -ge 65536 ]; then b=65536; elif [ "$r" -ge 512 ]; then b=512; else b=$r; fi`,
   // Without fullblock a read may be short: count reads of at most b bytes never pass the head.
   `  dd bs="$b" count=$((r / b)) 2>/dev/null >>"$out"`,

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -108,6 +108,59 @@ describe("the output capper script", () => {
       expect(await readFile(out, "utf8")).toBe("Continue? [y/N] y\n");
     });
   }
+
+  it("copies a large head in one unbuffered head where stdbuf is, in rounds of dd where it is not", {
+    timeout: 60_000,
+  }, async () => {
+    // GNU tools without stdbuf: the rounds of dd.
+    const noStdbuf = join(dir, "gnu-no-stdbuf");
+    await mkdir(noStdbuf, { recursive: true });
+    for (const tool of ["sh", "stat", "head", "cat", "rm", "wc"]) {
+      const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+      await symlink(found, join(noStdbuf, tool));
+    }
+    const rounds: Record<string, number> = {};
+    for (const [kind, path] of [
+      ["stdbuf", paths().gnu],
+      ["no-stdbuf", noStdbuf],
+    ] as const) {
+      // A dd that counts its runs, first on PATH.
+      const bin = join(dir, `${kind}-counting`);
+      const log = join(dir, `${kind}-dd.log`);
+      await mkdir(bin, { recursive: true });
+      for (const tool of kind === "stdbuf" ? ["dd", "stdbuf"] : ["dd"]) {
+        await writeFile(join(bin, tool), `#!/bin/sh\necho ${tool} >>'${log}'\nexec /usr/bin/${tool} "$@"\n`);
+        await chmod(join(bin, tool), 0o755);
+      }
+      const out = join(dir, `${kind}-large.log`);
+      const head = 4 * 1024 * 1024;
+      const capper = spawn(
+        "sh",
+        ["-c", OUTPUT_CAPPER_SCRIPT, "capper", out, String(head), "0", `${out}.tail`],
+        {
+          env: { PATH: `${bin}:${path}` },
+          stdio: ["pipe", "ignore", "inherit"],
+        },
+      );
+      const done = exited(capper);
+      const output = numbers(1_500_000);
+      // In small writes a turn apart, as a command prints: a pipe's reads are short then.
+      for (let at = 0; at < output.length; at += 8192) {
+        if (!capper.stdin?.write(output.slice(at, at + 8192)))
+          await new Promise((resolve) => capper.stdin?.once("drain", resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      capper.stdin?.end();
+      expect(await done).toBe(0);
+      expect(await readFile(out, "utf8")).toBe(output.slice(0, head));
+      const runs = (await readFile(log, "utf8")).split("\n").filter(Boolean);
+      rounds[kind] = runs.filter((run) => run === "dd").length;
+      rounds[`${kind} stdbuf`] = runs.filter((run) => run === "stdbuf").length;
+    }
+    // A round of dd, then the rest in one head.
+    expect(rounds).toMatchObject({ stdbuf: 1, "stdbuf stdbuf": 1, "no-stdbuf stdbuf": 0 });
+    expect(rounds["no-stdbuf"]).toBeGreaterThan(2);
+  });
 
   it("takes the one-process head only where stdbuf makes head unbuffered", () => {
     const gnu = spawnSync("sh", ["-c", "stdbuf -o0 head -c 1 </dev/null"], { env: { PATH: paths().gnu } });
