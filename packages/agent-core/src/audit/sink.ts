@@ -3,8 +3,10 @@ import type { AuditEvent } from "./events.js";
 /**
  * Where audit events go. `append` is synchronous and must not throw: it runs inside every tool
  * call, and a sink that waited or failed would slow or break the calls it records (recorders
- * still catch a throwing sink and drop the event). A file sink writes each event before
- * `append` returns, so a host killed mid-call leaves every event recorded so far.
+ * still catch a throwing sink and drop the event). The event is the sink's from `append` on:
+ * emitters pass a fresh object and never change it, so a sink may keep it and read it later. A
+ * file sink has a call's record with the OS when its end is appended (the JSONL sink: every
+ * event still pending, in one write), so a host killed after a call returned loses none of it.
  *
  * Give the sink through the tool context (`createToolContext({ audit })`), so local, SSH and
  * Docker sessions record the same way and the records stay with the host.

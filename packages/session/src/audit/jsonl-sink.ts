@@ -72,12 +72,30 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
   // An existing file keeps whatever mode it had; an audit trail is private.
   fchmodSync(fd, 0o600);
   let dropped = 0;
+  // Events recorded and not yet turned into text, then lines not yet written.
+  let recorded: AuditEvent[] = [];
   let pending: string[] = [];
   let scheduled = false;
+  let encodeScheduled = false;
   // One timer for the sink's life, re-armed (`refresh`) for each call's first event: a new
   // timer per call lives its 20 ms into the old generation, and a call a millisecond long so
   // paid for full collections.
   let timer: NodeJS.Timeout | undefined;
+
+  /** Turns the recorded events into lines (an event that cannot be written is dropped). */
+  const encodeRecorded = () => {
+    encodeScheduled = false;
+    if (recorded.length === 0) return;
+    const events = recorded;
+    recorded = [];
+    for (const event of events) {
+      try {
+        pending.push(`${auditEventJson(event)}\n`);
+      } catch {
+        dropped++;
+      }
+    }
+  };
 
   /**
    * Writes the pending lines in one `write`, of the text itself (no buffer to allocate); a short
@@ -85,6 +103,7 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
    */
   const writePending = () => {
     scheduled = false;
+    encodeRecorded();
     if (fd === undefined || pending.length === 0) return;
     const lines = pending;
     pending = [];
@@ -110,7 +129,7 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
     },
     append(event) {
       if (fd === undefined) return;
-      pending.push(`${auditEventJson(event)}\n`);
+      recorded.push(event);
       // An end is written before `append` returns, with whatever is pending: the host resolves
       // the call right after (or a job's waiter learns it ended), and a host killed then must
       // not lose it.
@@ -122,6 +141,13 @@ export function createJsonlAuditSink(path: string, options: JsonlAuditSinkOption
         // Nothing was pending, so moving the timer's deadline delays no earlier event.
         if (timer === undefined) timer = setTimeout(writePending, AUDIT_WRITE_DELAY_MS).unref();
         else timer.refresh();
+        if (!encodeScheduled) {
+          encodeScheduled = true;
+          // The text is made in the next turn of the event loop: the call is then usually
+          // waiting on its first I/O, and the time the host would wait pays for it. What is
+          // left is encoded with the end, before `append` returns.
+          setImmediate(encodeRecorded);
+        }
       }
     },
     async flush() {
