@@ -88,8 +88,8 @@ describe("lazy loading", () => {
       const { invokeTool } = await import("@tackle/agent-core");
       const edit = await invokeTool(created.edit, { path: "a.txt", edits: [{ oldText: "two", newText: "2" }] });
       const find = await invokeTool(created.find, { pattern: "x/**/*.txt" });
-      // A \$: plain words, quoted or not, are decided without the parser (the policy's fast path).
-      const bash = await invokeTool(created.bash, { command: "echo \$HOME" });
+      // A $: plain words, quoted or not, are decided without the parser (the policy's fast path).
+      const bash = await invokeTool(created.bash, { command: "echo $HOME" });
       if (edit.isError || find.isError || bash.isError)
         throw new Error(JSON.stringify([edit.content, find.content, bash.content]));
       await context.dispose();

@@ -201,3 +201,37 @@ describe("trackedSnapshot", () => {
     expect(closed).toEqual([1]);
   });
 });
+
+describe("hashSnapshot on a tracked snapshot", () => {
+  it("hashes an unchanged snapshot once, and looks again when a file is recent or the tree changed", async () => {
+    const { hashSnapshot } = await import("../src/audit/content-hashes.js");
+    const reads: string[] = [];
+    const counted: Operations = Object.create(local);
+    counted.readFile = (path, options) => {
+      reads.push(path);
+      return local.readFile(path, options);
+    };
+    const old = Math.floor(Date.now() / 1000 - 3600);
+    await run(`touch -d @${old} top.txt a/one.txt a/deep/two.txt b/three.txt`);
+    const snapshot = await trackedSnapshot(counted, state, dir, LIMITS);
+    const first = await hashSnapshot(counted, snapshot, { readSince: Date.now() - 2000 });
+    expect(first.read).toBe(4);
+    expect(reads).toHaveLength(4);
+    const again = await trackedSnapshot(counted, state, dir, LIMITS);
+    expect(again).toBe(snapshot);
+    const second = await hashSnapshot(counted, again, { readSince: Date.now() - 2000 });
+    expect(second).toMatchObject({ read: 0, missed: 0 });
+    // Not looked up again: the very same hashes.
+    expect(second.hashes).toBe(first.hashes);
+    expect(reads).toHaveLength(4);
+    // A window that reaches the files' mtime: they are read again.
+    await hashSnapshot(counted, again, { readSince: old * 1000 - 1 });
+    expect(reads).toHaveLength(8);
+    // A changed file: a new snapshot, its file read; the others from the cache.
+    await run("echo new > b/three.txt");
+    const changed = await trackedSnapshot(counted, state, dir, LIMITS);
+    const third = await hashSnapshot(counted, changed, { readSince: Date.now() - 2000 });
+    expect(third.read).toBe(1);
+    expect(third.hashes.get("b/three.txt")).not.toBe(first.hashes.get("b/three.txt"));
+  });
+});

@@ -67,9 +67,19 @@ function cacheOf(ops: object, root: string): Map<string, KnownHash> {
   return cache;
 }
 
+/**
+ * Whole snapshots hashed without a miss, with the newest mtime of their files: a snapshot handed
+ * out again unchanged (see `trackedSnapshot`) needs no second look. Snapshots are never changed
+ * once made.
+ */
+const hashedSnapshots = new WeakMap<
+  WorkspaceSnapshot,
+  { hashes: ReadonlyMap<string, string>; newestMtimeMs: number }
+>();
+
 /** The hashes of one snapshot, by path relative to its root, and what bounded them. */
 export interface SnapshotHashes {
-  hashes: Map<string, string>;
+  hashes: ReadonlyMap<string, string>;
   /** Files hashed by reading them in this call (the rest came from earlier calls). */
   read: number;
   /** Files that should have a hash but do not: over the byte budget, or unreadable. */
@@ -101,6 +111,11 @@ export async function hashSnapshot(
   options: HashSnapshotOptions = {},
 ): Promise<SnapshotHashes> {
   const readSince = options.readSince ?? Number.NEGATIVE_INFINITY;
+  // The same snapshot again (a tracked tree that did not change): its hashes stand while every
+  // file is still older than `readSince`, and nothing is looked up or read.
+  const known = options.only === undefined ? hashedSnapshots.get(snapshot) : undefined;
+  if (known !== undefined && known.newestMtimeMs < readSince)
+    return { hashes: known.hashes, read: 0, missed: 0 };
   const cache = cacheOf(ops, snapshot.root);
   const sep = ops.platform === "win32" ? "\\" : "/";
   const hashes = new Map<string, string>();
@@ -149,6 +164,12 @@ export async function hashSnapshot(
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  if (options.only === undefined && missed === 0) {
+    let newestMtimeMs = Number.NEGATIVE_INFINITY;
+    for (const entry of snapshot.entries.values())
+      if (entry.type === "file") newestMtimeMs = Math.max(newestMtimeMs, entry.mtimeMs);
+    hashedSnapshots.set(snapshot, { hashes, newestMtimeMs });
+  }
   return { hashes, read, missed };
 }
 
