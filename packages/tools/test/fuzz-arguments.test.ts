@@ -27,6 +27,7 @@ import { DEFAULTS } from "../src/defaults.js";
 import { createAllTools } from "../src/factories.js";
 import { createLocalToolContext } from "../src/local.js";
 import { namesNextStep } from "./support/next-step.js";
+import { prng } from "./support/prng.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed19);
 const CALLS = Number(process.env.FUZZ_CALLS ?? 300);
@@ -54,18 +55,6 @@ const TEXT_BOUND = Math.max(ERROR_TEXT_MAX_CHARS, DEFAULTS.maxBytes + 4096) + 10
 const OUTCOME_JSON_BOUND = 512 * 1024;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Shapes {
   readonly random: () => number;

@@ -15,6 +15,7 @@ import { closeTrackedTree, trackedSnapshot } from "../src/audit/tracked-tree.js"
 import { snapshotWorkspace, type WorkspaceSnapshot } from "../src/audit/workspace-snapshot.js";
 import { createToolContext } from "../src/context/create-tool-context.js";
 import { createToolDefinition } from "../src/factories.js";
+import { prng } from "./support/prng.js";
 
 const local = createLocalOperations();
 const LIMITS = { maxEntries: 2000, timeBudgetMs: 5000 };
@@ -41,18 +42,6 @@ function sorted(snapshot: WorkspaceSnapshot): [string, unknown][] {
 async function run(command: string): Promise<void> {
   const result = await local.exec(command, { shell: "bash", cwd: dir });
   if (result.exitCode !== 0) throw new Error(`${command}: exit ${result.exitCode}`);
-}
-
-/** A tiny seeded generator (mulberry32): the same seed gives the same steps. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** One shell step touching files and directories of the tree, chosen by `next`. */
@@ -94,7 +83,7 @@ describe("trackedSnapshot", () => {
   it("gives what a new listing gives, after every step of random shell changes", async () => {
     let updated = 0;
     for (let seed = 1; seed <= 12; seed++) {
-      const next = random(seed);
+      const next = prng(seed);
       let previous = await trackedSnapshot(local, state, dir, LIMITS);
       for (let n = 1; n <= 10; n++) {
         const command = step(next, n);
