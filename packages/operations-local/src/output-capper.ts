@@ -10,6 +10,7 @@ import {
   outputTailBytes,
   toOperationError,
 } from "@tackle/operations";
+import { endWithin } from "./spawner/end-within.js";
 import type { SpawnedProcess, Spawner, StdioSlot } from "./spawner/spawner.js";
 
 /** Longest wait for the capper after the command's tree is gone (a process that left it may hold the pipe). */
@@ -93,18 +94,7 @@ export class OutputCapper {
    * output the command printed and the cut, if any; never rejects.
    */
   async finish(): Promise<{ outputBytes: number; cut?: OutputCut }> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.exited,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          this.process.kill("SIGKILL");
-          resolve();
-        }, CAPPER_WAIT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-    await this.exited;
+    await endWithin(this.process, this.exited, CAPPER_WAIT_MS);
     const [droppedText = "-", sizeText = ""] = (await this.assemble()).trim().split(" ");
     const dropped = droppedText === "-" ? 0 : Number(droppedText) || 0;
     const size = Number(sizeText) || this.sizeBefore;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { OperationError } from "@tackle/operations";
+import { endWithin } from "./end-within.js";
 import { FrameReader } from "./frame-reader.js";
 import { RemoteProcess } from "./remote-process.js";
 import { HELPER_FRAME, spawnHelperMain } from "./spawn-helper-main.js";
@@ -77,18 +78,7 @@ export class HelperSpawner implements Spawner {
     clearTimeout(helper.idleTimer);
     // Its stdin ending tells the helper to exit (the adapters ended their commands before).
     helper.process.stdin?.end();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      helper.exited,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          helper.process.kill("SIGKILL");
-          resolve();
-        }, HELPER_EXIT_WAIT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-    await helper.exited;
+    await endWithin(helper.process, helper.exited, HELPER_EXIT_WAIT_MS);
   }
 
   /** The pid of the helper now running, if any (tests check that it is gone). */
